@@ -1,0 +1,64 @@
+/**
+ * Smoke test of the compiled binary: build dist/gym, then run it with a PATH that holds no
+ * node, bun or python (only a private dir with `sh`-level tools), from a cwd outside the repo.
+ * Prints `N passed, M failed` and exits non-zero on any failure.
+ */
+import { mkdtempSync, mkdirSync, symlinkSync, existsSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+
+const root = resolve(import.meta.dir, "..");
+const bin = join(root, "dist", "gym");
+
+const build = Bun.spawnSync([process.execPath, join(root, "build.ts")], { cwd: root, stdout: "inherit", stderr: "inherit" });
+if (build.exitCode !== 0) {
+  console.error("smoke: build failed");
+  process.exit(1);
+}
+
+const work = mkdtempSync(join(tmpdir(), "gym-smoke-"));
+const emptyBin = join(work, "bin");
+mkdirSync(emptyBin);
+// A legacy alias is the binary under another name (spec §2.6).
+symlinkSync(bin, join(emptyBin, "ng_dump_config"));
+const env = { PATH: emptyBin, HOME: work, NO_COLOR: "1" };
+
+interface Check {
+  name: string;
+  argv: string[];
+  code: number;
+  stdout?: RegExp;
+  stderr?: RegExp;
+}
+
+const checks: Check[] = [
+  { name: "--version", argv: [bin, "--version"], code: 0, stdout: /^gym \d+\.\d+\.\d+/ },
+  { name: "--version --json", argv: [bin, "--version", "--json"], code: 0, stdout: /"version"/ },
+  { name: "--help", argv: [bin, "--help"], code: 0, stdout: /USAGE/ },
+  { name: "no command exits 1", argv: [bin], code: 1, stdout: /USAGE/ },
+  { name: "unknown group exits 2", argv: [bin, "evl"], code: 2, stderr: /Did you mean `eval`/ },
+  { name: "env resolve of an embedded component", argv: [bin, "env", "resolve", "--resources-server", "example_single_tool_call", "--model-type", "scripted_model"], code: 0, stdout: /example_single_tool_call/ },
+  { name: "legacy alias via symlink", argv: [join(emptyBin, "ng_dump_config"), "--resources-server", "example_single_tool_call", "--model-type", "scripted_model"], code: 0, stderr: /deprecated/ },
+];
+
+let passed = 0;
+let failed = 0;
+for (const c of checks) {
+  const p = Bun.spawnSync(c.argv, { cwd: work, env, stdout: "pipe", stderr: "pipe" });
+  const out = p.stdout.toString();
+  const err = p.stderr.toString();
+  const problems: string[] = [];
+  if (p.exitCode !== c.code) problems.push(`exit ${p.exitCode}, want ${c.code}`);
+  if (c.stdout && !c.stdout.test(out)) problems.push(`stdout !~ ${c.stdout}`);
+  if (c.stderr && !c.stderr.test(err)) problems.push(`stderr !~ ${c.stderr}`);
+  if (problems.length === 0) {
+    passed++;
+    console.error(`ok   ${c.name}`);
+  } else {
+    failed++;
+    console.error(`FAIL ${c.name}: ${problems.join("; ")}\n  stdout: ${out.slice(0, 400)}\n  stderr: ${err.slice(0, 400)}`);
+  }
+}
+if (!existsSync(bin)) failed++;
+console.log(`smoke: ${passed} passed, ${failed} failed`);
+process.exit(failed === 0 ? 0 : 1);

@@ -1,0 +1,49 @@
+/**
+ * The embedded install root (spec cli-config §5: the last search root). From source it is the
+ * repo's assets/ directory; inside the compiled binary the files are extracted once per content
+ * digest to a cache directory, so every consumer (config loader, datasets, external Python
+ * servers) sees ordinary files.
+ */
+import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { homedir, tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+
+let cached: string | undefined;
+
+function sourceAssetsDir(): string | undefined {
+  // import.meta.dir is a $bunfs path inside the compiled binary, a real path from source.
+  const dir = resolve(import.meta.dir, "..", "..", "assets");
+  return !import.meta.dir.includes("$bunfs") && existsSync(dir) ? dir : undefined;
+}
+
+function cacheBase(): string {
+  const xdg = process.env.XDG_CACHE_HOME;
+  const base = xdg && xdg !== "" ? xdg : join(homedir() || tmpdir(), ".cache");
+  return join(base, "gym");
+}
+
+/** Absolute path of the embedded install root, extracting the embedded files on first use. */
+export async function embeddedRoot(): Promise<string> {
+  if (cached) return cached;
+  const src = sourceAssetsDir();
+  if (src) return (cached = src);
+  const { ASSET_FILES, ASSETS_DIGEST } = await import("./files.gen.ts");
+  const target = join(cacheBase(), `assets-${ASSETS_DIGEST}`);
+  if (!existsSync(join(target, ".complete"))) {
+    // Extract into a private temp dir, then rename: concurrent first runs never see half a tree.
+    const tmp = `${target}.tmp-${process.pid}-${Date.now()}`;
+    for (const [rel, text] of ASSET_FILES) {
+      const p = join(tmp, rel);
+      mkdirSync(dirname(p), { recursive: true });
+      writeFileSync(p, text);
+    }
+    writeFileSync(join(tmp, ".complete"), ASSETS_DIGEST);
+    try {
+      renameSync(tmp, target);
+    } catch {
+      // Another process won the race; its tree is identical.
+      rmSync(tmp, { recursive: true, force: true });
+    }
+  }
+  return (cached = target);
+}

@@ -1,0 +1,65 @@
+/**
+ * gym's command model on top of citty. citty gives the definitions, lazy sub-commands and
+ * usage rendering; gym parses argv itself because the upstream CLI needs what citty lacks:
+ * repeatable flags (`--config a --config b`), unknown-flag errors with a did-you-mean (D11),
+ * `--no-serve` as a flag of its own, and Hydra override tokens mixed with positionals.
+ */
+import { defineCommand, renderUsage, type ArgDef, type CommandDef } from "citty";
+
+/** A flag or positional of a gym command (citty's ArgDef plus repeatability). */
+export type GymArgDef = ArgDef & {
+  /** The flag may be given several times; its value is then a list in command-line order. */
+  repeatable?: boolean;
+};
+
+/** What a command's `run` receives in `ctx.data`. */
+export interface GymRunData {
+  /** Command path, e.g. `["eval", "run"]`. */
+  path: string[];
+  /** Raw Hydra override tokens (`+a=1`, `b=2`, `~c`), in command-line order. */
+  overrides: string[];
+  /** `-v/--verbose` was given anywhere. */
+  verbose: boolean;
+}
+
+/** Parsed values of a command's flags and positionals. */
+export type ParsedFlags = Record<string, string | boolean | string[] | undefined>;
+
+/** The context handed to a gym command's `run`. */
+export interface GymContext {
+  args: ParsedFlags;
+  data: GymRunData;
+}
+
+/** A gym command: citty definition with gym's argument and run shapes. */
+export interface GymCommand {
+  meta: { name: string; description: string; hidden?: boolean };
+  args?: Record<string, GymArgDef>;
+  /** Lines shown under EXAMPLES in `--help`. */
+  examples?: string[];
+  subCommands?: Record<string, () => Promise<GymCommand>>;
+  /** Returns the exit code (0 when undefined). */
+  run?: (ctx: GymContext) => Promise<number | void>;
+}
+
+/** Define a gym command (identity function that fixes the type). */
+export function defineGymCommand(cmd: GymCommand): GymCommand {
+  return cmd;
+}
+
+/** Render `--help` text for a command, via citty, plus gym's examples section. */
+export async function renderHelp(cmd: GymCommand, path: string[]): Promise<string> {
+  const def = defineCommand({
+    meta: { name: ["gym", ...path].join(" "), description: cmd.meta.description },
+    args: cmd.args as CommandDef["args"],
+    subCommands: cmd.subCommands as CommandDef["subCommands"],
+  });
+  let text = await renderUsage(def);
+  if (cmd.args && Object.values(cmd.args).some((a) => a.type !== "positional")) {
+    text += "\n\nOverrides: any `+key=value`, `++key=value`, `key=value` or `~key` token is applied to the merged config.";
+  }
+  if (cmd.examples && cmd.examples.length > 0) {
+    text += `\n\nEXAMPLES\n\n${cmd.examples.map((e) => `  ${e}`).join("\n")}`;
+  }
+  return text;
+}

@@ -1,0 +1,10 @@
+/** Hidden commands the binary runs in its own child processes (one per server, D13). */
+import { defineGymCommand } from "./_command.ts";
+
+/** `gym internal`: not for users; the supervisor re-spawns the binary with these. */
+export default defineGymCommand({
+  meta: { name: "internal", description: "Internal entry points of child processes", hidden: true },
+  subCommands: {
+    serve: async () => (await import("./internal-serve.ts")).default,
+  },
+});

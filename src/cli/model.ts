@@ -1,0 +1,10 @@
+/** The `gym model` command group. */
+import { defineGymCommand } from "./_command.ts";
+
+/** `gym model`: Serve a built-in model standalone. */
+export default defineGymCommand({
+  meta: { name: "model", description: "Serve a built-in model standalone." },
+  subCommands: {
+    "serve": async () => (await import("./model-serve.ts")).default,
+  },
+});

@@ -1,0 +1,60 @@
+/**
+ * Every environment variable gym reads, read in one place and typed.
+ * Other modules import from here instead of touching `process.env`, so the set of
+ * knobs a user can turn is visible at a glance.
+ */
+
+/** A snapshot of the environment variables gym understands. */
+export interface GymEnv {
+  /** Serialized merged config handed to a child server (D3). */
+  configDict: string | undefined;
+  /** The child's own top-level key in the merged config (D3). */
+  configPath: string | undefined;
+  /** Extra search roots, comma separated (spec cli-config §5). */
+  extraRoots: string | undefined;
+  /** Upper bound of attempts for one rollout (runtime §11). */
+  maxRolloutAttempts: number | undefined;
+  /** Set by the test preload; switches off colours and TTY progress. */
+  testing: boolean;
+  /** `NO_COLOR` convention. */
+  noColor: boolean;
+  /** Debug logging forced on from the environment. */
+  debug: boolean;
+}
+
+function intOrUndefined(raw: string | undefined): number | undefined {
+  if (raw === undefined || raw.trim() === "") return undefined;
+  const n = Number(raw);
+  return Number.isInteger(n) ? n : undefined;
+}
+
+/** Read the gym-relevant variables from an environment map (defaults to the process env). */
+export function readEnv(source: Record<string, string | undefined> = process.env): GymEnv {
+  return {
+    configDict: source.NEMO_GYM_CONFIG_DICT,
+    configPath: source.NEMO_GYM_CONFIG_PATH,
+    extraRoots: source.NEMO_GYM_EXTRA_ROOTS,
+    maxRolloutAttempts: intOrUndefined(source.NEMO_GYM_MAX_ROLLOUT_ATTEMPTS),
+    testing: source.GYM_TESTING === "1",
+    noColor: source.NO_COLOR !== undefined && source.NO_COLOR !== "",
+    debug: source.GYM_DEBUG === "1",
+  };
+}
+
+/** The process environment as a plain copy, for handing to child processes. */
+export function processEnvCopy(): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined) out[k] = v;
+  return out;
+}
+
+/** Look up one variable by name (for `${oc.env:VAR}` interpolation and `host:VAR` submit values). */
+export function envVar(name: string): string | undefined {
+  return process.env[name];
+}
+
+/** Set or clear one variable for the rest of this process (used to fold `--search-dir`, spec §5.2). */
+export function setEnvVar(name: string, value: string | undefined): void {
+  if (value === undefined) delete process.env[name];
+  else process.env[name] = value;
+}

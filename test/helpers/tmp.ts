@@ -1,0 +1,27 @@
+/** Temp-dir helper for tests: `await using dir = await tempDir()` removes it afterwards. */
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+/** A temp directory that removes itself when disposed. */
+export interface TempDir extends AsyncDisposable {
+  path: string;
+}
+
+/** Create a fresh temp directory. */
+export async function tempDir(prefix = "gym-test-"): Promise<TempDir> {
+  const path = await mkdtemp(join(tmpdir(), prefix));
+  return { path, [Symbol.asyncDispose]: () => rm(path, { recursive: true, force: true }) };
+}
+
+/** Path of the gym entry point, for spawning the CLI from source in tests. */
+export const GYM_MAIN = join(import.meta.dir, "..", "..", "src", "main.ts");
+
+/** Run the gym CLI from source as a child process and capture its output. */
+export async function runGym(args: string[], opts: { cwd?: string; env?: Record<string, string | undefined> } = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries({ ...process.env, ...opts.env })) if (v !== undefined) env[k] = v;
+  const proc = Bun.spawn([process.execPath, GYM_MAIN, ...args], { cwd: opts.cwd, env, stdout: "pipe", stderr: "pipe" });
+  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  return { code, stdout, stderr };
+}
