@@ -16,6 +16,8 @@ export interface GymEnv {
   maxRolloutAttempts: number | undefined;
   /** Set by the test preload; switches off colours and TTY progress. */
   testing: boolean;
+  /** `XDG_CACHE_HOME`, where the binary extracts its embedded assets. */
+  xdgCacheHome: string | undefined;
   /** `NO_COLOR` convention. */
   noColor: boolean;
   /** Debug logging forced on from the environment. */
@@ -36,6 +38,7 @@ export function readEnv(source: Record<string, string | undefined> = process.env
     extraRoots: source.NEMO_GYM_EXTRA_ROOTS,
     maxRolloutAttempts: intOrUndefined(source.NEMO_GYM_MAX_ROLLOUT_ATTEMPTS),
     testing: source.GYM_TESTING === "1",
+    xdgCacheHome: source.XDG_CACHE_HOME,
     noColor: source.NO_COLOR !== undefined && source.NO_COLOR !== "",
     debug: source.GYM_DEBUG === "1",
   };

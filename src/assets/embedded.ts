@@ -7,6 +7,7 @@
 import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
+import { readEnv } from "../env.ts";
 
 let cached: string | undefined;
 
@@ -17,7 +18,7 @@ function sourceAssetsDir(): string | undefined {
 }
 
 function cacheBase(): string {
-  const xdg = process.env.XDG_CACHE_HOME;
+  const xdg = readEnv().xdgCacheHome;
   const base = xdg && xdg !== "" ? xdg : join(homedir() || tmpdir(), ".cache");
   return join(base, "gym");
 }
