@@ -31,7 +31,8 @@ export function parseArgv(tokens: string[], defs: Record<string, GymArgDef>, pro
     }
     byName.set(`--${name}`, [name, def]);
     optionStrings.push(`--${name}`);
-    const aliases = def.alias === undefined ? [] : Array.isArray(def.alias) ? def.alias : [def.alias];
+    const alias = "alias" in def ? def.alias : undefined;
+    const aliases = alias === undefined ? [] : Array.isArray(alias) ? alias : [alias];
     for (const a of aliases) {
       const s = a.length === 1 ? `-${a}` : `--${a}`;
       byName.set(s, [name, def]);
