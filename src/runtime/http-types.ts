@@ -23,6 +23,10 @@ export interface RequestContext {
   signal: AbortSignal;
   /** Path parameters of `:name` segments in the route path. */
   params: Record<string, string>;
+  /** True when the path carried `/ng-rollout/<id>/training-token-capture` (servers with `rolloutPrefix: "model"`). */
+  trainingTokenCapture?: boolean;
+  /** Client address: the socket peer, or the forwarded client when proxy headers are on and the peer is trusted (D18). */
+  clientAddress?: string;
 }
 
 /** A route handler: return a JSON-serialisable value (200) or a full Response. */
@@ -45,6 +49,11 @@ export interface ServerApp {
   routes: Route[];
   /** Session middleware on (resources, agent, model servers) or off (head server). */
   sessions: boolean;
+  /**
+   * Which `/ng-rollout/<id>` prefix the runtime strips (runtime.md §14): `"resources"` (default) strips
+   * `/ng-rollout/<id>` only; `"model"` also strips a following `/training-token-capture` segment.
+   */
+  rolloutPrefix?: "resources" | "model";
   /** Called once when the process shuts down. */
   close?: () => void | Promise<void>;
 }

@@ -1,0 +1,170 @@
+/**
+ * Hosts a ServerApp (http-types.ts): a pure `(req) => Promise<Response>` built by `createHandler`
+ * (routing, bodies, sessions, upstream's error shapes, liveness routes, the rollout prefix) and
+ * `serveApp`, the few lines of Bun.serve wiring around it (runtime.md §5, §6.1; D16, D18).
+ */
+import type { Server } from "bun";
+import { log } from "../log.ts";
+import { DEFAULT_MAX_BODY_BYTES, parseBody } from "./body.ts";
+import { HttpError, InnerServerError, type RequestContext, type ServerApp } from "./http-types.ts";
+import { clientOf, type ProxySettings } from "./proxy-headers.ts";
+import { pyBytesRepr, pyExceptionRepr } from "./py-repr.ts";
+import { compileRoutes } from "./router.ts";
+import { parseCookies, SessionCodec } from "./session.ts";
+
+/** Options of `createHandler`. */
+export interface HandlerOptions {
+  /** Request body limit in bytes (413 beyond it). */
+  maxBodyBytes?: number;
+  /** Reverse-proxy header settings (D18); off when absent. */
+  proxy?: ProxySettings;
+  /** The socket peer address of a request (serveApp supplies Bun's `requestIP`). */
+  peerAddress?: (req: Request) => string | undefined;
+  /** Wraps each handler call for profiling (D20). */
+  profile?: <T>(name: string, fn: () => Promise<T>) => Promise<T>;
+}
+
+const LIVENESS = new Set(["/", "/livez", "/healthz", "/health", "/readyz"]);
+const RESOURCES_PREFIX = /^\/ng-rollout\/([A-Za-z0-9][A-Za-z0-9._-]*)(\/.*)$/;
+const MODEL_PREFIX = /^\/ng-rollout\/([^/]+)(\/training-token-capture)?(\/.*)$/;
+const DOCS_HTML = "<!doctype html><html><head><title>gym server</title></head><body><p>gym server is running.</p></body></html>";
+
+/** A compact JSON response (FastAPI's rendering: no spaces, raw UTF-8). */
+export function jsonResponse(value: unknown, status = 200, headers?: Record<string, string>): Response {
+  const body = value === undefined ? "null" : JSON.stringify(value);
+  const h = new Headers(headers);
+  h.set("content-type", "application/json");
+  return new Response(body, { status, headers: h });
+}
+
+/** The 500 body for a thrown value (runtime.md §5.2). */
+function errorBody(err: unknown, app: ServerApp, cancelled: boolean): string {
+  if (err instanceof InnerServerError) {
+    return `Hit an exception in ${app.className}___${app.instanceName} calling an inner server: ${pyBytesRepr(new TextEncoder().encode(err.body))}`;
+  }
+  if (cancelled) return "Request was cancelled";
+  if (err instanceof Error) return pyExceptionRepr(err);
+  return "An unknown error occurred";
+}
+
+function toResponse(err: unknown, app: ServerApp, req: Request): Response {
+  if (err instanceof HttpError) return jsonResponse({ detail: err.detail }, err.status);
+  const cancelled = req.signal.aborted;
+  if (!cancelled) log.error(`(${app.instanceName}) ${req.method} ${new URL(req.url).pathname} failed:`, err);
+  return jsonResponse(errorBody(err, app, cancelled), 500);
+}
+
+/** Copy a handler's Response into one whose headers we may extend. */
+function mutable(res: Response): Response {
+  return new Response(res.body, { status: res.status, statusText: res.statusText, headers: new Headers(res.headers) });
+}
+
+/** Build the request handler of a server app. */
+export function createHandler(app: ServerApp, opts: HandlerOptions = {}): (req: Request) => Promise<Response> {
+  const match = compileRoutes(app.routes);
+  const sessions = app.sessions ? new SessionCodec(app.className, app.instanceName) : undefined;
+  const maxBody = opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const prefix = app.rolloutPrefix === "model" ? MODEL_PREFIX : RESOURCES_PREFIX;
+
+  return async (req: Request): Promise<Response> => {
+    const url = new URL(req.url);
+    let path = url.pathname;
+    let rolloutId: string | undefined;
+    let capture = false;
+    const m = prefix.exec(path);
+    if (m) {
+      rolloutId = m[1];
+      capture = app.rolloutPrefix === "model" && m[2] !== undefined;
+      path = m[m.length - 1]!;
+    }
+    rolloutId ??= req.headers.get("x-nemo-gym-rollout-id") ?? undefined;
+    const cookies = parseCookies(req.headers.get("cookie"));
+    const sessionId = sessions ? sessions.idFor(cookies) : "";
+    const responseCookies: Record<string, string> = {};
+
+    let res: Response;
+    try {
+      res = await dispatch();
+    } catch (err) {
+      res = toResponse(err, app, req);
+    }
+    if (sessions || Object.keys(responseCookies).length > 0) {
+      if (res.headers.has("set-cookie") || !isMutable(res)) res = mutable(res);
+      // Inner servers' cookies first; our own session cookie is always (re)sent, 500s included (§6.1).
+      for (const [k, v] of Object.entries(responseCookies)) res.headers.append("set-cookie", `${k}=${v}; Path=/; SameSite=lax`);
+      if (sessions) res.headers.append("set-cookie", sessions.setCookie(sessionId));
+    }
+    return res;
+
+    async function dispatch(): Promise<Response> {
+      const found = match(req.method, path);
+      if (found.kind === "none") {
+        if (req.method === "GET" && LIVENESS.has(path)) return jsonResponse({ status: "ok" });
+        if (req.method === "GET" && path === "/docs") return new Response(DOCS_HTML, { headers: { "content-type": "text/html; charset=utf-8" } });
+        return jsonResponse({ detail: "Not Found" }, 404);
+      }
+      if (found.kind === "method") return jsonResponse({ detail: "Method Not Allowed" }, 405, { allow: found.allowed.join(", ") });
+      const body = req.method === "GET" ? undefined : await parseBody(req, maxBody);
+      const client = clientOf(req, opts.peerAddress?.(req), opts.proxy);
+      const ctx: RequestContext = {
+        request: path === url.pathname ? req : withPath(req, url, path),
+        body,
+        sessionId,
+        cookies,
+        responseCookies,
+        rolloutId,
+        signal: req.signal,
+        params: found.params,
+        trainingTokenCapture: capture,
+        clientAddress: client.address,
+      };
+      const call = async () => await found.route.handler(ctx);
+      const out = opts.profile ? await opts.profile(`${found.route.method} ${found.route.path}`, call) : await call();
+      return out instanceof Response ? out : jsonResponse(out);
+    }
+  };
+}
+
+function isMutable(res: Response): boolean {
+  try {
+    res.headers.append("x-gym-probe", "1");
+    res.headers.delete("x-gym-probe");
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The request as the handler sees it: same method, headers and signal, path without the rollout prefix (the body is in ctx.body). */
+function withPath(req: Request, url: URL, path: string): Request {
+  const next = new URL(url);
+  next.pathname = path;
+  return new Request(next.toString(), { method: req.method, headers: req.headers, signal: req.signal });
+}
+
+/** Options of `serveApp`. */
+export interface ServeOptions extends HandlerOptions {
+  host: string;
+  port: number;
+  /** Share the port with sibling worker processes (`num_workers > 1`, SO_REUSEPORT). */
+  reusePort?: boolean;
+}
+
+/** Serve an app with Bun.serve: `idleTimeout: 0` because handlers wait on model calls (D16). */
+export function serveApp(app: ServerApp, opts: ServeOptions): Server<undefined> {
+  let server: Server<undefined> | undefined;
+  const handler = createHandler(app, { ...opts, peerAddress: opts.peerAddress ?? ((req) => server?.requestIP(req)?.address) });
+  server = Bun.serve({
+    hostname: opts.host,
+    port: opts.port,
+    reusePort: opts.reusePort ?? false,
+    idleTimeout: 0,
+    // Bun's own cap answers a bare 413; ours (by Content-Length, then while streaming) answers JSON.
+    maxRequestBodySize: Number.MAX_SAFE_INTEGER,
+    fetch: handler,
+    error(err) {
+      return toResponse(err, app, new Request("http://local/"));
+    },
+  });
+  return server;
+}

@@ -1,0 +1,115 @@
+/**
+ * Session cookies (runtime.md §6.1). The cookie name and the HMAC secret are both
+ * `<ClassName>___<instance>`, and the value has the shape Starlette's SessionMiddleware writes
+ * (itsdangerous TimestampSigner over base64 JSON), so every worker of one instance, and a restarted
+ * server, accepts the cookies of the others. Clients treat the value as opaque.
+ */
+import { createHash, createHmac, randomUUID, timingSafeEqual } from "node:crypto";
+
+/** Session lifetime and cookie attributes, as upstream. */
+export const SESSION_MAX_AGE_SECONDS = 1_209_600;
+
+function b64url(buf: Uint8Array): string {
+  return Buffer.from(buf).toString("base64url");
+}
+
+function intToBytes(n: number): Uint8Array {
+  const out: number[] = [];
+  while (n > 0) {
+    out.unshift(n & 0xff);
+    n = Math.floor(n / 256);
+  }
+  return Uint8Array.from(out);
+}
+
+function bytesToInt(b: Uint8Array): number {
+  let n = 0;
+  for (const x of b) n = n * 256 + x;
+  return n;
+}
+
+/** Signs and checks cookie values for one secret (itsdangerous "django-concat" key derivation, SHA-1). */
+export class CookieSigner {
+  private readonly key: Buffer;
+  constructor(secret: string) {
+    this.key = createHash("sha1").update("itsdangerous.Signer").update("signer").update(secret).digest();
+  }
+
+  private signature(value: string): string {
+    return b64url(createHmac("sha1", this.key).update(value).digest());
+  }
+
+  /** `value.<timestamp>.<signature>`. */
+  sign(value: string, nowSeconds = Math.floor(Date.now() / 1000)): string {
+    const signed = `${value}.${b64url(intToBytes(nowSeconds))}`;
+    return `${signed}.${this.signature(signed)}`;
+  }
+
+  /** The original value when the signature holds and the stamp is not older than `maxAge`; else undefined. */
+  unsign(token: string, maxAgeSeconds = SESSION_MAX_AGE_SECONDS, nowSeconds = Math.floor(Date.now() / 1000)): string | undefined {
+    const sigAt = token.lastIndexOf(".");
+    if (sigAt <= 0) return undefined;
+    const signed = token.slice(0, sigAt);
+    const expected = Buffer.from(this.signature(signed));
+    const given = Buffer.from(token.slice(sigAt + 1));
+    if (expected.length !== given.length || !timingSafeEqual(expected, given)) return undefined;
+    const tsAt = signed.lastIndexOf(".");
+    if (tsAt <= 0) return undefined;
+    const stamp = bytesToInt(Buffer.from(signed.slice(tsAt + 1), "base64url"));
+    if (nowSeconds - stamp > maxAgeSeconds) return undefined;
+    return signed.slice(0, tsAt);
+  }
+}
+
+/** Parse a `Cookie` header into name → value (first occurrence wins). */
+export function parseCookies(header: string | null): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (!header) return out;
+  for (const part of header.split(";")) {
+    const eq = part.indexOf("=");
+    if (eq < 0) continue;
+    const name = part.slice(0, eq).trim();
+    let value = part.slice(eq + 1).trim();
+    if (value.length >= 2 && value.startsWith('"') && value.endsWith('"')) value = value.slice(1, -1);
+    if (name && !(name in out)) out[name] = value;
+  }
+  return out;
+}
+
+/** The session store of one server instance: cookie name, signer, and id extraction. */
+export class SessionCodec {
+  readonly cookieName: string;
+  private readonly signer: CookieSigner;
+
+  constructor(className: string, instanceName: string) {
+    this.cookieName = `${className}___${instanceName}`;
+    this.signer = new CookieSigner(this.cookieName);
+  }
+
+  /** The session id carried by a request's cookies, or undefined (missing, tampered, expired). */
+  read(cookies: Record<string, string>): string | undefined {
+    const raw = cookies[this.cookieName];
+    if (!raw) return undefined;
+    const payload = this.signer.unsign(raw);
+    if (payload === undefined) return undefined;
+    try {
+      const data = JSON.parse(Buffer.from(payload, "base64").toString("utf8")) as unknown;
+      const id = data && typeof data === "object" ? (data as Record<string, unknown>).session_id : undefined;
+      return typeof id === "string" && id !== "" ? id : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** The session id of a request, a fresh uuid4 when it has none. */
+  idFor(cookies: Record<string, string>): string {
+    return this.read(cookies) ?? randomUUID();
+  }
+
+  /** The `Set-Cookie` header value for a session id (Starlette's attributes). */
+  setCookie(sessionId: string): string {
+    // Python's json.dumps spacing, so the decoded payload reads like upstream's.
+    const payload = Buffer.from(`{"session_id": ${JSON.stringify(sessionId)}}`).toString("base64");
+    return `${this.cookieName}=${this.signer.sign(payload)}; path=/; Max-Age=${SESSION_MAX_AGE_SECONDS}; httponly; samesite=lax`;
+  }
+}
