@@ -22,6 +22,10 @@ export interface GymEnv {
   noColor: boolean;
   /** Debug logging forced on from the environment. */
   debug: boolean;
+  /** `GYM_JOB_END_TIME`: allocation end, epoch seconds, exported by submit's batch script (D30 addendum). */
+  jobEndTime: number | undefined;
+  /** `BUN_CONFIG_MAX_HTTP_REQUESTS` as set at process start (D16: Bun's outbound fetch cap, 256 when unset). */
+  bunMaxHttpRequests: number | undefined;
 }
 
 function intOrUndefined(raw: string | undefined): number | undefined {
@@ -41,6 +45,8 @@ export function readEnv(source: Record<string, string | undefined> = process.env
     xdgCacheHome: source.XDG_CACHE_HOME,
     noColor: source.NO_COLOR !== undefined && source.NO_COLOR !== "",
     debug: source.GYM_DEBUG === "1",
+    jobEndTime: source.GYM_JOB_END_TIME && Number.isFinite(Number(source.GYM_JOB_END_TIME)) ? Number(source.GYM_JOB_END_TIME) : undefined,
+    bunMaxHttpRequests: intOrUndefined(source.BUN_CONFIG_MAX_HTTP_REQUESTS),
   };
 }
 
