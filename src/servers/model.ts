@@ -1,0 +1,73 @@
+/**
+ * The model server kind (runtime.md §9.1): `/v1/responses` (strict create params) and
+ * `/v1/chat/completions` (unknown keys dropped), each with a non-streaming core and a
+ * buffer-then-replay SSE rendering for `stream: true`. Components supply the backend.
+ */
+import type { RequestContext, Route, ServerApp } from "../runtime/http-types.ts";
+import { ChatCompletionCreateParams, ResponseCreateParams } from "./openai-schemas.ts";
+import { chatCompletionSse, responsesSse } from "./sse.ts";
+import { bodyValidator } from "./validation.ts";
+
+type Obj = Record<string, unknown>;
+
+/** What a model component implements. */
+export interface ModelBackend {
+  /** Answer a validated Responses create-params body (keys as sent). */
+  responses(params: Obj, ctx: RequestContext): Promise<Obj>;
+  /** Answer a validated chat create-params body. */
+  chatCompletions(params: Obj, ctx: RequestContext): Promise<Obj>;
+  /** Model ids for `GET /v1/models`, when the component lists them. */
+  models?(): string[];
+  /** Release resources at shutdown. */
+  close?(): void | Promise<void>;
+}
+
+const responsesValidator = bodyValidator<Obj>(ResponseCreateParams, { withUrl: true });
+const chatValidator = bodyValidator<Obj>(ChatCompletionCreateParams);
+const CHAT_KEYS = new Set([
+  ...Object.keys(ChatCompletionCreateParams.properties),
+  "audio", "frequency_penalty", "function_call", "functions", "logit_bias", "modalities", "prediction", "presence_penalty",
+  "reasoning_effort", "response_format", "seed", "service_tier", "stop", "store", "stream_options", "user", "web_search_options",
+  "verbosity", "prompt_cache_key", "safety_identifier",
+]);
+
+function isObject(v: unknown): v is Obj {
+  return v !== null && typeof v === "object" && !Array.isArray(v);
+}
+
+async function handleResponses(backend: ModelBackend, ctx: RequestContext): Promise<unknown> {
+  const body = ctx.body;
+  if (isObject(body) && body.stream === true) {
+    const { stream: _s, stream_options: _o, ...rest } = body;
+    const params = responsesValidator.parse(rest);
+    return responsesSse(() => backend.responses(params, ctx));
+  }
+  return backend.responses(responsesValidator.parse(body), ctx);
+}
+
+async function handleChat(backend: ModelBackend, ctx: RequestContext): Promise<unknown> {
+  const body = ctx.body;
+  const streaming = isObject(body) && body.stream === true;
+  let params = body;
+  if (isObject(body)) {
+    // Upstream's chat model ignores unknown keys (no extra="forbid"); stream keys are handled here.
+    params = Object.fromEntries(Object.entries(body).filter(([k]) => CHAT_KEYS.has(k) && k !== "stream" && k !== "stream_options"));
+  }
+  const valid = chatValidator.parse(params);
+  if (streaming) return chatCompletionSse(await backend.chatCompletions(valid, ctx));
+  return backend.chatCompletions(valid, ctx);
+}
+
+/** Build a model server around a backend. */
+export function modelServerApp(opts: { className: string; instanceName: string; backend: ModelBackend }): ServerApp {
+  const { backend } = opts;
+  const routes: Route[] = [
+    { method: "POST", path: "/v1/responses", handler: (ctx) => handleResponses(backend, ctx) },
+    { method: "POST", path: "/v1/chat/completions", handler: (ctx) => handleChat(backend, ctx) },
+  ];
+  if (backend.models) {
+    const ids = backend.models();
+    routes.push({ method: "GET", path: "/v1/models", handler: () => ({ object: "list", data: ids.map((id) => ({ id, object: "model", created: 0, owned_by: "gym" })) }) });
+  }
+  return { className: opts.className, instanceName: opts.instanceName, routes, sessions: true, close: backend.close ? () => backend.close!() : undefined };
+}
