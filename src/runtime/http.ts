@@ -9,6 +9,7 @@ import { DEFAULT_MAX_BODY_BYTES, parseBody } from "./body.ts";
 import { HttpError, InnerServerError, type RequestContext, type ServerApp } from "./http-types.ts";
 import { clientOf, type ProxySettings } from "./proxy-headers.ts";
 import { pyBytesRepr, pyExceptionRepr } from "./py-repr.ts";
+import { withRolloutId } from "./rollout-context.ts";
 import { compileRoutes } from "./router.ts";
 import { parseCookies, SessionCodec } from "./session.ts";
 
@@ -118,7 +119,8 @@ export function createHandler(app: ServerApp, opts: HandlerOptions = {}): (req: 
         trainingTokenCapture: capture,
         clientAddress: client.address,
       };
-      const call = async () => await found.route.handler(ctx);
+      // The rollout id becomes ambient so this server's own outbound calls carry it (§14).
+      const call = async () => await withRolloutId(rolloutId, () => found.route.handler(ctx));
       const out = opts.profile ? await opts.profile(`${found.route.method} ${found.route.path}`, call) : await call();
       return out instanceof Response ? out : jsonResponse(out);
     }

@@ -1,0 +1,215 @@
+/**
+ * The pooled outbound HTTP client (one per process, via client.ts) (runtime.md §2.4–§2.5): a deadline on every
+ * request, bounded retries with backoff + jitter on connect errors and 502/503/504/429 (D15),
+ * total and per-host limits (D17), explicit cookies (no jar, §6.2), and no proxy for gym's own
+ * servers (D34). Any other status is returned to the caller; `raiseForStatus` turns a non-2xx from
+ * an inner Gym server into InnerServerError, which the HTTP layer renders as upstream's 500 (§5.2).
+ */
+import { envVar, setEnvVar } from "../env.ts";
+import { log } from "../log.ts";
+import { InnerServerError } from "./http-types.ts";
+import { HostLimiter } from "./limiter.ts";
+import type { PoolLimits } from "./pool.ts";
+
+/** Which default timeout a call gets (runtime.md §2.5 spec default). */
+export type CallKind = "episode" | "model" | "other";
+
+/** Default per-request timeouts in seconds (D15). */
+export const DEFAULT_TIMEOUTS: Record<CallKind, number> = { episode: 21_600, model: 3_600, other: 600 };
+/** Default retry budget in seconds (D15). */
+export const DEFAULT_RETRY_BUDGET_SECONDS = 120;
+
+const RETRY_STATUSES = new Set([429, 502, 503, 504]);
+const MODEL_PATH = /\/(responses|chat\/completions|completions|messages)$/;
+
+/** Classify a request path: episode hops (`/run`, agent sessions), generation paths, everything else. */
+export function callKindOf(path: string): CallKind {
+  const p = path.replace(/^\/ng-rollout\/[^/]+(\/training-token-capture)?/, "").split("?")[0]!;
+  if (p === "/run" || p.startsWith("/v1/agent_sessions")) return "episode";
+  if (MODEL_PATH.test(p)) return "model";
+  return "other";
+}
+
+/** Timeouts, retries and limits of a client. */
+export interface ClientPolicy {
+  /** `request_timeout_seconds` when set: applies to every hop; 0 disables. */
+  timeoutSeconds?: number;
+  retryBudgetSeconds: number;
+  limits: PoolLimits;
+  /** `global_aiohttp_client_request_debug`. */
+  debug: boolean;
+}
+
+function num(v: unknown): number | undefined {
+  if (v === undefined || v === null || v === "") return undefined;
+  const n = Number(v);
+  return Number.isFinite(n) ? n : undefined;
+}
+
+/** The client policy from the global config keys (limits computed by the caller, see pool.ts). */
+export function clientPolicyFromConfig(dict: Record<string, unknown>, limits: PoolLimits): ClientPolicy {
+  return {
+    timeoutSeconds: num(dict.request_timeout_seconds),
+    retryBudgetSeconds: num(dict.request_retry_budget_seconds) ?? DEFAULT_RETRY_BUDGET_SECONDS,
+    limits,
+    debug: dict.global_aiohttp_client_request_debug === true,
+  };
+}
+
+/** A request failed for good: connect errors past the retry budget, or the deadline. */
+export class RequestFailedError extends Error {
+  constructor(
+    message: string,
+    readonly url: string,
+    readonly elapsedSeconds: number,
+    readonly timedOut: boolean,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = timedOut ? "TimeoutError" : "ClientConnectorError";
+  }
+}
+
+/** Options of one request. */
+export interface RequestOptions {
+  method?: string;
+  /** JSON body (sent compact with `Content-Type: application/json`). */
+  json?: unknown;
+  /** Raw body, when not JSON. */
+  body?: string | Uint8Array;
+  headers?: Record<string, string>;
+  /** Cookies to send (name → value); nothing is remembered between calls. */
+  cookies?: Record<string, string>;
+  signal?: AbortSignal;
+  /** Overrides the kind derived from the path. */
+  kind?: CallKind;
+  /** A call between gym's own servers (or a probe): never through a proxy (D34). */
+  internal?: boolean;
+}
+
+const PROXY_VARS = ["HTTP_PROXY", "http_proxy", "HTTPS_PROXY", "https_proxy", "ALL_PROXY", "all_proxy"];
+const bypassed = new Set<string>();
+
+/** Make `host` bypass any configured proxy for the rest of this process (Bun re-reads NO_PROXY per request). */
+export function bypassProxyFor(host: string): void {
+  if (bypassed.has(host)) return;
+  bypassed.add(host);
+  if (!PROXY_VARS.some((v) => (envVar(v) ?? "") !== "")) return;
+  for (const key of ["NO_PROXY", "no_proxy"]) {
+    const cur = envVar(key) ?? "";
+    const entries = cur.split(",").map((e) => e.trim()).filter((e) => e !== "");
+    if (!entries.includes(host) && !entries.includes("*")) setEnvVar(key, [...entries, host].join(","));
+  }
+}
+
+function isConnectError(err: unknown): boolean {
+  const code = (err as { code?: string } | undefined)?.code ?? "";
+  const msg = err instanceof Error ? err.message : String(err);
+  return /ECONNREFUSED|ECONNRESET|ConnectionRefused|ConnectionClosed|EPIPE|Unable to connect|socket connection was closed|ENOTCONN|EHOSTUNREACH|ENETUNREACH/i.test(`${code} ${msg}`);
+}
+
+function backoffMs(attempt: number): number {
+  const base = Math.min(10_000, 250 * 2 ** attempt);
+  return base / 2 + Math.random() * (base / 2);
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const t = setTimeout(resolve, ms);
+    signal?.addEventListener("abort", () => {
+      clearTimeout(t);
+      reject(signal.reason);
+    }, { once: true });
+  });
+}
+
+/** The name → value pairs of a response's `Set-Cookie` headers (what upstream's `response.cookies` holds). */
+export function responseCookies(res: Response): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const line of res.headers.getSetCookie()) {
+    const first = line.split(";")[0]!;
+    const eq = first.indexOf("=");
+    if (eq > 0) out[first.slice(0, eq).trim()] = first.slice(eq + 1).trim();
+  }
+  return out;
+}
+
+/** Throw InnerServerError (body attached) when an inner Gym server answered non-2xx; else return the response. */
+export async function raiseForStatus(res: Response, url = res.url): Promise<Response> {
+  if (res.ok) return res;
+  throw new InnerServerError(res.status, await res.text(), url);
+}
+
+/** The process's pooled HTTP client. */
+export class HttpClient {
+  private readonly limiter: HostLimiter;
+  private retryCount = 0;
+
+  constructor(readonly policy: ClientPolicy) {
+    this.limiter = new HostLimiter(policy.limits.limit, policy.limits.limitPerHost);
+  }
+
+  /** Send one request with the timeout and retry rules of its kind. */
+  async request(url: string, opts: RequestOptions = {}): Promise<Response> {
+    const u = new URL(url);
+    if (opts.internal) bypassProxyFor(u.hostname);
+    const kind = opts.kind ?? callKindOf(u.pathname);
+    const timeoutS = this.policy.timeoutSeconds ?? DEFAULT_TIMEOUTS[kind];
+    const headers: Record<string, string> = { ...opts.headers };
+    let body: string | Uint8Array | undefined = opts.body;
+    if (opts.json !== undefined) {
+      body = JSON.stringify(opts.json);
+      headers["content-type"] ??= "application/json";
+    }
+    if (opts.cookies && Object.keys(opts.cookies).length > 0) {
+      headers.cookie = Object.entries(opts.cookies).map(([k, v]) => `${k}=${v}`).join("; ");
+    }
+    const method = opts.method ?? (body === undefined ? "GET" : "POST");
+    const started = performance.now();
+    const elapsed = () => (performance.now() - started) / 1000;
+    for (let attempt = 0; ; attempt++) {
+      const release = await this.limiter.acquire(u.host);
+      const signals = [opts.signal, timeoutS > 0 ? AbortSignal.timeout(timeoutS * 1000) : undefined].filter((s): s is AbortSignal => s !== undefined);
+      let res: Response | undefined;
+      let error: unknown;
+      try {
+        res = await fetch(url, { method, headers, body, signal: signals.length > 0 ? AbortSignal.any(signals) : undefined, redirect: "manual" });
+      } catch (e) {
+        error = e;
+      } finally {
+        release();
+      }
+      if (res && !RETRY_STATUSES.has(res.status)) return res;
+      if (error !== undefined) {
+        if (opts.signal?.aborted) throw opts.signal.reason ?? error;
+        const timedOut = (error as Error)?.name === "TimeoutError";
+        if (timedOut || !isConnectError(error)) {
+          const what = timedOut ? `timed out after ${timeoutS}s (request_timeout_seconds)` : `failed: ${(error as Error)?.message ?? error}`;
+          if (this.policy.debug) log.error(`[request_debug ${method} ${url}]`, error);
+          throw new RequestFailedError(`${method} ${url} ${what}; elapsed ${elapsed().toFixed(1)}s`, url, elapsed(), timedOut, { cause: error });
+        }
+      }
+      const delay = backoffMs(attempt);
+      const why = res ? `HTTP ${res.status}` : ((error as Error)?.message ?? String(error));
+      if (elapsed() + delay / 1000 > this.policy.retryBudgetSeconds) {
+        if (res) return res;
+        throw new RequestFailedError(
+          `${method} ${url} failed after ${attempt + 1} attempts in ${elapsed().toFixed(1)}s: ${why}; the retry budget is request_retry_budget_seconds=${this.policy.retryBudgetSeconds}`,
+          url,
+          elapsed(),
+          false,
+          { cause: error },
+        );
+      }
+      this.retryCount++;
+      log.warn(`[request_retry url=${url} error=${why} retry=${attempt + 1} elapsed_s=${elapsed().toFixed(1)}]`);
+      if (res) await res.body?.cancel().catch(() => {});
+      await sleep(delay, opts.signal);
+    }
+  }
+
+  /** Retries performed so far by this client (for tests and status lines). */
+  get retries(): number {
+    return this.retryCount;
+  }
+}

@@ -1,0 +1,199 @@
+import { afterAll, describe, expect, test } from "bun:test";
+import {
+  callKindOf,
+  HttpClient,
+  poolLimits,
+  raiseForStatus,
+  RequestFailedError,
+  responseCookies,
+  ServerClient,
+  setupServerClient,
+  bunMaxHttpRequests,
+  withRolloutId,
+  bypassProxyFor,
+} from "../../src/runtime/client.ts";
+import { InnerServerError } from "../../src/runtime/http-types.ts";
+import { ConfigError } from "../../src/errors.ts";
+import { envVar, setEnvVar } from "../../src/env.ts";
+
+const policy = (over: Partial<ConstructorParameters<typeof HttpClient>[0]> = {}) => ({ retryBudgetSeconds: 5, limits: { limit: 0, limitPerHost: 0 }, debug: false, ...over });
+
+// One loopback server whose behaviour each test sets through a path.
+let flaky = 0;
+let inFlight = 0;
+let maxInFlight = 0;
+const seen: { path: string; cookie: string | null }[] = [];
+const server = Bun.serve({
+  hostname: "127.0.0.1",
+  port: 0,
+  idleTimeout: 0,
+  async fetch(req) {
+    const path = new URL(req.url).pathname;
+    seen.push({ path, cookie: req.headers.get("cookie") });
+    if (path === "/flaky") return flaky-- > 0 ? new Response("busy", { status: 503 }) : Response.json({ ok: true });
+    if (path === "/always503") return new Response("busy", { status: 503 });
+    if (path === "/slow") {
+      await Bun.sleep(2000);
+      return new Response("late");
+    }
+    if (path === "/count") {
+      inFlight++;
+      maxInFlight = Math.max(maxInFlight, inFlight);
+      await Bun.sleep(30);
+      inFlight--;
+      return new Response("ok");
+    }
+    if (path === "/bad") return new Response('{"detail":"nope"}', { status: 400 });
+    if (path === "/cookies") return new Response("{}", { headers: [["set-cookie", "A___x=1; path=/"], ["set-cookie", "B___y=two; Path=/; HttpOnly"]] });
+    return Response.json({ path });
+  },
+});
+const base = `http://127.0.0.1:${server.port}`;
+afterAll(() => server.stop(true));
+
+describe("HttpClient", () => {
+  test("classifies hops: episode, model, other", () => {
+    expect(callKindOf("/run")).toBe("episode");
+    expect(callKindOf("/v1/agent_sessions/abc")).toBe("episode");
+    expect(callKindOf("/v1/responses")).toBe("model");
+    expect(callKindOf("/ng-rollout/1-0/v1/chat/completions")).toBe("model");
+    expect(callKindOf("/v1/messages")).toBe("model");
+    expect(callKindOf("/verify")).toBe("other");
+    expect(callKindOf("/models")).toBe("other");
+  });
+
+  test("retries 503 with backoff until it succeeds", async () => {
+    flaky = 2;
+    const c = new HttpClient(policy());
+    const res = await c.request(`${base}/flaky`);
+    expect(res.status).toBe(200);
+    expect(c.retries).toBe(2);
+  });
+
+  test("a retryable status past the budget is returned to the caller", async () => {
+    const c = new HttpClient(policy({ retryBudgetSeconds: 0.3 }));
+    const started = performance.now();
+    const res = await c.request(`${base}/always503`);
+    expect(res.status).toBe(503);
+    expect(performance.now() - started).toBeLessThan(2000);
+  });
+
+  test("connection refused is retried within the budget, then fails naming the URL and the key", async () => {
+    const dead = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response() });
+    const port = dead.port;
+    dead.stop(true);
+    const c = new HttpClient(policy({ retryBudgetSeconds: 0.5 }));
+    const err = await c.request(`http://127.0.0.1:${port}/verify`, { json: {} }).catch((e) => e);
+    expect(err).toBeInstanceOf(RequestFailedError);
+    expect(err.message).toContain(`http://127.0.0.1:${port}/verify`);
+    expect(err.message).toContain("request_retry_budget_seconds");
+    expect(c.retries).toBeGreaterThan(0);
+  });
+
+  test("the per-request timeout fires and names the key", async () => {
+    const c = new HttpClient(policy({ timeoutSeconds: 0.2 }));
+    const err = await c.request(`${base}/slow`).catch((e) => e);
+    expect(err).toBeInstanceOf(RequestFailedError);
+    expect(err.timedOut).toBe(true);
+    expect(err.message).toContain("request_timeout_seconds");
+  });
+
+  test("cookies are sent explicitly and read back from Set-Cookie; nothing is remembered", async () => {
+    const c = new HttpClient(policy());
+    const res = await c.request(`${base}/cookies`, { cookies: { S___a: "v1", T___b: "v2" } });
+    expect(responseCookies(res)).toEqual({ A___x: "1", B___y: "two" });
+    expect(seen.at(-1)!.cookie).toBe("S___a=v1; T___b=v2");
+    await c.request(`${base}/cookies`);
+    expect(seen.at(-1)!.cookie).toBeNull();
+  });
+
+  test("raiseForStatus turns non-2xx into InnerServerError with the body", async () => {
+    const c = new HttpClient(policy());
+    const err = await raiseForStatus(await c.request(`${base}/bad`)).catch((e) => e);
+    expect(err).toBeInstanceOf(InnerServerError);
+    expect(err.status).toBe(400);
+    expect(err.body).toBe('{"detail":"nope"}');
+  });
+
+  test("the per-host limit bounds requests in flight", async () => {
+    maxInFlight = 0;
+    const c = new HttpClient(policy({ limits: { limit: 0, limitPerHost: 3 } }));
+    await Promise.all(Array.from({ length: 12 }, () => c.request(`${base}/count`).then((r) => r.text())));
+    expect(maxInFlight).toBe(3);
+  });
+
+  test("internal calls bypass a configured proxy (D34)", async () => {
+    const saved = { HTTP_PROXY: envVar("HTTP_PROXY"), NO_PROXY: envVar("NO_PROXY"), no_proxy: envVar("no_proxy") };
+    setEnvVar("HTTP_PROXY", "http://127.0.0.1:9");
+    try {
+      bypassProxyFor("127.0.0.1");
+      const res = await new HttpClient(policy({ retryBudgetSeconds: 0 })).request(`${base}/x`, { internal: true });
+      expect(res.status).toBe(200);
+    } finally {
+      for (const [k, v] of Object.entries(saved)) setEnvVar(k, v);
+    }
+  });
+});
+
+describe("pool limits", () => {
+  test("limits divide by workers; a positive limit that would become 0 is an error", () => {
+    expect(poolLimits({}, 1)).toEqual({ limit: 102400, limitPerHost: 1024 });
+    expect(poolLimits({ global_aiohttp_connector_limit: 100, global_aiohttp_connector_limit_per_host: 0 }, 3)).toEqual({ limit: 33, limitPerHost: 0 });
+    const err = (() => { try { poolLimits({ global_aiohttp_connector_limit: 3 }, 4, "math"); } catch (e) { return e; } })() as ConfigError;
+    expect(err).toBeInstanceOf(ConfigError);
+    expect(err.message).toContain("global_aiohttp_connector_limit=3 is smaller than num_workers=4 for server 'math'");
+  });
+
+  test("BUN_CONFIG_MAX_HTTP_REQUESTS stays within Bun's range", () => {
+    expect(bunMaxHttpRequests({ limit: 102400, limitPerHost: 1 })).toBe(65535);
+    expect(bunMaxHttpRequests({ limit: 0, limitPerHost: 1 })).toBe(65535);
+    expect(bunMaxHttpRequests({ limit: 300, limitPerHost: 1 })).toBe(300);
+  });
+});
+
+describe("ServerClient", () => {
+  const config = {
+    observability_enabled: true,
+    head_server: { host: "127.0.0.1", port: server.port },
+    weather: { resources_servers: { example_weather: { host: "127.0.0.1", port: server.port } } },
+    policy_model: { responses_api_models: { openai_model: { host: "${head_server.host}", port: server.port } } },
+  };
+
+  test("maps names to base URLs by the first-leaf rule and names known servers on a miss", () => {
+    const c = new ServerClient(config);
+    expect(c.address("weather").baseUrl).toBe(base);
+    expect(c.address("policy_model").baseUrl).toBe(base);
+    expect(() => c.address("nope")).toThrow(/known servers: weather, policy_model/);
+  });
+
+  test("observability: /verify takes the rollout id from the body; model paths take the ambient id", async () => {
+    const c = new ServerClient(config);
+    await c.post("weather", "/verify", { _ng_task_index: 4, _ng_rollout_index: 1, _ng_attempt_index: 2 });
+    expect(seen.at(-1)!.path).toBe("/ng-rollout/4-1-a2/verify");
+    await withRolloutId("r-7", () => c.post("policy_model", "/v1/responses", {}));
+    expect(seen.at(-1)!.path).toBe("/ng-rollout/r-7/v1/responses");
+    await withRolloutId("r-7", () => c.post("policy_model", "/tokenize", {}));
+    expect(seen.at(-1)!.path).toBe("/tokenize");
+    await new ServerClient({ ...config, observability_enabled: false }).post("weather", "/verify", { _ng_rollout_id: "z" });
+    expect(seen.at(-1)!.path).toBe("/verify");
+  });
+
+  test("setupServerClient reads the head server's JSON-string YAML", async () => {
+    const yamlText = `weather:\n  resources_servers:\n    example_weather:\n      host: 127.0.0.1\n      port: ${server.port}\n`;
+    const head = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => Response.json(yamlText) });
+    try {
+      const c = await setupServerClient({ head_server: { host: "127.0.0.1", port: head.port } });
+      expect(c.address("weather").port).toBe(server.port);
+    } finally {
+      head.stop(true);
+    }
+  });
+
+  test("setupServerClient fails with upstream's message when nothing listens", async () => {
+    const dead = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response() });
+    const port = dead.port;
+    dead.stop(true);
+    const err = await setupServerClient({ head_server: { host: "127.0.0.1", port } }).catch((e) => e);
+    expect(err.message).toBe(`Could not connect to the head server at http://127.0.0.1:${port}. Perhaps you are not running a server or your head server is on a different port?`);
+  });
+});
