@@ -1,0 +1,96 @@
+/**
+ * The aggregation step (runtime §11.9): group the persisted rollouts by environment server,
+ * POST each group to that server's `/aggregate_metrics`, and write `<stem>_aggregate_metrics.json`.
+ * A server without the route (or not reachable, e.g. `gym eval aggregate` after the servers are
+ * gone) is aggregated locally with the default computation of §12, with a warning.
+ */
+import { writeFileSync } from "node:fs";
+import { log } from "../log.ts";
+import { postJson } from "./http.ts";
+import { readJsonl } from "./jsonl.ts";
+import { computeAggregateMetrics, keyMetrics, type AggregateMetrics, type VerifyResponse } from "./metrics.ts";
+
+/** Payload keys removed before `/aggregate_metrics` (§11.9 step 2). */
+const HEAVY_KEYS = ["response", "responses_create_params", "ng_agent_observations", "ng_model_call_capture", "ng_trajectory"];
+
+/** One entry of the aggregate-metrics file. */
+export interface AggregateEntry extends AggregateMetrics {
+  agent_ref: { name: string };
+  _ng_environment_server?: string;
+}
+
+/** Reduce a rollout record to its verify response for aggregation. */
+export function toVerifyResponse(record: Record<string, unknown>): VerifyResponse {
+  const out: VerifyResponse = {};
+  for (const [k, v] of Object.entries(record)) if (!HEAVY_KEYS.includes(k)) out[k] = v;
+  const resp = record.response as Record<string, unknown> | undefined;
+  if (resp && typeof resp === "object") {
+    const small: Record<string, unknown> = {};
+    if (resp.usage !== undefined) small.usage = resp.usage;
+    if (resp.incomplete_details !== undefined) small.incomplete_details = resp.incomplete_details;
+    if (Object.keys(small).length > 0) out.response = small;
+  }
+  return out;
+}
+
+/** A group of rollouts that share an environment server (or agent, for records without the stamp). */
+export interface RolloutGroup {
+  key: string;
+  agent: string;
+  server: string | undefined;
+  entries: VerifyResponse[];
+}
+
+/** Read rollout files and group their records (streaming; only the reduced entries stay in memory). */
+export async function groupRollouts(files: string[]): Promise<RolloutGroup[]> {
+  const groups = new Map<string, RolloutGroup>();
+  for (const f of files) {
+    for await (const { value } of readJsonl(f)) {
+      const agent = (value.agent_ref as { name?: string } | undefined)?.name ?? "agent";
+      const server = typeof value._ng_environment_server === "string" ? value._ng_environment_server : undefined;
+      const key = server ?? agent;
+      let g = groups.get(key);
+      if (!g) groups.set(key, (g = { key, agent, server, entries: [] }));
+      g.entries.push(toVerifyResponse(value));
+    }
+  }
+  return [...groups.values()];
+}
+
+/** Where to POST a group's `/aggregate_metrics`, if anywhere. */
+export type AggregateUrlFor = (group: RolloutGroup) => string | undefined;
+
+async function metricsFor(group: RolloutGroup, baseUrl: string | undefined): Promise<AggregateMetrics> {
+  if (baseUrl) {
+    const url = `${baseUrl}/aggregate_metrics`;
+    const out = await postJson(url, JSON.stringify({ verify_responses: group.entries }), { timeoutMs: 600_000, retryBudgetMs: 30_000 });
+    if (out.kind === "response" && out.status >= 200 && out.status < 300) {
+      try {
+        const m = JSON.parse(out.text) as AggregateMetrics;
+        if (m && typeof m === "object" && m.agent_metrics) return m;
+      } catch {
+        /* fall through to the local computation */
+      }
+    }
+    const why = out.kind === "response" ? `HTTP ${out.status}` : out.kind === "aborted" ? "aborted" : out.message;
+    log.warn(`POST ${url} did not give aggregate metrics (${why}); computing the default metrics locally`);
+  }
+  return computeAggregateMetrics(group.entries);
+}
+
+/** Aggregate every group, print key metrics, write the file; returns entries and the flat export dict. */
+export async function aggregate(groups: RolloutGroup[], dest: string, urlFor: AggregateUrlFor): Promise<{ entries: AggregateEntry[]; flat: Record<string, unknown> }> {
+  const entries: AggregateEntry[] = [];
+  const flat: Record<string, unknown> = {};
+  for (const g of groups) {
+    const m = await metricsFor(g, urlFor(g));
+    const key_metrics = m.key_metrics ?? keyMetrics(m.agent_metrics);
+    const entry: AggregateEntry = { agent_ref: { name: g.agent }, ...(g.server ? { _ng_environment_server: g.server } : {}), agent_metrics: m.agent_metrics, key_metrics, group_level_metrics: m.group_level_metrics };
+    entries.push(entry);
+    process.stderr.write(`Key metrics for ${g.agent}:\n${JSON.stringify(key_metrics, null, 2)}\n`);
+    for (const [k, v] of Object.entries(m.agent_metrics ?? {})) if (v === null || typeof v !== "object") flat[`${g.agent}/${k}`] = v;
+    for (const [k, v] of Object.entries(key_metrics)) flat[`key_metrics/${g.agent}/${k}`] = v;
+  }
+  writeFileSync(dest, `${JSON.stringify(entries, null, 2)}\n`);
+  return { entries, flat };
+}

@@ -1,0 +1,161 @@
+/**
+ * The rollout-collection keys of the merged config (runtime §11.1), read into one typed
+ * object with errors that name the key. Everything else in rollout/ takes this, never the dict.
+ */
+import { ConfigError } from "../errors.ts";
+import type { ConfigDict } from "../config/types.ts";
+
+/** `num_repeats`: one count for every agent, or per agent with an optional `_default`. */
+export type NumRepeats = number | Record<string, number>;
+
+/** Typed rollout-collection settings. */
+export interface RolloutConfig {
+  input: string;
+  output: string;
+  agentName: string | undefined;
+  limit: number | undefined;
+  numRepeats: NumRepeats;
+  numRepeatsAddSeed: boolean;
+  /** `num_samples_in_parallel`; undefined = no semaphore of its own. */
+  concurrency: number | undefined;
+  /** `max_resident_rollout_tasks`; undefined = no cap of its own. */
+  maxResident: number | undefined;
+  retainResults: boolean;
+  disableAggregation: boolean;
+  requireComplete: boolean;
+  resume: boolean;
+  /** Shallow-merged over every row's `responses_create_params`. */
+  rcpOverrides: Record<string, unknown>;
+  promptConfig: string | undefined;
+  skills: unknown;
+  uploadRollouts: boolean;
+  interleaveRepeats: boolean;
+  retryTerminalTimeouts: boolean;
+  /** Per-request timeout for `/run`, ms; 0 = none (D15: default 21,600 s for episode calls). */
+  runTimeoutMs: number;
+  /** Retry budget for connect errors and 429/502/503/504, ms (D15, default 120 s). */
+  retryBudgetMs: number;
+  stallWarningSeconds: number;
+  /** Seconds kept in reserve when draining for walltime (D30), beyond the p95 rollout duration. */
+  drainMarginSeconds: number;
+  statusPort: number | undefined;
+  observability: boolean;
+  modelCallCaptureDir: string | undefined;
+  requestDebug: boolean;
+}
+
+/** Default in-flight cap when neither `num_samples_in_parallel` nor `max_resident_rollout_tasks` is set. */
+export const DEFAULT_MAX_IN_FLIGHT = 8192;
+
+function bool(dict: ConfigDict, key: string, dflt: boolean): boolean {
+  const v = dict[key];
+  if (v === undefined || v === null) return dflt;
+  if (typeof v === "boolean") return v;
+  if (v === "true" || v === "false") return v === "true";
+  throw new ConfigError(`${key} must be true or false, got ${JSON.stringify(v)}`, { key });
+}
+
+function str(dict: ConfigDict, key: string): string | undefined {
+  const v = dict[key];
+  if (v === undefined || v === null || v === "") return undefined;
+  if (typeof v !== "string" && typeof v !== "number") throw new ConfigError(`${key} must be a string, got ${JSON.stringify(v)}`, { key });
+  return String(v);
+}
+
+function num(dict: ConfigDict, key: string, opts: { positive?: boolean; integer?: boolean; min?: number } = {}): number | undefined {
+  const v = dict[key];
+  if (v === undefined || v === null) return undefined;
+  const n = typeof v === "string" && v.trim() !== "" ? Number(v) : v;
+  if (typeof n !== "number" || !Number.isFinite(n)) throw new ConfigError(`${key} must be a number, got ${JSON.stringify(v)}`, { key });
+  if (opts.integer && !Number.isInteger(n)) throw new ConfigError(`${key} must be an integer, got ${n}`, { key });
+  if (opts.positive && n <= 0) throw new ConfigError(`${key} must be > 0, got ${n}`, { key, hint: `remove ${key} for no limit` });
+  if (opts.min !== undefined && n < opts.min) throw new ConfigError(`${key} must be ≥ ${opts.min}, got ${n}`, { key });
+  return n;
+}
+
+/** Validate `num_repeats` (runtime §11.1): int ≥ 1, or a dict of such ints; null → 1. */
+export function parseNumRepeats(v: unknown): NumRepeats {
+  if (v === undefined || v === null) return 1;
+  if (typeof v === "number" || typeof v === "string") {
+    const n = Number(v);
+    if (!Number.isInteger(n) || n < 1) throw new ConfigError(`num_repeats must be an integer ≥ 1, got ${JSON.stringify(v)}`, { key: "num_repeats" });
+    return n;
+  }
+  if (typeof v === "object" && !Array.isArray(v)) {
+    const out: Record<string, number> = {};
+    for (const [k, raw] of Object.entries(v as Record<string, unknown>)) {
+      const n = raw === null ? 1 : Number(raw);
+      if (!Number.isInteger(n) || n < 1) throw new ConfigError(`num_repeats.${k} must be an integer ≥ 1, got ${JSON.stringify(raw)}`, { key: `num_repeats.${k}` });
+      out[k] = n;
+    }
+    return out;
+  }
+  throw new ConfigError(`num_repeats must be an integer or a mapping {agent: n, _default: n}, got ${JSON.stringify(v)}`, { key: "num_repeats" });
+}
+
+/** Read the rollout keys from a merged config. `requireInput` is false in serve mode (the input is prepared). */
+export function rolloutConfigFrom(dict: ConfigDict, opts: { requireInput?: boolean } = {}): RolloutConfig {
+  const output = str(dict, "output_jsonl_fpath");
+  if (!output) throw new ConfigError("output_jsonl_fpath is required", { key: "output_jsonl_fpath", hint: "pass -o/--output PATH (or +output_jsonl_fpath=PATH)" });
+  const input = str(dict, "input_jsonl_fpath");
+  if (!input && opts.requireInput !== false) {
+    throw new ConfigError("input_jsonl_fpath is required", { key: "input_jsonl_fpath", hint: "pass -i/--input PATH (or +input_jsonl_fpath=PATH)" });
+  }
+  if (str(dict, "rollout_collection_driver")) {
+    throw new ConfigError("rollout_collection_driver is a Python import path upstream and is not supported by gym", {
+      key: "rollout_collection_driver",
+      hint: "remove the key; gym's built-in driver covers collection",
+    });
+  }
+  const rcp = dict.responses_create_params;
+  if (rcp !== undefined && rcp !== null && (typeof rcp !== "object" || Array.isArray(rcp))) {
+    throw new ConfigError("responses_create_params must be a mapping", { key: "responses_create_params" });
+  }
+  const limit = num(dict, "limit", { integer: true, min: 0 });
+  const timeout = num(dict, "request_timeout_seconds", { min: 0 });
+  const budget = num(dict, "request_retry_budget_seconds", { min: 0 });
+  const statusPort = num(dict, "status_port", { integer: true, min: 0 });
+  const observability = bool(dict, "observability_enabled", false);
+  const captureDir = str(dict, "model_call_capture_dir");
+  if (observability && !captureDir) {
+    throw new ConfigError("model_call_capture_dir is required when observability_enabled is true", {
+      key: "model_call_capture_dir",
+      hint: "set +model_call_capture_dir=/abs/path",
+    });
+  }
+  return {
+    input: input ?? "",
+    output,
+    agentName: str(dict, "agent_name"),
+    limit: limit === 0 ? undefined : limit,
+    numRepeats: parseNumRepeats(dict.num_repeats),
+    numRepeatsAddSeed: bool(dict, "num_repeats_add_seed", false),
+    concurrency: num(dict, "num_samples_in_parallel", { positive: true, integer: true }),
+    maxResident: num(dict, "max_resident_rollout_tasks", { positive: true, integer: true }),
+    retainResults: bool(dict, "retain_results_in_memory", true),
+    disableAggregation: bool(dict, "disable_aggregation", false),
+    requireComplete: bool(dict, "require_complete", false),
+    resume: bool(dict, "resume_from_cache", false),
+    rcpOverrides: { ...((rcp as Record<string, unknown> | null | undefined) ?? {}) },
+    promptConfig: str(dict, "prompt_config"),
+    skills: dict.skills ?? undefined,
+    // `upload_rollouts_to_wandb` is the deprecated spelling (components §5); either false switches it off.
+    uploadRollouts: bool(dict, "upload_rollouts", true) && bool(dict, "upload_rollouts_to_wandb", true),
+    interleaveRepeats: bool(dict, "interleave_repeats", false),
+    retryTerminalTimeouts: bool(dict, "retry_terminal_timeouts", false),
+    runTimeoutMs: (timeout ?? 21600) * 1000,
+    retryBudgetMs: (budget ?? 120) * 1000,
+    stallWarningSeconds: num(dict, "stall_warning_seconds", { positive: true }) ?? 300,
+    drainMarginSeconds: num(dict, "drain_margin_s", { min: 0 }) ?? 60,
+    statusPort,
+    observability,
+    modelCallCaptureDir: captureDir,
+    requestDebug: bool(dict, "global_aiohttp_client_request_debug", false),
+  };
+}
+
+/** The in-flight cap: the smaller of the two limits, or the default when neither is set. */
+export function maxInFlight(cfg: Pick<RolloutConfig, "concurrency" | "maxResident">): number {
+  const limits = [cfg.concurrency, cfg.maxResident].filter((n): n is number => n !== undefined);
+  return limits.length > 0 ? Math.min(...limits) : DEFAULT_MAX_IN_FLIGHT;
+}

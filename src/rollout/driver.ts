@@ -1,0 +1,310 @@
+/**
+ * The rollout driver (runtime §11): materialize (or resume), dispatch `/run` with a bounded
+ * window of resident tasks, journal every outcome before counting it (D22), drain for walltime
+ * (D30), aggregate, and report. Where rollouts go is the small `RunTargets` interface, so the
+ * same core serves `--no-serve` (head-server discovery) and serve mode.
+ */
+import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
+import { RuntimeError } from "../errors.ts";
+import { log } from "../log.ts";
+import { aggregate, groupRollouts, type AggregateEntry } from "./aggregate.ts";
+import { maxInFlight, type RolloutConfig } from "./config.ts";
+import { EXIT_DRAINED, WalltimeDrain } from "./drain.ts";
+import { postJson } from "./http.ts";
+import { readJournal, pairKey, type JournalState } from "./journal.ts";
+import { JsonlAppender, readLines } from "./jsonl.ts";
+import { materialize, type MaterializeOptions } from "./materialize.ts";
+import { Monitor } from "./monitor.ts";
+import { rolloutPaths, type RolloutPaths } from "./paths.ts";
+import { Progress } from "./progress.ts";
+import { rolloutIdOf, routeOutcome, runRequestBody, type Row } from "./record.ts";
+import { StatusPublisher } from "./status.ts";
+import type { RunTarget, RunTargets } from "./targets.ts";
+
+/** What the driver needs besides the config. */
+export interface DriverDeps {
+  targets: RunTargets;
+  /** `NEMO_GYM_MAX_ROLLOUT_ATTEMPTS` (default 3). */
+  maxAttempts?: number;
+  /** `GYM_JOB_END_TIME`, epoch seconds. */
+  jobEndTime?: number;
+  /** Show the live bar (stderr is a TTY and not under test). */
+  tty?: boolean;
+  /** Stops admission and abandons in-flight rollouts (SIGINT/SIGTERM); they are not journaled. */
+  stop?: AbortSignal;
+  /** Row transform applied during materialization (prompt config). */
+  transform?: MaterializeOptions["transform"];
+  /** Called after the aggregate file is written (exporters). */
+  onAggregated?: (entries: AggregateEntry[], flat: Record<string, unknown>) => Promise<void> | void;
+  /** Called with each success record (exporters spool rollouts; `retain_results_in_memory`). */
+  onResult?: (record: Row) => void;
+}
+
+/** How a run ended. */
+export interface RunSummary {
+  exitCode: number;
+  paths: RolloutPaths;
+  total: number;
+  done: number;
+  failed: number;
+  /** Successes written by this run. */
+  newlyDone: number;
+  drained: boolean;
+  stopped: boolean;
+  /** Failures of this run by D21 category. */
+  failuresByCategory: Record<string, number>;
+  aggregate?: AggregateEntry[];
+  /** Success records of this run, sorted by (task, rollout), when `retain_results_in_memory`. */
+  results: Row[];
+}
+
+function agentOf(row: Row): string {
+  return (row.agent_ref as { name?: string } | undefined)?.name ?? "";
+}
+
+function targetOf(row: Row, targets: RunTargets): RunTarget {
+  return typeof row._ng_environment_server === "string" ? targets.forServer(row._ng_environment_server) : targets.forAgent(agentOf(row));
+}
+
+/** Count rows per agent in a materialized file (resume needs totals before dispatch). */
+async function countMaterialized(path: string, p: Progress): Promise<void> {
+  for await (const l of readLines(path)) {
+    if (l.text.trim() === "") continue;
+    const row = JSON.parse(l.text) as Row;
+    const a = agentOf(row);
+    p.agentTotal.set(a, (p.agentTotal.get(a) ?? 0) + 1);
+    p.total++;
+  }
+}
+
+function resumeSummary(p: Progress, j: JournalState, terminalCount: number, maxedCount: number, toRun: number, maxAttempts: number): string {
+  return [
+    "Resumed from cache. Found:",
+    `- ${p.total} original input rows`,
+    `- ${j.successes.size} rows already done (in main jsonl)`,
+    `- ${j.failureLines} prior failure attempts (${j.failureTasks} unique tasks) in sidecar`,
+    `- ${terminalCount} sidecar-terminal failures → not retried`,
+    `- ${maxedCount} hit max_attempts=${maxAttempts} → not retried`,
+    `- ${toRun} rows that still need to be run`,
+  ].join("\n");
+}
+
+/** Run a whole collection. */
+export async function runRollouts(cfg: RolloutConfig, deps: DriverDeps): Promise<RunSummary> {
+  const paths = rolloutPaths(cfg.output);
+  mkdirSync(dirname(paths.output), { recursive: true });
+  const maxAttempts = deps.maxAttempts ?? 3;
+  const progress = new Progress();
+  const drain = new WalltimeDrain(deps.jobEndTime, cfg.drainMarginSeconds);
+  const status = new StatusPublisher(progress, paths.status, () => ({ output: paths.output }));
+  status.start(cfg.statusPort);
+  const monitor = new Monitor(progress, { tty: deps.tty ?? false, stallWarningSeconds: cfg.stallWarningSeconds });
+
+  try {
+    // ---- materialize, or pick up the journal of an earlier run (§11.7) ----
+    let journal: JournalState | undefined;
+    let resuming = false;
+    if (cfg.resume) {
+      const missing = [paths.materialized, paths.output].filter((f) => !existsSync(f));
+      if (missing.length === 0) resuming = true;
+      else log.info(`Skipping resume_from_cache because ${missing.map((m) => `${m} does not exist`).join(" and ")}; running fresh`);
+    }
+    if (resuming) {
+      journal = await readJournal(paths, { retryTerminalTimeouts: cfg.retryTerminalTimeouts });
+      for (const r of journal.repaired) log.warn(`resume: ${r}`);
+      await countMaterialized(paths.materialized, progress);
+    } else {
+      for (const f of [paths.output, paths.failures, paths.aggregate, paths.drained]) rmSync(f, { force: true });
+      // The output exists before the materialized file does, so "both exist" means materialization finished.
+      writeFileSync(paths.output, "");
+      const m = await materialize(cfg, paths.materialized, { transform: deps.transform, checkAgent: (a) => void deps.targets.forAgent(a) });
+      progress.total = m.total;
+      for (const [a, n] of m.perAgent) progress.agentTotal.set(a, n);
+    }
+
+    // ---- gate (resume) ----
+    let terminalCount = 0;
+    let maxedCount = 0;
+    const gated = (key: number): "done" | "final" | undefined => {
+      if (!journal) return undefined;
+      if (journal.successes.has(key)) return "done";
+      if (journal.terminal.has(key)) return "final";
+      if ((journal.attempts.get(key) ?? 0) >= maxAttempts) return "final";
+      return undefined;
+    };
+    if (journal) {
+      for (const k of journal.terminal) if (!journal.successes.has(k)) terminalCount++;
+      for (const [k, n] of journal.attempts) if (n >= maxAttempts && !journal.successes.has(k) && !journal.terminal.has(k)) maxedCount++;
+      progress.done = progress.fromCache = journal.successes.size;
+      progress.failed = terminalCount + maxedCount;
+      const toRun = progress.total - progress.done - progress.failed;
+      process.stderr.write(`${resumeSummary(progress, journal, terminalCount, maxedCount, toRun, maxAttempts)}\n`);
+    }
+
+    // ---- dispatch ----
+    progress.state = "running";
+    monitor.skipPassedMarks();
+    monitor.start();
+    const out = new JsonlAppender(paths.output);
+    const fails = new JsonlAppender(paths.failures);
+    const limit = maxInFlight(cfg);
+    const abortAll = new AbortController();
+    const onStop = () => abortAll.abort();
+    deps.stop?.addEventListener("abort", onStop, { once: true });
+    const failuresByCategory: Record<string, number> = {};
+    const results: Row[] = [];
+    let newlyDone = 0;
+    let drained = false;
+    let waiters: (() => void)[] = [];
+    const running = new Set<Promise<void>>();
+
+    const runOne = async (row: Row, target: RunTarget): Promise<void> => {
+      const id = rolloutIdOf(row);
+      const flight = { id, server: target.server, url: target.runUrl, startedAt: performance.now() };
+      monitor.inFlight.set(id, flight);
+      const outcome = await postJson(target.runUrl, runRequestBody(row, target), {
+        timeoutMs: cfg.runTimeoutMs,
+        retryBudgetMs: cfg.retryBudgetMs,
+        signal: abortAll.signal,
+        debug: cfg.requestDebug,
+      });
+      monitor.inFlight.delete(id);
+      const routed = routeOutcome(row, target, outcome);
+      const agent = agentOf(row);
+      // D22: the line is written before anything counts it.
+      if (routed.dest === "output") {
+        out.append(routed.record);
+        newlyDone++;
+        drain.record(performance.now() - flight.startedAt);
+        progress.finish(agent, true, routed.record);
+        if (cfg.retainResults) results.push(routed.record);
+        deps.onResult?.(routed.record);
+      } else if (routed.dest === "failures") {
+        fails.append(routed.record);
+        const cat = String(routed.record._ng_failure_category ?? "infra");
+        failuresByCategory[cat] = (failuresByCategory[cat] ?? 0) + 1;
+        progress.finish(agent, false);
+        if (newlyDone + fails.count <= 5 || fails.count % 100 === 0) {
+          log.warn(`🚨 [rollout_collection] rollout dropped from the score: row=${id} class=${routed.record._ng_failure_class} category=${cat} error=${String(routed.record._ng_failure_message ?? "").slice(0, 300)}`);
+        }
+      }
+      monitor.onFinished();
+    };
+
+    const launch = (row: Row, target: RunTarget) => {
+      progress.inFlight++;
+      const p = runOne(row, target)
+        .catch((e) => log.error(`rollout ${rolloutIdOf(row)}: ${(e as Error).stack ?? e}`))
+        .finally(() => {
+          progress.inFlight--;
+          running.delete(p);
+          const w = waiters;
+          waiters = [];
+          for (const f of w) f();
+        });
+      running.add(p);
+    };
+
+    const slot = () => (running.size < limit ? Promise.resolve() : new Promise<void>((r) => waiters.push(r)));
+
+    for await (const l of readLines(paths.materialized)) {
+      if (l.text.trim() === "") continue;
+      await slot();
+      if (abortAll.signal.aborted) break;
+      if (drain.shouldDrain()) {
+        drained = true;
+        break;
+      }
+      const row = JSON.parse(l.text) as Row;
+      const key = pairKey(Number(row._ng_task_index), Number(row._ng_rollout_index ?? 0));
+      const g = gated(key);
+      if (g) continue;
+      const attempts = journal?.attempts.get(key) ?? 0;
+      if (attempts > 0) row._ng_attempt_index = attempts;
+      launch(row, targetOf(row, deps.targets));
+    }
+    if (drained) {
+      progress.state = "draining";
+      const left = drain.secondsLeft();
+      log.warn(`walltime: ${Math.round(left)} s left (GYM_JOB_END_TIME) < p95 rollout ${drain.p95Seconds().toFixed(1)} s + margin ${cfg.drainMarginSeconds} s; no new rollouts, waiting for ${running.size} in flight`);
+      const t = setTimeout(() => abortAll.abort(), drain.graceMs());
+      await Promise.all([...running]);
+      clearTimeout(t);
+    } else {
+      await Promise.all([...running]);
+    }
+    deps.stop?.removeEventListener("abort", onStop);
+    out.close();
+    fails.close();
+    monitor.stop();
+    const stopped = deps.stop?.aborted === true;
+
+    const summary: RunSummary = {
+      exitCode: 0,
+      paths,
+      total: progress.total,
+      done: progress.done,
+      failed: progress.failed,
+      newlyDone,
+      drained,
+      stopped,
+      failuresByCategory,
+      results: results.sort((a, b) => Number(a._ng_task_index) - Number(b._ng_task_index) || Number(a._ng_rollout_index) - Number(b._ng_rollout_index)),
+    };
+    if (drained || stopped) {
+      progress.state = "drained";
+      if (drained) writeFileSync(paths.drained, `${JSON.stringify({ drained_at: Date.now() / 1000, done: progress.done, total: progress.total })}\n`);
+      summary.exitCode = drained ? EXIT_DRAINED : 130;
+      process.stderr.write(`${drained ? "Drained for walltime" : "Stopped"}: ${progress.done}/${progress.total} rollouts done; resume with --resume (+resume_from_cache=true).\n`);
+      return summary;
+    }
+
+    // ---- aggregate (§11.9) ----
+    if (!cfg.disableAggregation) {
+      progress.state = "aggregating";
+      const groups = await groupRollouts([paths.output]);
+      const { entries, flat } = await aggregate(groups, paths.aggregate, (g) => {
+        try {
+          return g.server ? deps.targets.forServer(g.server).baseUrl : deps.targets.forAgent(g.agent).baseUrl;
+        } catch {
+          return undefined;
+        }
+      });
+      summary.aggregate = entries;
+      await deps.onAggregated?.(entries, flat);
+    }
+
+    process.stderr.write(
+      [
+        "Finished rollout collection! View results at:",
+        `Fully materialized inputs: ${paths.materialized}`,
+        `Rollouts: ${paths.output}`,
+        `Failures: ${paths.failures}`,
+        ...(cfg.disableAggregation ? [] : [`Aggregate metrics: ${paths.aggregate}`]),
+        "",
+      ].join("\n"),
+    );
+    const cats = Object.entries(failuresByCategory).map(([k, n]) => `${k}: ${n}`).join(", ");
+    if (progress.done === 0 && progress.total > 0) {
+      progress.state = "failed";
+      throw new RuntimeError(`None of the ${progress.total} dispatched rollouts produced a result (failures: ${cats || "none recorded"})`, {
+        hint: `see ${paths.failures} for the typed failure records`,
+      });
+    }
+    if (cfg.requireComplete && progress.done < progress.total) {
+      progress.state = "failed";
+      throw new RuntimeError(`EVAL FAILED: ${progress.done}/${progress.total} samples completed. Partial artifacts retained at ${dirname(paths.output)}`, {
+        hint: `failures this run by type: ${cats || "none"}; rerun with --resume to retry (attempts per rollout: NEMO_GYM_MAX_ROLLOUT_ATTEMPTS=${maxAttempts})`,
+      });
+    }
+    progress.state = "finished";
+    return summary;
+  } catch (e) {
+    if (progress.state !== "failed") progress.state = "failed";
+    throw e;
+  } finally {
+    monitor.stop();
+    await status.stop();
+  }
+}

@@ -1,0 +1,108 @@
+/**
+ * The driver's hot-path POST: native `fetch` (faster than ofetch on loopback) with the D15
+ * policy — a per-request deadline, connect errors and 429/502/503/504 retried with exponential
+ * backoff plus jitter inside a retry budget — and no HTTP proxy (D34: gym's own servers).
+ * It never throws for HTTP outcomes: the caller turns every outcome into a record.
+ */
+import { log } from "../log.ts";
+
+/** Statuses retried inside the budget (D15). */
+export const RETRIED_STATUSES = new Set([429, 502, 503, 504]);
+
+/** Per-call limits. */
+export interface PostOptions {
+  /** Per-request timeout in ms; 0 disables it. */
+  timeoutMs: number;
+  /** Retry budget in ms, measured from the first attempt. */
+  retryBudgetMs: number;
+  /** Aborts the call from outside (walltime drain, shutdown). */
+  signal?: AbortSignal;
+  /** Extra headers. */
+  headers?: Record<string, string>;
+  /** Print request/response details (`global_aiohttp_client_request_debug`). */
+  debug?: boolean;
+}
+
+/** What a POST ended with. */
+export type PostOutcome =
+  | { kind: "response"; status: number; text: string; attempts: number; elapsedMs: number }
+  /** Connect errors or retried statuses until the budget ran out. */
+  | { kind: "unreachable"; message: string; lastStatus?: number; lastText?: string; attempts: number; elapsedMs: number }
+  /** The per-request deadline passed. */
+  | { kind: "timeout"; message: string; attempts: number; elapsedMs: number }
+  /** The caller's signal aborted the call. */
+  | { kind: "aborted"; attempts: number; elapsedMs: number };
+
+let retryLines = 0;
+
+function backoffMs(retry: number): number {
+  const base = Math.min(500 * 2 ** retry, 10_000);
+  return base / 2 + Math.random() * (base / 2);
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const t = setTimeout(done, ms);
+    function done() {
+      clearTimeout(t);
+      signal?.removeEventListener("abort", done);
+      resolve();
+    }
+    signal?.addEventListener("abort", done, { once: true });
+  });
+}
+
+/** POST a JSON body (already serialised) under the D15 policy. */
+export async function postJson(url: string, body: string, opts: PostOptions): Promise<PostOutcome> {
+  const started = performance.now();
+  let attempts = 0;
+  for (;;) {
+    attempts++;
+    if (opts.signal?.aborted) return { kind: "aborted", attempts, elapsedMs: performance.now() - started };
+    const timeoutSignal = opts.timeoutMs > 0 ? AbortSignal.timeout(opts.timeoutMs) : undefined;
+    const signals = [timeoutSignal, opts.signal].filter((s): s is AbortSignal => s !== undefined);
+    const signal = signals.length === 0 ? undefined : signals.length === 1 ? signals[0] : AbortSignal.any(signals);
+    let retryReason: string;
+    let lastStatus: number | undefined;
+    let lastText: string | undefined;
+    try {
+      const res = await fetch(url, {
+        method: "POST",
+        body,
+        headers: { "content-type": "application/json", ...opts.headers },
+        signal,
+        proxy: false,
+      } as RequestInit);
+      const text = await res.text();
+      if (opts.debug) log.info(`[request_debug url=${url} status=${res.status}] ${text.slice(0, 2000)}`);
+      if (!RETRIED_STATUSES.has(res.status)) return { kind: "response", status: res.status, text, attempts, elapsedMs: performance.now() - started };
+      retryReason = `HTTP ${res.status}`;
+      lastStatus = res.status;
+      lastText = text;
+    } catch (e) {
+      const elapsedMs = performance.now() - started;
+      if (opts.signal?.aborted) return { kind: "aborted", attempts, elapsedMs };
+      if (timeoutSignal?.aborted) {
+        return { kind: "timeout", message: `POST ${url} timed out after ${(opts.timeoutMs / 1000).toFixed(1)} s (request_timeout_seconds)`, attempts, elapsedMs };
+      }
+      retryReason = (e as Error).message || String(e);
+    }
+    const elapsedMs = performance.now() - started;
+    const wait = backoffMs(attempts - 1);
+    if (elapsedMs + wait > opts.retryBudgetMs) {
+      return {
+        kind: "unreachable",
+        message: `POST ${url} failed after ${attempts} attempt(s) in ${(elapsedMs / 1000).toFixed(1)} s: ${retryReason} (retry budget request_retry_budget_seconds=${opts.retryBudgetMs / 1000})`,
+        lastStatus,
+        lastText,
+        attempts,
+        elapsedMs,
+      };
+    }
+    // One line per retry in the upstream shape, but rate-limited so a 429 storm cannot flood stderr.
+    if (++retryLines <= 20 || retryLines % 100 === 0) {
+      log.warn(`[request_retry url=${url} error=${retryReason} retry=${attempts} elapsed_s=${(elapsedMs / 1000).toFixed(2)}]`);
+    }
+    await sleep(wait, opts.signal);
+  }
+}

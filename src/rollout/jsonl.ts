@@ -1,0 +1,136 @@
+/**
+ * JSONL primitives of the rollout journal: a lazy line reader (memory stays flat on
+ * million-row files), an appender that writes each record as one `write` of a whole line
+ * (D22: a kill can tear at most the last line), and the repair of such a torn last line.
+ */
+import { closeSync, existsSync, fstatSync, ftruncateSync, openSync, readSync, writeSync } from "node:fs";
+
+/** One line of a file: its text without the newline, and whether a newline ended it. */
+export interface RawLine {
+  text: string;
+  /** 1-based line number. */
+  lineNo: number;
+  hasNewline: boolean;
+}
+
+/** Read a file line by line without loading it whole. Blank lines are yielded too. */
+export async function* readLines(path: string): AsyncGenerator<RawLine> {
+  const decoder = new TextDecoder();
+  let buf = "";
+  let lineNo = 0;
+  for await (const chunk of Bun.file(path).stream()) {
+    buf += decoder.decode(chunk, { stream: true });
+    let start = 0;
+    let nl = buf.indexOf("\n", start);
+    while (nl >= 0) {
+      yield { text: buf.slice(start, nl), lineNo: ++lineNo, hasNewline: true };
+      start = nl + 1;
+      nl = buf.indexOf("\n", start);
+    }
+    buf = buf.slice(start);
+  }
+  buf += decoder.decode();
+  if (buf.length > 0) yield { text: buf, lineNo: ++lineNo, hasNewline: false };
+}
+
+/** Parsed JSON objects of a JSONL file, skipping blank lines; a bad line throws with its number. */
+export async function* readJsonl(path: string): AsyncGenerator<{ value: Record<string, unknown>; lineNo: number }> {
+  for await (const l of readLines(path)) {
+    if (l.text.trim() === "") continue;
+    let value: unknown;
+    try {
+      value = JSON.parse(l.text);
+    } catch (e) {
+      throw new JsonlLineError(path, l.lineNo, (e as Error).message);
+    }
+    if (value === null || typeof value !== "object" || Array.isArray(value)) throw new JsonlLineError(path, l.lineNo, "not a JSON object");
+    yield { value: value as Record<string, unknown>, lineNo: l.lineNo };
+  }
+}
+
+/** A JSONL line that is not a JSON object. */
+export class JsonlLineError extends Error {
+  constructor(readonly path: string, readonly lineNo: number, readonly detail: string) {
+    super(`Malformed JSON in '${path}' at line ${lineNo}: ${detail}`);
+    this.name = "JsonlLineError";
+  }
+}
+
+/** An append-only JSONL file; each `append` is one `write(2)` of a complete line. */
+export class JsonlAppender {
+  private fd: number;
+  /** Lines appended through this handle. */
+  count = 0;
+
+  constructor(readonly path: string) {
+    this.fd = openSync(path, "a");
+  }
+
+  /** Append one record; returns once the line is in the kernel (survives kill -9 of this process). */
+  append(record: unknown): void {
+    this.appendLine(JSON.stringify(record));
+  }
+
+  /** Append one pre-serialised line (no newline inside). */
+  appendLine(line: string): void {
+    const bytes = Buffer.from(`${line}\n`);
+    let off = 0;
+    // Regular files take the whole buffer in one write; the loop only guards a short write (disk full).
+    while (off < bytes.length) off += writeSync(this.fd, bytes, off, bytes.length - off);
+    this.count++;
+  }
+
+  /** Close the file descriptor. */
+  close(): void {
+    if (this.fd >= 0) closeSync(this.fd);
+    this.fd = -1;
+  }
+}
+
+/**
+ * Make a JSONL file end on a line boundary (runtime §11.7 step 1): a last line without a
+ * newline is kept (newline added) when it parses as JSON, dropped otherwise. Returns what it did.
+ */
+export function repairTornTail(path: string): "ok" | "terminated" | "dropped" | "missing" {
+  if (!existsSync(path)) return "missing";
+  const fd = openSync(path, "r+");
+  try {
+    const size = fstatSync(fd).size;
+    if (size === 0) return "ok";
+    const last = Buffer.alloc(1);
+    readSync(fd, last, 0, 1, size - 1);
+    if (last[0] === 0x0a) return "ok";
+    // Walk back in blocks to the previous newline; the torn tail is at most one record long.
+    let pos = size;
+    let tailStart = 0;
+    const block = Buffer.alloc(65536);
+    outer: while (pos > 0) {
+      const len = Math.min(block.length, pos);
+      pos -= len;
+      readSync(fd, block, 0, len, pos);
+      for (let i = len - 1; i >= 0; i--) {
+        if (block[i] === 0x0a) {
+          tailStart = pos + i + 1;
+          break outer;
+        }
+      }
+    }
+    const tail = Buffer.alloc(size - tailStart);
+    readSync(fd, tail, 0, tail.length, tailStart);
+    let valid = false;
+    try {
+      const v = JSON.parse(tail.toString("utf8"));
+      valid = v !== null && typeof v === "object";
+    } catch {
+      valid = false;
+    }
+    if (valid) {
+      writeSync(fd, Buffer.from("\n"), 0, 1, size);
+      return "terminated";
+    }
+    ftruncateSync(fd, tailStart);
+    return "dropped";
+  } finally {
+    closeSync(fd);
+  }
+}

@@ -1,0 +1,178 @@
+/**
+ * One rollout's wire shapes: the `/run` request body for a materialized row (flat, or the
+ * native episode envelope of runtime §10.2) and the routing of its outcome to the main output,
+ * the failures sidecar as a typed record (D21, §11.4–§11.6), or nowhere (`_ng_no_persist`).
+ */
+import type { PostOutcome } from "./http.ts";
+import type { RunTarget } from "./targets.ts";
+
+/** A materialized input row (runtime §11.3). */
+export type Row = Record<string, unknown>;
+
+/** D21 failure types. */
+export type FailureCategory = "infra" | "timeout" | "model" | "verifier" | "data";
+
+/** Where a finished rollout goes. */
+export type Routed = { dest: "output"; record: Row } | { dest: "failures"; record: Row } | { dest: "none" };
+
+/** Capture id of a row (runtime §14): `_ng_rollout_id` or `t-r`, plus `-aN` for attempts > 0. */
+export function rolloutIdOf(row: Row): string {
+  const base = typeof row._ng_rollout_id === "string" ? row._ng_rollout_id : `${row._ng_task_index}-${row._ng_rollout_index}`;
+  const attempt = Number(row._ng_attempt_index ?? 0);
+  return attempt > 0 ? `${base}-a${attempt}` : base;
+}
+
+const STAMP_KEYS = ["_ng_attempt_index", "_ng_rollout_id", "skills_ref", "task_source"] as const;
+
+function stamps(row: Row, target: RunTarget): Row {
+  const out: Row = { _ng_task_index: row._ng_task_index, _ng_rollout_index: row._ng_rollout_index };
+  if (row.agent_ref !== undefined) out.agent_ref = row.agent_ref;
+  for (const k of STAMP_KEYS) if (row[k] !== undefined) out[k] = row[k];
+  out._ng_environment_server = target.server;
+  out._ng_result_type = target.implementation;
+  return out;
+}
+
+const NON_TASK_KEYS = new Set(["responses_create_params", "agent_ref", "task_id", "task_input"]);
+
+/** The `/run` body for a row: the row itself, or the native episode request for native servers. */
+export function runRequestBody(row: Row, target: RunTarget): string {
+  if (!target.native) return JSON.stringify(row);
+  const rolloutId = typeof row._ng_rollout_id === "string" ? row._ng_rollout_id : `${row._ng_task_index}-${row._ng_rollout_index}`;
+  const agent = (row.agent_ref as { name?: string } | undefined)?.name ?? target.server;
+  const taskId = row.task_id && typeof row.task_id === "object" ? row.task_id : { taskset: agent, task_id: String(row._ng_task_index) };
+  let taskInput = row.task_input;
+  if (!taskInput || typeof taskInput !== "object") {
+    const taskData: Row = {};
+    for (const [k, v] of Object.entries(row)) if (!NON_TASK_KEYS.has(k) && !k.startsWith("_ng_")) taskData[k] = v;
+    taskInput = { responses_create_params: row.responses_create_params ?? {}, task_data: taskData };
+  }
+  return JSON.stringify({ episode_id: { rollout_id: rolloutId, attempt: Number(row._ng_attempt_index ?? 0) }, task: { task_id: taskId, task_input: taskInput } });
+}
+
+/** Map an upstream failure class / kind / stage to the D21 type (runtime §11.4 table). */
+export function failureCategory(f: { cls?: string; kind?: string; stage?: string; status?: number; message?: string }): FailureCategory {
+  const msg = f.message ?? "";
+  if (f.kind === "judge_failed" || f.cls === "judge_failed") return "verifier";
+  if (f.cls === "timeout_exceeded" || f.kind === "timeout_exceeded" || /^Episode (admission )?timed out/.test(msg)) return "timeout";
+  if (f.cls && ["skipped", "reference_missing", "eval_missing"].includes(f.cls)) return "data";
+  if (f.cls === "agent_run_error") return f.status === 422 ? "data" : "infra";
+  if (f.cls === "environment_server_failed") {
+    if (f.stage === "agent") return "model";
+    if (f.stage === "verification") return "verifier";
+    if (f.stage === "admission") return "timeout";
+    return "infra";
+  }
+  return "infra";
+}
+
+function truncate(s: string | undefined, n = 2000): string | undefined {
+  return s === undefined ? undefined : s.length > n ? s.slice(0, n) : s;
+}
+
+function failure(row: Row, target: RunTarget, fields: Row, elapsedMs: number): Routed {
+  const record: Row = { ...stamps(row, target), ...fields, elapsed_seconds: Math.round(elapsedMs) / 1000 };
+  for (const k of Object.keys(record)) if (record[k] === undefined) delete record[k];
+  return { dest: "failures", record };
+}
+
+function parseObject(text: string): Row | undefined {
+  try {
+    const v = JSON.parse(text);
+    return v && typeof v === "object" && !Array.isArray(v) ? (v as Row) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Route the outcome of one `/run` call. */
+export function routeOutcome(row: Row, target: RunTarget, outcome: PostOutcome): Routed {
+  if (outcome.kind === "aborted") return { dest: "none" };
+  if (outcome.kind === "timeout") {
+    return failure(row, target, { _ng_failure_class: "agent_request_failed", _ng_failure_type: "TimeoutError", _ng_failure_message: outcome.message, _ng_failure_category: "timeout" }, outcome.elapsedMs);
+  }
+  if (outcome.kind === "unreachable") {
+    return failure(
+      row,
+      target,
+      {
+        _ng_failure_class: "agent_request_failed",
+        _ng_failure_type: outcome.lastStatus === undefined ? "ClientConnectorError" : "ClientResponseError",
+        _ng_failure_message: outcome.message,
+        _ng_failure_http_status: outcome.lastStatus,
+        _ng_failure_response_body: truncate(outcome.lastText),
+        _ng_failure_category: "infra",
+      },
+      outcome.elapsedMs,
+    );
+  }
+  const { status, text, elapsedMs } = outcome;
+  if (status < 200 || status >= 300) {
+    return failure(
+      row,
+      target,
+      {
+        _ng_failure_class: "agent_run_error",
+        _ng_failure_type: "ClientResponseError",
+        _ng_failure_message: `${status}, url='${target.runUrl}'`,
+        _ng_failure_http_status: status,
+        _ng_failure_response_body: truncate(text),
+        _ng_failure_category: failureCategory({ cls: "agent_run_error", status }),
+      },
+      elapsedMs,
+    );
+  }
+  const body = parseObject(text);
+  if (!body) {
+    return failure(
+      row,
+      target,
+      { _ng_failure_class: "agent_run_error", _ng_failure_type: "JSONDecodeError", _ng_failure_message: `/run answered ${status} with a body that is not a JSON object`, _ng_failure_http_status: status, _ng_failure_response_body: truncate(text), _ng_failure_category: "infra" },
+      elapsedMs,
+    );
+  }
+  // Native episode envelope (§10.2): exactly one of result / failure.
+  if ("episode_id" in body && ("result" in body || "failure" in body)) {
+    const taskId = (body.task_id as Row | undefined) ?? undefined;
+    const f = body.failure as Row | null | undefined;
+    if (f && typeof f === "object") {
+      const message = String(f.failure_reason ?? f.message ?? "");
+      const stage = typeof f.stage === "string" ? f.stage : undefined;
+      const kind = typeof f.failure_kind === "string" ? f.failure_kind : undefined;
+      return failure(
+        row,
+        target,
+        {
+          _ng_task_id: taskId,
+          _ng_failure_class: "environment_server_failed",
+          _ng_failure_message: truncate(message),
+          _ng_failure_terminal: f.terminal === true ? true : undefined,
+          _ng_failure_stage: stage,
+          _ng_failure_kind: kind,
+          _ng_failure_partial_response: f.partial_response,
+          _ng_failure_category: failureCategory({ cls: "environment_server_failed", stage, kind, message }),
+        },
+        elapsedMs,
+      );
+    }
+    const result = (body.result as Row | null | undefined) ?? {};
+    return { dest: "output", record: { ...result, _ng_task_id: taskId, ...stamps(row, target) } };
+  }
+  if (body._ng_no_persist) return { dest: "none" };
+  if (typeof body._ng_failure_class === "string") {
+    const cls = body._ng_failure_class;
+    const rec: Row = { ...body, ...stamps(row, target) };
+    rec._ng_failure_category = failureCategory({
+      cls,
+      kind: typeof body._ng_failure_kind === "string" ? body._ng_failure_kind : undefined,
+      stage: typeof body._ng_failure_stage === "string" ? body._ng_failure_stage : undefined,
+      status: typeof body._ng_failure_http_status === "number" ? body._ng_failure_http_status : undefined,
+      message: typeof body._ng_failure_message === "string" ? body._ng_failure_message : undefined,
+    });
+    // A sidecar row never carries the trajectory payloads (they can be megabytes).
+    delete rec.ng_trajectory;
+    rec.elapsed_seconds = Math.round(elapsedMs) / 1000;
+    return { dest: "failures", record: rec };
+  }
+  return { dest: "output", record: { ...body, ...stamps(row, target) } };
+}
