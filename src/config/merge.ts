@@ -1,0 +1,68 @@
+/**
+ * OmegaConf merge semantics (cli-config §4.1): maps merge key by key keeping the earlier key
+ * order, a later list replaces the earlier one, a later `???` never clobbers a concrete value,
+ * a later null does, and interpolation strings merge as raw text. Locations travel with values.
+ */
+import type { Layer } from "./load.ts";
+import type { ConfigDict } from "./types.ts";
+import { cloneLoc, type LocNode } from "./yaml-locations.ts";
+
+/** The OmegaConf "missing" marker. */
+export const MISSING = "???";
+
+/** A plain (non-list) object. */
+export function isPlainMap(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** Deep copy of JSON-like config data. */
+export function deepCopy<T>(v: T): T {
+  if (Array.isArray(v)) return v.map(deepCopy) as T;
+  if (isPlainMap(v)) {
+    const out: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v)) out[k] = deepCopy(x);
+    return out as T;
+  }
+  return v;
+}
+
+function mergeMaps(dst: Record<string, unknown>, dstLoc: LocNode | undefined, src: Record<string, unknown>, srcLoc: LocNode | undefined): void {
+  for (const [key, sv] of Object.entries(src)) {
+    const childSrcLoc = srcLoc?.children?.get(key);
+    const has = Object.hasOwn(dst, key);
+    const dv = has ? dst[key] : undefined;
+    if (sv === MISSING && has && dv !== MISSING) continue;
+    if (has && isPlainMap(dv) && isPlainMap(sv)) {
+      let childDstLoc = dstLoc?.children?.get(key);
+      if (dstLoc && !childDstLoc) {
+        childDstLoc = {};
+        (dstLoc.children ??= new Map()).set(key, childDstLoc);
+      }
+      mergeMaps(dv, childDstLoc, sv, childSrcLoc);
+      continue;
+    }
+    dst[key] = deepCopy(sv);
+    if (dstLoc) {
+      const copied = cloneLoc(childSrcLoc);
+      if (copied) (dstLoc.children ??= new Map()).set(key, copied);
+      else dstLoc.children?.delete(key);
+    }
+  }
+}
+
+/** Merge `over` into `base` in place (base is the lower-priority layer). */
+export function mergeInto(base: Layer, over: Layer): void {
+  mergeMaps(base.dict, base.locs, over.dict, over.locs);
+}
+
+/** Merge plain dicts (no locations) into a new dict; later arguments win. */
+export function mergeDicts(...dicts: ConfigDict[]): ConfigDict {
+  const out: ConfigDict = {};
+  for (const d of dicts) mergeMaps(out, undefined, d, undefined);
+  return out;
+}
+
+/** A fresh empty layer. */
+export function emptyLayer(): Layer {
+  return { dict: {}, locs: { children: new Map() } };
+}

@@ -1,0 +1,105 @@
+/**
+ * TypeBox checking with pydantic-like messages. Schemas are compiled once; errors come back as
+ * (path segments, message) pairs so callers can add `file:line:col` (D12) and their own context.
+ * Values are only checked, never cleaned or defaulted here (user config is never rewritten).
+ */
+import type { TSchema } from "typebox";
+import { Compile } from "typebox/compile";
+
+/** One validation problem: where (key segments relative to the checked value) and what. */
+export interface Problem {
+  path: string[];
+  message: string;
+}
+
+type Validator = ReturnType<typeof Compile>;
+const compiled = new WeakMap<TSchema, Validator>();
+
+function validator(schema: TSchema): Validator {
+  let v = compiled.get(schema);
+  if (!v) {
+    v = Compile(schema);
+    compiled.set(schema, v);
+  }
+  return v;
+}
+
+/** `'a', 'b' or 'c'` as pydantic lists literal choices. */
+export function choiceList(values: readonly unknown[]): string {
+  const q = values.map((v) => (typeof v === "string" ? `'${v}'` : String(v)));
+  return q.length <= 1 ? (q[0] ?? "") : `${q.slice(0, -1).join(", ")} or ${q[q.length - 1]}`;
+}
+
+function pointerToPath(ptr: string): string[] {
+  if (ptr === "") return [];
+  return ptr
+    .slice(1)
+    .split("/")
+    .map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"));
+}
+
+const TYPE_WORDS: Record<string, string> = {
+  string: "a valid string",
+  integer: "a valid integer",
+  number: "a valid number",
+  boolean: "a valid boolean",
+  object: "a valid dictionary",
+  array: "a valid list",
+  null: "null",
+};
+
+/** Check `value` against `schema`; every problem, in schema order. */
+export function check(schema: TSchema, value: unknown): Problem[] {
+  const v = validator(schema);
+  if (v.Check(value)) return [];
+  const out: Problem[] = [];
+  const seen = new Set<string>();
+  for (const e of v.Errors(value)) {
+    const path = pointerToPath(e.instancePath);
+    const params = e.params as Record<string, unknown>;
+    let problems: Problem[];
+    switch (e.keyword) {
+      case "required":
+        problems = ((params.requiredProperties as string[]) ?? []).map((p) => ({ path: [...path, p], message: "Field required" }));
+        break;
+      case "enum":
+        problems = [{ path, message: `Input should be ${choiceList((params.allowedValues as unknown[]) ?? [])}` }];
+        break;
+      case "const":
+        problems = [{ path, message: `Input should be ${choiceList([params.allowedValue])}` }];
+        break;
+      case "type": {
+        const t = params.type;
+        const words = (Array.isArray(t) ? t : [t]).map((x) => TYPE_WORDS[String(x)] ?? String(x));
+        problems = [{ path, message: `Input should be ${words.join(" or ")}` }];
+        break;
+      }
+      case "minimum":
+        problems = [{ path, message: `Input should be greater than or equal to ${String(params.limit)}` }];
+        break;
+      case "maximum":
+        problems = [{ path, message: `Input should be less than or equal to ${String(params.limit)}` }];
+        break;
+      case "additionalProperties":
+        problems = ((params.additionalProperties as string[]) ?? []).map((p) => ({ path: [...path, p], message: "Extra inputs are not permitted" }));
+        break;
+      case "boolean":
+        // The per-property echo of additionalProperties: false; reported above.
+        problems = [];
+        break;
+      case "anyOf":
+      case "oneOf":
+        problems = [{ path, message: "Input does not match any allowed shape" }];
+        break;
+      default:
+        problems = [{ path, message: e.message }];
+    }
+    for (const p of problems) {
+      const key = `${p.path.join("\u0000")}\u0001${p.message}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      out.push(p);
+    }
+  }
+  return out;
+}
