@@ -26,6 +26,8 @@ export interface GymEnv {
   jobEndTime: number | undefined;
   /** `BUN_CONFIG_MAX_HTTP_REQUESTS` as set at process start (D16: Bun's outbound fetch cap, 256 when unset). */
   bunMaxHttpRequests: number | undefined;
+  /** `GYM_DRIVER_RESPAWNED=1`: this driver is the re-spawned copy that carries a raised fetch cap (D16). */
+  driverRespawned: boolean;
 }
 
 function intOrUndefined(raw: string | undefined): number | undefined {
@@ -47,6 +49,7 @@ export function readEnv(source: Record<string, string | undefined> = process.env
     debug: source.GYM_DEBUG === "1",
     jobEndTime: source.GYM_JOB_END_TIME && Number.isFinite(Number(source.GYM_JOB_END_TIME)) ? Number(source.GYM_JOB_END_TIME) : undefined,
     bunMaxHttpRequests: intOrUndefined(source.BUN_CONFIG_MAX_HTTP_REQUESTS),
+    driverRespawned: source.GYM_DRIVER_RESPAWNED === "1",
   };
 }
 
