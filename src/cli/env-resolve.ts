@@ -1,5 +1,84 @@
-/** `gym env resolve`: Print the merged config. */
-import { notImplemented } from "./_stub.ts";
+/**
+ * `gym env resolve`: print the merged config as YAML on stdout, interpolations resolved and
+ * secrets masked (cli-config §8.1, D6, D10). Unset ports are shown as candidates that were free
+ * when the command ran (spec default of §8.1); nothing stays bound.
+ */
+import { createServer } from "node:net";
+import { resolveGlobalConfig } from "../config/resolve.ts";
+import { resolveInterpolations } from "../config/interpolate.ts";
+import { redactSecrets } from "../config/redact.ts";
+import { serializeConfigDict } from "../config/serialize.ts";
+import type { ConfigDict, ResolvedConfig } from "../config/types.ts";
+import { ConfigError } from "../errors.ts";
+import { setVerbose } from "../log.ts";
+import { defineGymCommand, type GymContext } from "./_command.ts";
+import { flagsToOverrides, policyFlags, policyOverrides, selectorArgs, selectorFlags } from "./_flags.ts";
+
+/** True when `port` can be bound on `host` right now (the probe is closed at once). */
+function canBind(port: number, host: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const srv = createServer();
+    srv.once("error", () => resolve(false));
+    srv.listen({ port, host, exclusive: true }, () => srv.close(() => resolve(true)));
+  });
+}
+
+/** Fill each unset server port with a free candidate from [port_range_low, port_range_high]. */
+async function previewPorts(cfg: ResolvedConfig): Promise<void> {
+  const low = typeof cfg.dict.port_range_low === "number" ? cfg.dict.port_range_low : 10001;
+  const high = typeof cfg.dict.port_range_high === "number" ? cfg.dict.port_range_high : 20000;
+  const disallowed = new Set(Array.isArray(cfg.dict.disallowed_ports) ? (cfg.dict.disallowed_ports as number[]) : []);
+  for (const s of cfg.servers) {
+    if (s.leaf.port) continue;
+    const host = typeof s.leaf.host === "string" && !s.leaf.host.includes("${") ? s.leaf.host : "127.0.0.1";
+    let chosen: number | undefined;
+    for (let i = 0; i < 50 && chosen === undefined; i++) {
+      const p = low + Math.floor(Math.random() * (high - low + 1));
+      if (!disallowed.has(p) && (await canBind(p, host))) chosen = p;
+    }
+    if (chosen === undefined) {
+      throw new ConfigError(`Unable to find an open port that doesn't conflict with disallowed ports [${[...disallowed].join(", ")}] after 50 attempts`);
+    }
+    s.leaf.port = chosen;
+    disallowed.add(chosen);
+  }
+  cfg.dict.disallowed_ports = [...disallowed];
+}
+
+/** The YAML `gym env resolve` prints for a resolved config: masked first, then interpolated. */
+export function renderResolved(dict: ConfigDict): string {
+  return serializeConfigDict(resolveInterpolations(redactSecrets(dict)));
+}
+
+/** Overrides of a resolve-like command: `+verbose=true` first, then policy flags, then raw tokens. */
+export function commandOverrides(ctx: GymContext): string[] {
+  return [...(ctx.data.verbose ? ["+verbose=true"] : []), ...flagsToOverrides(ctx.args, policyOverrides), ...ctx.data.overrides];
+}
 
 /** The `gym env resolve` command. */
-export default notImplemented("env resolve", "Print the merged config", "Runtime");
+export default defineGymCommand({
+  meta: { name: "resolve", description: "Print the merged config (interpolations resolved, secrets masked)" },
+  args: { ...selectorFlags, ...policyFlags },
+  examples: [
+    "gym env resolve --resources-server example_single_tool_call --model-type openai_model +policy_base_url=http://127.0.0.1:8000/v1 +policy_api_key=sk-x +policy_model_name=m",
+    "gym env resolve --config my.yaml --search-dir ./plugins",
+  ],
+  async run(ctx) {
+    const cfg = await resolveGlobalConfig({ selectors: selectorArgs(ctx.args), overrides: commandOverrides(ctx) });
+    if (cfg.dict.verbose === true) setVerbose(true);
+    await previewPorts(cfg);
+    const text = (() => {
+      try {
+        return renderResolved(cfg.dict);
+      } catch (err) {
+        if (err instanceof ConfigError && !err.location && err.key && cfg.locate) {
+          const location = cfg.locate(err.key.replace(/\[(\d+)\]/g, ".$1").split("."));
+          if (location) throw new ConfigError(err.message, { key: err.key, location, hint: err.hint, code: err.code });
+        }
+        throw err;
+      }
+    })();
+    process.stdout.write(text);
+    return 0;
+  },
+});

@@ -35,4 +35,6 @@ export interface ResolvedConfig {
   servers: ServerInstance[];
   /** Search roots in lookup order (the embedded root last). */
   roots: string[];
+  /** Where the value at a key path came from (`file:line:col`, D12), when it came from a file. */
+  locate?: (path: string[]) => { file: string; line?: number; col?: number } | undefined;
 }

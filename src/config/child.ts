@@ -1,0 +1,41 @@
+/**
+ * What a child server process does with its hand-off (D3, runtime.md §2.2): the parent puts the
+ * merged config, interpolations unresolved, in NEMO_GYM_CONFIG_DICT and the instance name in
+ * NEMO_GYM_CONFIG_PATH. The child takes `cfg[name]` → first server type → first implementation,
+ * resolves only that leaf (so `oc.env` reads the child's environment) and injects `name`.
+ */
+import { ConfigError } from "../errors.ts";
+import { resolveAt } from "./interpolate.ts";
+import { isPlainMap } from "./merge.ts";
+import { parseConfigDict } from "./serialize.ts";
+import { SERVER_TYPES, type ConfigDict, type ServerType } from "./types.ts";
+
+export { serializeConfigDict } from "./serialize.ts";
+
+/** A child's view of its own config. */
+export interface ChildConfig {
+  global: ConfigDict;
+  leaf: Record<string, unknown>;
+  serverType: ServerType;
+  implementation: string;
+}
+
+/** Parse the hand-off YAML and pick out (and resolve) this instance's leaf. */
+export function loadChildConfig(dictYaml: string, instanceName: string): ChildConfig {
+  const global = parseConfigDict(dictYaml);
+  const block = global[instanceName];
+  if (!isPlainMap(block)) {
+    throw new ConfigError(`NEMO_GYM_CONFIG_PATH names '${instanceName}', which is not a server block of NEMO_GYM_CONFIG_DICT`, {
+      hint: `top-level keys are: ${Object.keys(global).join(", ")}`,
+    });
+  }
+  const serverType = Object.keys(block)[0];
+  if (serverType === undefined || !(SERVER_TYPES as readonly string[]).includes(serverType) || !isPlainMap(block[serverType])) {
+    throw new ConfigError(`'${instanceName}' in NEMO_GYM_CONFIG_DICT is not a server block (its first key must be one of ${SERVER_TYPES.join(", ")})`);
+  }
+  const implementation = Object.keys(block[serverType] as object)[0];
+  if (implementation === undefined) throw new ConfigError(`'${instanceName}.${serverType}' in NEMO_GYM_CONFIG_DICT has no implementation`);
+  const resolved = resolveAt(global, [instanceName, serverType, implementation]);
+  if (!isPlainMap(resolved)) throw new ConfigError(`'${instanceName}.${serverType}.${implementation}' in NEMO_GYM_CONFIG_DICT is not a map`);
+  return { global, leaf: { ...resolved, name: instanceName }, serverType: serverType as ServerType, implementation };
+}
