@@ -1,5 +1,131 @@
-/** `gym eval run`: Collect rewarded rollouts from a JSONL dataset. */
-import { notImplemented } from "./_stub.ts";
+/** `gym eval run`: Collect rewarded rollouts from a JSONL dataset (runtime §11, cli-config §2.4). */
+import { resolveGlobalConfig } from "../config/resolve.ts";
+import { resolveAt } from "../config/interpolate.ts";
+import { readEnv } from "../env.ts";
+import { log } from "../log.ts";
+import { setupServerClient } from "../runtime/client.ts";
+import { fdBudgetWarning, neededMaxHttpRequests } from "../rollout/capacity.ts";
+import { maxInFlight, rolloutConfigFrom, rolloutView } from "../rollout/config.ts";
+import { runRollouts } from "../rollout/driver.ts";
+import { respawnWithFetchCap, watchParent } from "../rollout/respawn.ts";
+import { targetsFromConfig } from "../rollout/targets.ts";
+import { setupExporters } from "../export/index.ts";
+import { promptTransform } from "../dataset/prompt.ts";
+import { defineGymCommand, type GymArgDef } from "./_command.ts";
+import { flagsToOverrides, policyFlags, policyOverrides, selectorArgs, selectorFlags, type FlagOverride } from "./_flags.ts";
+import { GymError, EXIT_USAGE } from "../errors.ts";
+import type { ResolvedConfig } from "../config/types.ts";
+import type { GymEnv } from "../env.ts";
+
+const args: Record<string, GymArgDef> = {
+  ...selectorFlags,
+  "no-serve": { type: "boolean", description: "Collect against servers already running (found through the head server)" },
+  resume: { type: "boolean", description: "Resume an interrupted run (+resume_from_cache=true)" },
+  agent: { type: "string", alias: "a", valueHint: "name", description: "Send every row to this agent (+agent_name)" },
+  input: { type: "string", alias: "i", valueHint: "path", description: "Input JSONL (+input_jsonl_fpath)" },
+  output: { type: "string", alias: "o", valueHint: "path", description: "Output rollouts JSONL (+output_jsonl_fpath)" },
+  limit: { type: "string", valueHint: "n", description: "Use only the first n input rows (+limit)" },
+  "num-repeats": { type: "string", valueHint: "n|{agent: n, _default: n}", description: "Rollouts per task (+num_repeats)" },
+  "prompt-config": { type: "string", valueHint: "path", description: "Build the input from a prompt template (+prompt_config)" },
+  concurrency: { type: "string", valueHint: "n", description: "Rollouts in flight at once (+num_samples_in_parallel)" },
+  split: { type: "string", valueHint: "train|validation|benchmark", description: "Dataset split to prepare in serve mode (+split)" },
+  ...policyFlags,
+  temperature: { type: "string", valueHint: "t", description: "+responses_create_params.temperature" },
+  "top-p": { type: "string", valueHint: "p", description: "+responses_create_params.top_p" },
+  "max-output-tokens": { type: "string", valueHint: "n", description: "+responses_create_params.max_output_tokens" },
+  "disable-aggregation": { type: "boolean", description: "Skip /aggregate_metrics (for shards; run `gym eval aggregate` later)" },
+  "status-port": { type: "string", valueHint: "port", description: "Serve GET /status on 127.0.0.1:PORT (+status_port)" },
+};
+
+const table: FlagOverride[] = [
+  { flag: "resume", key: "resume_from_cache" },
+  { flag: "agent", key: "agent_name" },
+  { flag: "input", key: "input_jsonl_fpath" },
+  { flag: "output", key: "output_jsonl_fpath" },
+  { flag: "limit", key: "limit" },
+  { flag: "num-repeats", key: "num_repeats" },
+  { flag: "prompt-config", key: "prompt_config" },
+  { flag: "concurrency", key: "num_samples_in_parallel" },
+  { flag: "split", key: "split" },
+  ...policyOverrides,
+  { flag: "temperature", key: "responses_create_params.temperature" },
+  { flag: "top-p", key: "responses_create_params.top_p" },
+  { flag: "max-output-tokens", key: "responses_create_params.max_output_tokens" },
+  { flag: "disable-aggregation", key: "disable_aggregation" },
+  { flag: "status-port", key: "status_port" },
+];
+
+/** `NEMO_GYM_MAX_ROLLOUT_ATTEMPTS` (positive int; anything else warns and falls back to 3, runtime §11.1). */
+function maxAttempts(env: GymEnv): number {
+  const n = env.maxRolloutAttempts;
+  if (n === undefined) return 3;
+  if (n < 1) {
+    log.warn(`NEMO_GYM_MAX_ROLLOUT_ATTEMPTS=${n} is not a positive integer; using 3`);
+    return 3;
+  }
+  return n;
+}
+
+/** Serve mode: prepare the split, start the servers, collect, shut down. */
+async function serveAndCollect(_resolved: ResolvedConfig, _view: Record<string, unknown>, _env: GymEnv): Promise<number> {
+  throw new GymError("`gym eval run` serve mode needs the server supervisor, which has not landed yet", {
+    code: "E_NOT_IMPLEMENTED",
+    hint: "start the servers with `gym env start …` and run `gym eval run --no-serve -i … -o …`",
+    exitCode: EXIT_USAGE,
+  });
+}
 
 /** The `gym eval run` command. */
-export default notImplemented("eval run", "Collect rewarded rollouts from a JSONL dataset", "Rollout driver");
+export default defineGymCommand({
+  meta: { name: "run", description: "Collect rewarded rollouts from a JSONL dataset" },
+  args,
+  examples: [
+    "gym eval run --no-serve -i data/example.jsonl -o results/rollouts.jsonl --num-repeats 4 --concurrency 64",
+    "gym eval run --benchmark aime24 --split benchmark -o results/aime24/rollouts.jsonl -m my-model --model-url http://localhost:8000/v1",
+    "gym eval run --no-serve -i in.jsonl -o out.jsonl --resume",
+  ],
+  async run({ args: flags, data }) {
+    const overrides = [...flagsToOverrides(flags, table), ...data.overrides];
+    const noServe = flags["no-serve"] === true;
+    const resolved = await resolveGlobalConfig({ selectors: selectorArgs(flags), overrides, noModel: false });
+    const dict = resolved.dict;
+    const view = rolloutView(dict, (k) => resolveAt(dict, [k]));
+    const env = readEnv();
+
+    if (!noServe) return serveAndCollect(resolved, view, env);
+
+    const cfg = rolloutConfigFrom(view);
+    const inFlight = maxInFlight(cfg);
+    const warn = fdBudgetWarning(inFlight);
+    if (warn) log.warn(warn);
+    const cap = neededMaxHttpRequests(inFlight, env.bunMaxHttpRequests);
+    if (cap !== undefined && !env.driverRespawned) return respawnWithFetchCap(cap);
+
+    const client = await setupServerClient(dict);
+    const targets = targetsFromConfig(client.config);
+    const exporters = await setupExporters(dict, (k) => resolveAt(dict, [k]));
+    const stop = new AbortController();
+    const onSignal = () => stop.abort();
+    process.on("SIGINT", onSignal);
+    process.on("SIGTERM", onSignal);
+    const unwatch = watchParent(() => process.exit(137));
+    try {
+      const summary = await runRollouts(cfg, {
+        targets,
+        maxAttempts: maxAttempts(env),
+        jobEndTime: env.jobEndTime,
+        tty: process.stderr.isTTY === true && !env.testing,
+        stop: stop.signal,
+        transform: cfg.promptConfig ? await promptTransform(cfg.promptConfig, resolved.roots) : undefined,
+        onResult: cfg.uploadRollouts ? (r) => exporters.spoolRollout(r) : undefined,
+        onAggregated: (entries, flat) => exporters.logMetrics(flat),
+      });
+      return summary.exitCode;
+    } finally {
+      unwatch();
+      process.off("SIGINT", onSignal);
+      process.off("SIGTERM", onSignal);
+      await exporters.finish();
+    }
+  },
+});

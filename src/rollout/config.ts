@@ -159,3 +159,20 @@ export function maxInFlight(cfg: Pick<RolloutConfig, "concurrency" | "maxResiden
   const limits = [cfg.concurrency, cfg.maxResident].filter((n): n is number => n !== undefined);
   return limits.length > 0 ? Math.min(...limits) : DEFAULT_MAX_IN_FLIGHT;
 }
+
+/** Top-level keys the driver reads (resolved one by one, so an unrelated unresolvable `${…}` does not matter). */
+export const ROLLOUT_KEYS = [
+  "input_jsonl_fpath", "output_jsonl_fpath", "agent_name", "limit", "num_repeats", "num_repeats_add_seed",
+  "num_samples_in_parallel", "max_resident_rollout_tasks", "retain_results_in_memory", "disable_aggregation",
+  "require_complete", "resume_from_cache", "responses_create_params", "prompt_config", "skills", "upload_rollouts",
+  "upload_rollouts_to_wandb", "interleave_repeats", "retry_terminal_timeouts", "request_timeout_seconds",
+  "request_retry_budget_seconds", "stall_warning_seconds", "drain_margin_s", "status_port", "observability_enabled",
+  "model_call_capture_dir", "global_aiohttp_client_request_debug", "rollout_collection_driver", "split",
+] as const;
+
+/** A dict of the driver's keys with interpolations resolved by `resolve` (keys absent from `dict` are left out). */
+export function rolloutView(dict: ConfigDict, resolve: (key: string) => unknown): ConfigDict {
+  const out: ConfigDict = {};
+  for (const k of ROLLOUT_KEYS) if (Object.hasOwn(dict, k)) out[k] = resolve(k);
+  return out;
+}

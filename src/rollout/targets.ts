@@ -4,6 +4,7 @@
  * (`--no-serve`), so the driver core only ever sees this small interface.
  */
 import { ConfigError } from "../errors.ts";
+import { resolveAt } from "../config/interpolate.ts";
 import type { ConfigDict } from "../config/types.ts";
 
 /** One `/run` destination. */
@@ -53,9 +54,21 @@ function leaves(dict: ConfigDict): Leaf[] {
   return out;
 }
 
-function baseUrlOf(l: Leaf): string {
-  const host = typeof l.leaf.host === "string" && l.leaf.host !== "" ? l.leaf.host : "127.0.0.1";
-  const port = Number(l.leaf.port);
+/** A leaf value with `${…}` references resolved against the whole config (values may be interpolated). */
+function leafValue(dict: ConfigDict, l: Leaf, key: string): unknown {
+  const raw = l.leaf[key];
+  if (typeof raw !== "string" || !raw.includes("${")) return raw;
+  try {
+    return resolveAt(dict, [l.name, l.serverType, l.implementation, key]);
+  } catch {
+    return raw;
+  }
+}
+
+function baseUrlOf(dict: ConfigDict, l: Leaf): string {
+  const rawHost = leafValue(dict, l, "host");
+  const host = typeof rawHost === "string" && rawHost !== "" ? rawHost : "127.0.0.1";
+  const port = Number(leafValue(dict, l, "port"));
   if (!Number.isInteger(port) || port <= 0) {
     throw new ConfigError(`server '${l.name}' has no port in the config`, {
       key: `${l.name}.${l.serverType}.${l.implementation}.port`,
@@ -66,8 +79,8 @@ function baseUrlOf(l: Leaf): string {
   return `http://${h}:${port}`;
 }
 
-function toTarget(l: Leaf): RunTarget {
-  const baseUrl = baseUrlOf(l);
+function toTarget(dict: ConfigDict, l: Leaf): RunTarget {
+  const baseUrl = baseUrlOf(dict, l);
   // Agents reached directly (a config with no environment servers at all) and legacy_agent relays take flat rows.
   const native = l.serverType === "environment_servers" && l.implementation !== "legacy_agent";
   return { server: l.name, implementation: l.implementation, runUrl: `${baseUrl}/run`, baseUrl, native };
@@ -97,7 +110,7 @@ export function targetsFromConfig(dict: ConfigDict): RunTargets {
           hint: "keep exactly one environment server per agent",
         });
       } else if (fronting.length === 1) {
-        target = toTarget(fronting[0]!);
+        target = toTarget(dict, fronting[0]!);
       } else {
         const a = agents.find((l) => l.name === agent);
         if (!a) {
@@ -107,7 +120,7 @@ export function targetsFromConfig(dict: ConfigDict): RunTargets {
           });
         }
         // No environment server fronts it (an upstream 0.5.1 head): send /run to the agent itself, as upstream did.
-        target = toTarget(a);
+        target = toTarget(dict, a);
       }
       cache.set(agent, target);
       return target;
@@ -117,7 +130,7 @@ export function targetsFromConfig(dict: ConfigDict): RunTargets {
       if (hit) return hit;
       const l = envs.find((e) => e.name === server) ?? agents.find((e) => e.name === server);
       if (!l) throw new ConfigError(`_ng_environment_server '${server}' is not a server of the running config`, { hint: `known: ${envs.map((e) => e.name).join(", ")}` });
-      const t = toTarget(l);
+      const t = toTarget(dict, l);
       cache.set(`\0${server}`, t);
       return t;
     },
