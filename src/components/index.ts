@@ -1,2 +1,13 @@
 /** Registers every built-in component with the registry (imported by the child-process entry). */
-export {};
+import { registerBuiltin } from "./registry.ts";
+
+registerBuiltin("resources_servers", "example_single_tool_call", async () => (await import("./resources/example-single-tool-call.ts")).component);
+registerBuiltin("resources_servers", "example_multi_step", async () => (await import("./resources/example-multi-step.ts")).component);
+registerBuiltin("resources_servers", "example_session_state_mgmt", async () => (await import("./resources/example-session-state-mgmt.ts")).component);
+registerBuiltin("responses_api_agents", "simple_agent", async () => (await import("./agents/simple-agent.ts")).component);
+registerBuiltin("responses_api_models", "openai_model", async () => (await import("./models/openai-model.ts")).component);
+registerBuiltin("responses_api_models", "vllm_model", async () => (await import("./models/vllm-model.ts")).component);
+registerBuiltin("responses_api_models", "azure_openai_model", async () => (await import("./models/azure-openai-model.ts")).component);
+registerBuiltin("responses_api_models", "scripted_model", async () => (await import("./models/scripted-model.ts")).component);
+registerBuiltin("environment_servers", "single_agent_turn", async () => (await import("./environments/single-agent-turn.ts")).component);
+registerBuiltin("environment_servers", "legacy_agent", async () => (await import("./environments/legacy-agent.ts")).component);

@@ -69,5 +69,5 @@ export function modelServerApp(opts: { className: string; instanceName: string; 
     const ids = backend.models();
     routes.push({ method: "GET", path: "/v1/models", handler: () => ({ object: "list", data: ids.map((id) => ({ id, object: "model", created: 0, owned_by: "gym" })) }) });
   }
-  return { className: opts.className, instanceName: opts.instanceName, routes, sessions: true, close: backend.close ? () => backend.close!() : undefined };
+  return { className: opts.className, instanceName: opts.instanceName, routes, sessions: true, rolloutPrefix: "model", close: backend.close ? () => backend.close!() : undefined };
 }

@@ -1,0 +1,22 @@
+/** environment_servers/legacy_agent: relays `/run` to an agent that has no native environment server (D1). */
+import { log } from "../../log.ts";
+import { LEGACY_DEPRECATION, legacyAgentApp } from "../../servers/environment-legacy.ts";
+import { clientsFor, refName } from "../_support.ts";
+import type { BuiltinComponent } from "../registry.ts";
+
+const CLASS_NAME = "LegacyAgentEnvironmentServer";
+const IGNORED = ["max_concurrent_episodes", "queue_timeout_seconds", "default_episode_timeout_seconds", "cleanup_timeout_seconds"];
+
+/** The component. */
+export const component: BuiltinComponent = {
+  serverType: "environment_servers",
+  implementation: "legacy_agent",
+  className: CLASS_NAME,
+  async create(ctx) {
+    const agentServer = refName(ctx, "agent_server");
+    log.warn(`(${ctx.instanceName}) ${LEGACY_DEPRECATION}`);
+    const set = IGNORED.filter((k) => ctx.config[k] !== undefined && ctx.config[k] !== null);
+    if (set.length > 0) log.warn(`(${ctx.instanceName}) ${set.join(", ")} ${set.length === 1 ? "is" : "are"} ignored by legacy_agent (it relays /run without episode limits)`);
+    return legacyAgentApp({ className: CLASS_NAME, instanceName: ctx.instanceName, agentServer, client: clientsFor(ctx).inner });
+  },
+};

@@ -1,0 +1,47 @@
+/**
+ * responses_api_models/azure_openai_model: Responses → Chat Completions with the vLLM converter,
+ * Azure's chat completions endpoint (`/openai/deployments/<model>/chat/completions?api-version=…`,
+ * `api-key` header), and the answer rebuilt as a Responses object.
+ */
+import { modelServerApp } from "../../servers/model.ts";
+import { responsesToChatParams } from "../../servers/vllm-request.ts";
+import { chatToResponse } from "../../servers/vllm-response.ts";
+import { clientsFor, obj, str } from "../_support.ts";
+import type { BuiltinComponent } from "../registry.ts";
+import { Endpoint } from "./_endpoint.ts";
+
+const CLASS_NAME = "AzureOpenAIModelServer";
+
+/** The component. */
+export const component: BuiltinComponent = {
+  serverType: "responses_api_models",
+  implementation: "azure_openai_model",
+  className: CLASS_NAME,
+  async create(ctx) {
+    const base = str(ctx, "openai_base_url");
+    const model = str(ctx, "openai_model");
+    const apiVersion = obj(ctx, "default_query")?.["api-version"];
+    if (!base) throw new Error(`${ctx.instanceName}: openai_base_url is not set (the Azure endpoint, usually \${policy_base_url})`);
+    if (!model) throw new Error(`${ctx.instanceName}: openai_model is not set (the Azure deployment name)`);
+    if (apiVersion === undefined || apiVersion === null || apiVersion === "???") throw new Error(`${ctx.instanceName}: default_query.api-version is not set (e.g. 2024-10-21)`);
+    const headers: Record<string, string> = {};
+    const key = str(ctx, "openai_api_key");
+    if (key) headers["api-key"] = key;
+    const max = ctx.config.num_concurrent_requests;
+    const endpoint = new Endpoint(clientsFor(ctx).http, `${base.replace(/\/+$/, "")}/openai/deployments/${encodeURIComponent(model)}`, headers, typeof max === "number" ? max : 8);
+    const query = `?api-version=${encodeURIComponent(String(apiVersion))}`;
+    return modelServerApp({
+      className: CLASS_NAME,
+      instanceName: ctx.instanceName,
+      backend: {
+        async responses(params, rctx) {
+          const chat = await endpoint.postOk("/chat/completions", { ...responsesToChatParams(params), model }, rctx.signal, query);
+          return chatToResponse(chat, params, { usesReasoningParser: false, model });
+        },
+        async chatCompletions(params, rctx) {
+          return endpoint.postOk("/chat/completions", { ...params, model }, rctx.signal, query);
+        },
+      },
+    });
+  },
+};

@@ -1,0 +1,54 @@
+/**
+ * responses_api_models/scripted_model (D26, components.md §3.10): no network. Scripted answers
+ * (first tool with synthesised arguments, then fixed text), or turn-by-turn replay of a
+ * rollouts file with `replay_jsonl_fpath`.
+ */
+import { existsSync } from "node:fs";
+import { resolve } from "node:path";
+import { searchRoots, resolveInRoots } from "../../config/roots.ts";
+import { modelServerApp, type ModelBackend } from "../../servers/model.ts";
+import { str } from "../_support.ts";
+import type { BuiltinComponent, ComponentContext } from "../registry.ts";
+import { countWords, responseObject, scriptedChatCompletion, scriptedResponse } from "./_scripted-core.ts";
+import { ReplayBook } from "./_scripted-replay.ts";
+
+const CLASS_NAME = "ScriptedModelServer";
+/** The model id scripted_model reports and lists. */
+export const SCRIPTED_MODEL_ID = "scripted_model";
+
+async function replayPath(ctx: ComponentContext, p: string): Promise<string> {
+  const roots = await searchRoots();
+  const found = resolveInRoots(p, roots);
+  if (existsSync(found)) return found;
+  const abs = resolve(p);
+  if (existsSync(abs)) return abs;
+  throw new Error(`${ctx.instanceName}: replay_jsonl_fpath ${p} was not found in the working directory or the search roots (${roots.join(", ")})`);
+}
+
+/** The scripted backend (replay when a book is given). */
+export function scriptedBackend(model: string, book?: ReplayBook): ModelBackend {
+  return {
+    async responses(params) {
+      if (!book) return scriptedResponse(params, model);
+      const { output, response } = book.next(params.input);
+      return responseObject(params, typeof response.model === "string" ? response.model : model, output, countWords(params.input));
+    },
+    async chatCompletions(params) {
+      return scriptedChatCompletion(params, model);
+    },
+    models: () => [SCRIPTED_MODEL_ID],
+  };
+}
+
+/** The component. */
+export const component: BuiltinComponent = {
+  serverType: "responses_api_models",
+  implementation: "scripted_model",
+  className: CLASS_NAME,
+  async create(ctx) {
+    const replay = str(ctx, "replay_jsonl_fpath");
+    const book = replay ? ReplayBook.load(await replayPath(ctx, replay)) : undefined;
+    const model = str(ctx, "model") ?? SCRIPTED_MODEL_ID;
+    return modelServerApp({ className: CLASS_NAME, instanceName: ctx.instanceName, backend: scriptedBackend(model, book) });
+  },
+};

@@ -1,0 +1,122 @@
+/**
+ * responses_api_models/vllm_model (runtime.md §9.3–§9.5): Responses → Chat Completions → vLLM →
+ * Responses, sticky replica choice per session, the context-overflow → empty `length` answer,
+ * and training token fields. The conversions live in servers/vllm-*.ts as pure functions.
+ */
+import { createHash } from "node:crypto";
+import type { RequestContext } from "../../runtime/http-types.ts";
+import { modelServerApp, type ModelBackend } from "../../servers/model.ts";
+import { pyError } from "../../servers/py-error.ts";
+import { attachTokenIds } from "../../servers/token-ids.ts";
+import { emptyCompletion, isContextOverflow, preprocessChatParams, type VllmPreprocessOptions } from "../../servers/vllm-preprocess.ts";
+import { responsesToChatParams } from "../../servers/vllm-request.ts";
+import { chatToResponse } from "../../servers/vllm-response.ts";
+import { bool, clientsFor, obj, str } from "../_support.ts";
+import type { BuiltinComponent, ComponentContext } from "../registry.ts";
+import { authHeaders, Endpoint } from "./_endpoint.ts";
+import { InnerServerError } from "../../runtime/http-types.ts";
+
+const CLASS_NAME = "VLLMModel";
+type Obj = Record<string, unknown>;
+
+/** The replica index for a session: `uint64_be(sha256(session_id)[0:8]) mod n` (§9.3). */
+export function replicaIndex(sessionId: string, n: number): number {
+  const digest = createHash("sha256").update(sessionId).digest();
+  return Number(digest.readBigUInt64BE(0) % BigInt(n));
+}
+
+/** vllm_model options from its leaf config. */
+export interface VllmOptions extends VllmPreprocessOptions {
+  baseUrls: string[];
+  apiKey?: string;
+  defaultHeaders?: Obj;
+  isResponsesNative: boolean;
+  sequentialReasoningAllowed: boolean;
+}
+
+/** Read vllm_model's leaf config. */
+export function vllmOptions(ctx: ComponentContext): VllmOptions {
+  const raw = ctx.config.base_url;
+  const baseUrls = (Array.isArray(raw) ? raw : [raw]).filter((u) => typeof u === "string" && u !== "") as string[];
+  if (baseUrls.length === 0) throw new Error(`${ctx.instanceName}: base_url is not set (a URL or a list of URLs, usually \${policy_base_url})`);
+  const model = str(ctx, "model");
+  if (!model) throw new Error(`${ctx.instanceName}: model is not set (usually \${policy_model_name})`);
+  return {
+    baseUrls,
+    apiKey: str(ctx, "api_key"),
+    defaultHeaders: obj(ctx, "default_headers"),
+    model,
+    returnTokenIdInformation: bool(ctx, "return_token_id_information", false),
+    requestPromptAndGenerationTokenIds: bool(ctx, "request_prompt_and_generation_token_ids", false),
+    usesReasoningParser: bool(ctx, "uses_reasoning_parser", false),
+    usesInterleavedReasoning: bool(ctx, "uses_interleaved_reasoning", true),
+    preserveReasoningInAssistantContent: bool(ctx, "preserve_reasoning_in_assistant_content", false),
+    replaceDeveloperRoleWithSystem: bool(ctx, "replace_developer_role_with_system", false),
+    sequentialReasoningAllowed: bool(ctx, "sequential_reasoning_allowed", true),
+    isResponsesNative: bool(ctx, "is_responses_native", false),
+    chatTemplateKwargs: obj(ctx, "chat_template_kwargs"),
+    extraBody: obj(ctx, "extra_body"),
+    samplingOverrides: obj(ctx, "sampling_overrides"),
+  };
+}
+
+/** The vllm_model backend over a set of endpoints (one per base_url). */
+export function vllmBackend(opts: VllmOptions, endpoints: Endpoint[]): ModelBackend {
+  const pick = (ctx: RequestContext) => endpoints[endpoints.length === 1 ? 0 : replicaIndex(ctx.sessionId, endpoints.length)]!;
+
+  async function chatCall(body: Obj, ctx: RequestContext): Promise<Obj> {
+    const ep = pick(ctx);
+    const messages = (body.messages as Obj[] | undefined) ?? [];
+    const lastMsg = messages[messages.length - 1];
+    if (!opts.sequentialReasoningAllowed && lastMsg?.role === "assistant" && !lastMsg.content && !(Array.isArray(lastMsg.tool_calls) && lastMsg.tool_calls.length > 0)) {
+      return emptyCompletion("content_filter", opts.model);
+    }
+    const a = await ep.post("/chat/completions", body, ctx.signal);
+    if (isContextOverflow(a.status, a.text)) return emptyCompletion("length", opts.model);
+    if (a.status < 200 || a.status >= 300) throw new InnerServerError(a.status, a.text, `${ep.baseUrl}/chat/completions`);
+    const chat = JSON.parse(a.text) as Obj;
+    if (opts.returnTokenIdInformation) {
+      await attachTokenIds(chat, async () => {
+        const root = ep.baseUrl.replace(/\/+$/, "").replace(/\/v1$/, "");
+        const tok = await ep.withBase(root).postOk("/tokenize", { model: opts.model, messages: body.messages, tools: body.tools, chat_template_kwargs: body.chat_template_kwargs }, ctx.signal);
+        if (!Array.isArray(tok.tokens)) throw pyError("RuntimeError", `${root}/tokenize answered without a tokens list`);
+        return tok.tokens as number[];
+      });
+    }
+    return chat;
+  }
+
+  return {
+    async responses(params, ctx) {
+      if (opts.isResponsesNative) {
+        if (opts.returnTokenIdInformation || opts.replaceDeveloperRoleWithSystem || !opts.sequentialReasoningAllowed) {
+          throw pyError("NotImplementedError", "return_token_id_information, replace_developer_role_with_system and sequential_reasoning_allowed: false are not supported with is_responses_native");
+        }
+        const body: Obj = { ...(opts.extraBody ?? {}), ...params, model: opts.model };
+        if (opts.chatTemplateKwargs) body.chat_template_kwargs = opts.chatTemplateKwargs;
+        Object.assign(body, opts.samplingOverrides ?? {});
+        return pick(ctx).postOk("/responses", body, ctx.signal);
+      }
+      const chatBody = preprocessChatParams(responsesToChatParams(params), opts);
+      const chat = await chatCall(chatBody, ctx);
+      return chatToResponse(chat, params, { usesReasoningParser: !!opts.usesReasoningParser, model: opts.model });
+    },
+    async chatCompletions(params, ctx) {
+      return chatCall(preprocessChatParams(params, opts), ctx);
+    },
+  };
+}
+
+/** The component. */
+export const component: BuiltinComponent = {
+  serverType: "responses_api_models",
+  implementation: "vllm_model",
+  className: CLASS_NAME,
+  async create(ctx) {
+    const opts = vllmOptions(ctx);
+    const http = clientsFor(ctx).http;
+    const headers = authHeaders(opts.apiKey, opts.defaultHeaders);
+    const endpoints = opts.baseUrls.map((u) => new Endpoint(http, u, headers));
+    return modelServerApp({ className: CLASS_NAME, instanceName: ctx.instanceName, backend: vllmBackend(opts, endpoints) });
+  },
+};

@@ -1,0 +1,218 @@
+/**
+ * The agent server kind with upstream simple_agent's behaviour (runtime.md §8): `/run` (seed →
+ * own `/v1/responses` over HTTP → verify), the `/v1/responses` tool loop with the cookie
+ * hand-off rules of §6.2, `/aggregate_metrics`, and the agent-session endpoints that native
+ * environment servers use to hand over direct-HTTP tool access (§10.4).
+ */
+import Type from "typebox";
+import { log } from "../log.ts";
+import { HttpError, InnerServerError, type RequestContext, type Route, type ServerApp } from "../runtime/http-types.ts";
+import { AgentSessionClose, AgentSessionCreate, PATHS, type ToolAccess } from "./episode-protocol.ts";
+import { innerJson, type InnerClient, type InnerResponse } from "./inner-client.ts";
+import { NeMoGymResponse, ResponseCreateParams } from "./openai-schemas.ts";
+import { pyErrorRepr, pyJsonDumps, pyJsonLoads } from "./py-json.ts";
+import { pyError } from "./py-error.ts";
+import { bodyValidator } from "./validation.ts";
+import { Compile } from "typebox/compile";
+
+type Obj = Record<string, unknown>;
+
+/** simple_agent's config (leaf keys, §8). */
+export interface AgentConfig {
+  /** Absent when a native environment server hands tool access over per session. */
+  resourcesServer: string | undefined;
+  modelServer: string;
+  /** null = unlimited. */
+  maxSteps: number | null;
+  skipVerification: boolean;
+  skipVerificationReward: number;
+}
+
+/** Read the agent leaf config (`resources_server`/`model_server` refs, limits). */
+export function agentConfigFromLeaf(leaf: Obj, instanceName: string): AgentConfig {
+  const ref = (key: string, optional = false): string | undefined => {
+    const v = leaf[key] as { name?: unknown } | undefined;
+    if (optional && (v === undefined || v === null)) return undefined;
+    if (!v || typeof v.name !== "string" || v.name === "" || v.name === "???") {
+      throw new Error(`${instanceName}: ${key}.name is not set; point it at a ${key === "model_server" ? "responses_api_models" : "resources_servers"} instance`);
+    }
+    return v.name;
+  };
+  const max = leaf.max_steps;
+  return {
+    resourcesServer: ref("resources_server", true),
+    modelServer: ref("model_server")!,
+    maxSteps: typeof max === "number" && max > 0 ? max : null,
+    skipVerification: leaf.skip_verification === true,
+    skipVerificationReward: typeof leaf.skip_verification_reward === "number" ? leaf.skip_verification_reward : 0.0,
+  };
+}
+
+const createParams = bodyValidator<Obj>(ResponseCreateParams);
+const runRow = bodyValidator<Obj>(Type.Object({ responses_create_params: ResponseCreateParams }, { additionalProperties: true }));
+const sessionCreate = bodyValidator<Obj>(AgentSessionCreate);
+const sessionClose = bodyValidator<Obj>(AgentSessionClose);
+const validResponse = Compile(NeMoGymResponse);
+
+/** Raise upstream-style when an inner server answered non-2xx (§5.2 turns it into the 500 body). */
+function raiseForStatus(res: InnerResponse, url: string): void {
+  if (res.status < 200 || res.status >= 300) throw new InnerServerError(res.status, res.text, url);
+}
+
+interface Usage {
+  input_tokens: number;
+  input_tokens_details: { cached_tokens: number | null };
+  output_tokens: number;
+  output_tokens_details: { reasoning_tokens: number | null };
+  total_tokens: number;
+}
+
+function addUsage(acc: Usage | null, u: Usage | null | undefined): Usage | null {
+  if (!u) return acc;
+  if (!acc) return structuredClone(u);
+  const plus = (a: number | null, b: number | null) => (a === null || b === null ? null : a + b);
+  return {
+    input_tokens: acc.input_tokens + u.input_tokens,
+    input_tokens_details: { cached_tokens: plus(acc.input_tokens_details.cached_tokens, u.input_tokens_details?.cached_tokens ?? null) },
+    output_tokens: acc.output_tokens + u.output_tokens,
+    output_tokens_details: { reasoning_tokens: plus(acc.output_tokens_details.reasoning_tokens, u.output_tokens_details?.reasoning_tokens ?? null) },
+    total_tokens: acc.total_tokens + u.total_tokens,
+  };
+}
+
+/** An agent session opened by a native environment server. */
+interface AgentSession {
+  id: string;
+  episodeKey: string;
+  toolAccess: Extract<ToolAccess, { kind: "direct_http" }> | undefined;
+  resourcesCookies: Record<string, string>;
+  trajectory: Obj[];
+  closed: boolean;
+}
+
+/** Build a simple_agent server. */
+export function simpleAgentApp(opts: { className: string; instanceName: string; config: AgentConfig; client: InnerClient }): ServerApp {
+  const { config, client, instanceName } = opts;
+  const byCookie = new Map<string, AgentSession>();
+  const resourcesServer = (): string => {
+    if (config.resourcesServer === undefined) throw new HttpError(400, `${instanceName} has no resources_server configured and no agent session granted tool access; set resources_server: {type: resources_servers, name: …}`);
+    return config.resourcesServer;
+  };
+
+  async function responses(ctx: RequestContext): Promise<Obj> {
+    const body = createParams.parse(ctx.body);
+    const input: Obj[] = typeof body.input === "string" ? [{ role: "user", content: body.input }] : [...(body.input as Obj[])];
+    const session = byCookie.get(ctx.sessionId);
+    if (session?.closed) throw new HttpError(409, `agent session ${session.id} is closed`);
+    const access = session?.toolAccess;
+    let resourcesCookies: Record<string, string> = access ? { ...session!.resourcesCookies } : { ...ctx.cookies };
+    let modelCookies: Record<string, string> = {};
+    const newOutputs: Obj[] = [];
+    let usage: Usage | null = null;
+    let last: Obj | undefined;
+    for (let step = 1; ; step++) {
+      const modelPath = ctx.rolloutId ? `/ng-rollout/${ctx.rolloutId}${ctx.trainingTokenCapture ? "/training-token-capture" : ""}/v1/responses` : "/v1/responses";
+      const res = await client.call(config.modelServer, modelPath, { json: { ...body, input: [...input, ...newOutputs] }, cookies: modelCookies, signal: ctx.signal });
+      raiseForStatus(res, `${config.modelServer}${modelPath}`);
+      modelCookies = res.cookies;
+      const json = innerJson(res, `model server ${config.modelServer}`);
+      if (!validResponse.Check(json)) throw pyError("RuntimeError", `Received an invalid response from model server: ${res.text}`);
+      last = json as Obj;
+      const output = (last.output as Obj[]) ?? [];
+      newOutputs.push(...output);
+      usage = addUsage(usage, last.usage as Usage | null | undefined);
+      if (last.incomplete_details) break;
+
+      const calls = output.filter((o) => o.type === "function_call");
+      for (const fc of calls) {
+        let text: string;
+        let args: unknown;
+        try {
+          args = pyJsonLoads(fc.arguments);
+        } catch (e) {
+          newOutputs.push({ type: "function_call_output", call_id: fc.call_id, output: pyJsonDumps({ error: `Invalid tool call arguments: ${pyErrorRepr(e as Error)}` }) });
+          continue;
+        }
+        const tool = await (access
+          ? client.callUrl(new URL(String(fc.name), access.base_url.endsWith("/") ? access.base_url : `${access.base_url}/`).toString(), { json: args, cookies: resourcesCookies, headers: access.headers, signal: ctx.signal })
+          : client.call(resourcesServer(), `/${String(fc.name)}`, { json: args, cookies: resourcesCookies, signal: ctx.signal }));
+        // The body goes to the model whatever the status: an error is a valid tool answer (§8.2).
+        resourcesCookies = tool.cookies;
+        text = tool.text;
+        newOutputs.push({ type: "function_call_output", call_id: fc.call_id, output: text });
+      }
+      const hasMessage = output.some((o) => o.type === "message" && (o.role ?? "assistant") === "assistant");
+      if (calls.length === 0 && hasMessage) break;
+      if (config.maxSteps !== null && step >= config.maxSteps) break;
+    }
+    if (session) {
+      session.resourcesCookies = resourcesCookies;
+      session.trajectory.push(...newOutputs);
+    }
+    Object.assign(ctx.responseCookies, resourcesCookies, modelCookies);
+    return { ...last!, output: newOutputs, usage };
+  }
+
+  async function run(ctx: RequestContext): Promise<Obj> {
+    const row = runRow.parse(ctx.body);
+    const res = resourcesServer();
+    const seed = await client.call(res, PATHS.seedSession, { json: row, cookies: ctx.cookies, signal: ctx.signal });
+    raiseForStatus(seed, `${res}${PATHS.seedSession}`);
+    const path = ctx.rolloutId ? `/ng-rollout/${ctx.rolloutId}/v1/responses` : "/v1/responses";
+    const resp = await client.call(instanceName, path, { json: row.responses_create_params, cookies: seed.cookies, signal: ctx.signal });
+    raiseForStatus(resp, `${instanceName}${path}`);
+    const response = innerJson(resp, `agent ${instanceName}`);
+    if (config.skipVerification) return { ...row, response, reward: config.skipVerificationReward, verification_skipped: true };
+    const verify = await client.call(res, PATHS.verify, { json: { ...row, response }, cookies: resp.cookies, signal: ctx.signal });
+    raiseForStatus(verify, `${res}${PATHS.verify}`);
+    return innerJson(verify, `resources server ${res}`) as Obj;
+  }
+
+  const routes: Route[] = [
+    { method: "POST", path: "/v1/responses", handler: responses },
+    { method: "POST", path: PATHS.run, handler: run },
+    {
+      method: "POST",
+      path: PATHS.aggregateMetrics,
+      handler: async (ctx) => {
+        if (config.skipVerification) {
+          log.warn(`(${instanceName}) RuntimeWarning: skip_verification is on; /aggregate_metrics returns empty metrics`);
+          return { group_level_metrics: [], agent_metrics: {}, key_metrics: {} };
+        }
+        const rs = resourcesServer();
+        const res = await client.call(rs, PATHS.aggregateMetrics, { json: ctx.body, signal: ctx.signal });
+        raiseForStatus(res, `${rs}${PATHS.aggregateMetrics}`);
+        return innerJson(res, `resources server ${rs}`);
+      },
+    },
+    {
+      method: "POST",
+      path: PATHS.agentSessions,
+      handler: (ctx) => {
+        const req = sessionCreate.parse(ctx.body) as unknown as AgentSessionCreate;
+        const episodeKey = JSON.stringify([req.episode_id, req.task_id]);
+        const bound = byCookie.get(ctx.sessionId);
+        if (bound && (bound.id !== req.agent_session_id || bound.episodeKey !== episodeKey)) {
+          throw new HttpError(409, `this agent session cookie is bound to agent_session_id ${bound.id}`);
+        }
+        const access = req.tool_accesses.find((a): a is Extract<ToolAccess, { kind: "direct_http" }> => a.kind === "direct_http");
+        const mcp = req.tool_accesses.find((a) => a.kind === "mcp" && a.required);
+        if (mcp) throw new HttpError(422, `simple_agent cannot use the required MCP tool access ${mcp.name}; use resources_tool_transports: [direct_http]`);
+        byCookie.set(ctx.sessionId, bound ?? { id: req.agent_session_id, episodeKey, toolAccess: access, resourcesCookies: { ...(access?.cookies ?? {}) }, trajectory: [], closed: false });
+        return { agent_session_id: req.agent_session_id };
+      },
+    },
+    {
+      method: "POST",
+      path: PATHS.agentSessionsClose,
+      handler: (ctx) => {
+        const req = sessionClose.parse(ctx.body) as unknown as AgentSessionClose;
+        const s = byCookie.get(ctx.sessionId);
+        if (!s || s.id !== req.agent_session_id) throw new HttpError(409, `agent_session_id ${req.agent_session_id} is not the session bound to this cookie`);
+        s.closed = true;
+        return { agent_session_id: s.id, agent_observations: [], resources_cookies: s.resourcesCookies, agent_trajectory: s.trajectory };
+      },
+    },
+  ];
+  return { className: opts.className, instanceName, routes, sessions: true, rolloutPrefix: "model" };
+}

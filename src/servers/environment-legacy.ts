@@ -1,0 +1,37 @@
+/**
+ * legacy_agent (runtime.md §10.3): an opaque relay of `POST /run` (body, headers, cookies) to
+ * the agent's `/run` and of its answer back (status, body, every Set-Cookie), and of
+ * `/aggregate_metrics`. No admission, timeout or cleanup applies.
+ */
+import type { RequestContext, Route, ServerApp } from "../runtime/http-types.ts";
+import { PATHS } from "./episode-protocol.ts";
+import type { InnerClient } from "./inner-client.ts";
+
+/** Hop-by-hop headers dropped in both directions (cookies travel separately). */
+const HOP = new Set(["connection", "content-encoding", "content-length", "cookie", "host", "keep-alive", "transfer-encoding", "upgrade"]);
+
+/** The deprecation line printed when a legacy_agent server starts. */
+export const LEGACY_DEPRECATION = "legacy_agent environment servers are deprecated: the agent's /run is relayed as-is; give the agent a native environment server (e.g. single_agent_turn)";
+
+async function relay(client: InnerClient, agent: string, path: string, ctx: RequestContext): Promise<Response> {
+  const headers: Record<string, string> = {};
+  ctx.request.headers.forEach((v, k) => {
+    if (!HOP.has(k.toLowerCase())) headers[k] = v;
+  });
+  const r = await client.call(agent, path, { json: ctx.body, headers, cookies: ctx.cookies, signal: ctx.signal });
+  const out = new Headers();
+  r.headers.forEach((v, k) => {
+    if (!HOP.has(k.toLowerCase()) && k.toLowerCase() !== "set-cookie" && k.toLowerCase() !== "date") out.set(k, v);
+  });
+  for (const c of r.headers.getSetCookie()) out.append("set-cookie", c);
+  return new Response(r.text, { status: r.status, headers: out });
+}
+
+/** Build a legacy_agent relay for the named agent. */
+export function legacyAgentApp(opts: { className: string; instanceName: string; agentServer: string; client: InnerClient }): ServerApp {
+  const routes: Route[] = [
+    { method: "POST", path: PATHS.run, handler: (ctx) => relay(opts.client, opts.agentServer, PATHS.run, ctx) },
+    { method: "POST", path: PATHS.aggregateMetrics, handler: (ctx) => relay(opts.client, opts.agentServer, PATHS.aggregateMetrics, ctx) },
+  ];
+  return { className: opts.className, instanceName: opts.instanceName, routes, sessions: false };
+}
