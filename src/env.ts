@@ -3,6 +3,7 @@
  * Other modules import from here instead of touching `process.env`, so the set of
  * knobs a user can turn is visible at a glance.
  */
+import { homedir } from "node:os";
 
 /** A snapshot of the environment variables gym understands. */
 export interface GymEnv {
@@ -63,6 +64,12 @@ export function processEnvCopy(): Record<string, string> {
 /** Look up one variable by name (for `${oc.env:VAR}` interpolation and `host:VAR` submit values). */
 export function envVar(name: string): string | undefined {
   return process.env[name];
+}
+
+/** The user's home directory for `~` expansion: `$HOME` as Python's expanduser reads it, else the OS record. */
+export function homeDir(): string {
+  const h = process.env.HOME;
+  return h !== undefined && h !== "" ? h : homedir();
 }
 
 /** Set or clear one variable for the rest of this process (used to fold `--search-dir`, spec §5.2). */

@@ -5,7 +5,8 @@
  */
 import { lookup } from "node:dns/promises";
 import { realpathSync } from "node:fs";
-import { homedir, hostname } from "node:os";
+import { hostname } from "node:os";
+import { homeDir } from "../env.ts";
 import { dirname, basename, join, resolve } from "node:path";
 import { ConfigError, type SourceLocation } from "../errors.ts";
 import { isPlainMap } from "./merge.ts";
@@ -33,7 +34,7 @@ function setDefault(dict: ConfigDict, key: string, value: unknown): void {
 
 /** Expand `~`, make absolute against cwd, and canonicalise the longest existing prefix. */
 export function absolutePath(p: string, cwd: string): string {
-  const expanded = p === "~" ? homedir() : p.startsWith("~/") ? join(homedir(), p.slice(2)) : p;
+  const expanded = p === "~" ? homeDir() : p.startsWith("~/") ? join(homeDir(), p.slice(2)) : p;
   const abs = resolve(cwd, expanded);
   let head = abs;
   const tail: string[] = [];
