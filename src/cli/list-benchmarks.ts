@@ -1,5 +1,10 @@
-/** `gym list benchmarks`: List benchmarks, or inspect one. */
-import { notImplemented } from "./_stub.ts";
+/** `gym list benchmarks [NAME]`: list benchmarks, or inspect one. */
+import { listCommand } from "./list-command.ts";
 
 /** The `gym list benchmarks` command. */
-export default notImplemented("list benchmarks", "List benchmarks, or inspect one", "Foundation");
+export default listCommand({
+  command: "list benchmarks",
+  description: "List benchmarks (name, domain, agent, repeats, description), or inspect one",
+  kinds: ["benchmark"],
+  examples: ["gym list benchmarks", "gym list benchmarks aime24 --json", "gym list benchmarks --search-dir ./my_plugins"],
+});

@@ -1,5 +1,18 @@
-/** `gym list environments`: List environments, or inspect one. */
-import { notImplemented } from "./_stub.ts";
+/** `gym list environments [NAME]`: the environment catalog (environments and benchmarks). */
+import { listCommand } from "./list-command.ts";
 
 /** The `gym list environments` command. */
-export default notImplemented("list environments", "List environments, or inspect one", "Foundation");
+export default listCommand({
+  command: "list environments",
+  description: "List the environment catalog (environments and benchmarks), or inspect one entry",
+  kinds: ["environment", "benchmark"],
+  args: {
+    domain: { type: "string", valueHint: "domain", description: "Only entries of this domain (math, coding, agent, …)" },
+    kind: { type: "enum", options: ["environment", "benchmark"], description: "Only environments or only benchmarks" },
+    modality: { type: "string", valueHint: "modality", description: "Only entries of this modality (needs manifests; ignored for legacy configs)" },
+    licensing: { type: "string", valueHint: "text", description: "Only entries whose license contains this text" },
+    status: { type: "enum", options: ["experimental", "no-manifest"], description: "Only entries with this manifest status" },
+    lifecycle: { type: "enum", options: ["active", "deprecated"], description: "Only entries in this lifecycle state" },
+  },
+  examples: ["gym list environments", "gym list environments --kind environment --domain games", "gym list environments circle_count --json"],
+});

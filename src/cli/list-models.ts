@@ -1,5 +1,10 @@
-/** `gym list models`: List model types, or inspect one. */
-import { notImplemented } from "./_stub.ts";
+/** `gym list models [NAME]`: list model types (the --model-type values), or inspect one. */
+import { listCommand } from "./list-command.ts";
 
 /** The `gym list models` command. */
-export default notImplemented("list models", "List model types, or inspect one", "Foundation");
+export default listCommand({
+  command: "list models",
+  description: "List model types (the --model-type values), or inspect one",
+  kinds: ["model"],
+  examples: ["gym list models", "gym list models openai_model --json"],
+});

@@ -1,5 +1,10 @@
-/** `gym list resources-servers`: List resources servers, or inspect one. */
-import { notImplemented } from "./_stub.ts";
+/** `gym list resources-servers [NAME]`: list resources servers (the --resources-server values), or inspect one. */
+import { listCommand } from "./list-command.ts";
 
 /** The `gym list resources-servers` command. */
-export default notImplemented("list resources-servers", "List resources servers, or inspect one", "Foundation");
+export default listCommand({
+  command: "list resources-servers",
+  description: "List resources servers (the --resources-server values), or inspect one",
+  kinds: ["resources_server"],
+  examples: ["gym list resources-servers", "gym list resources-servers math_with_judge --json"],
+});

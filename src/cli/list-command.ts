@@ -1,0 +1,75 @@
+/** Builds the `gym list <kind> [NAME]` commands on top of the catalog (spec cli-config §2.4). */
+import { UsageError } from "../errors.ts";
+import { findCatalogEntry, KIND_NOUN, listCatalog, type CatalogEntry, type CatalogKind } from "../config/catalog.ts";
+import { log } from "../log.ts";
+import { defineGymCommand, type GymArgDef, type GymCommand, type GymContext } from "./_command.ts";
+import { catalogFlags, catalogOverrides, commandRoots, entryJson, pluralNoun, printOut, renderEntry, renderTable } from "./list-catalog.ts";
+
+/** What distinguishes one `gym list` sub-command from another. */
+export interface ListSpec {
+  command: string;
+  description: string;
+  /** Kinds listed by default (the environment catalog holds environments and benchmarks). */
+  kinds: CatalogKind[];
+  /** Extra flags (filters) of this command. */
+  args?: Record<string, GymArgDef>;
+  examples?: string[];
+}
+
+function str(v: unknown): string | undefined {
+  return typeof v === "string" && v !== "" ? v : typeof v === "number" ? String(v) : undefined;
+}
+
+/** Apply the `gym list environments` filters; options without data are reported, not guessed. */
+function filterRows(rows: CatalogEntry[], opts: Record<string, unknown>): CatalogEntry[] {
+  let out = rows;
+  const domain = str(opts.domain)?.toLowerCase();
+  if (domain) out = out.filter((e) => e.domain?.toLowerCase() === domain);
+  const licensing = str(opts.licensing)?.toLowerCase();
+  if (licensing) out = out.filter((e) => e.license?.toLowerCase().includes(licensing) ?? false);
+  // Every row gym reads is a legacy config (no manifest yet): status `no-manifest`, lifecycle `active`.
+  const status = str(opts.status);
+  if (status === "experimental") out = [];
+  const lifecycle = str(opts.lifecycle);
+  if (lifecycle === "deprecated") out = [];
+  if (str(opts.modality)) log.warn("--modality is ignored: no catalog entry declares a modality (manifests are not read yet)");
+  return out;
+}
+
+/** Make the `gym list <command>` command for a spec. */
+export function listCommand(spec: ListSpec): GymCommand {
+  return defineGymCommand({
+    meta: { name: spec.command, description: spec.description },
+    args: {
+      name: { type: "positional", required: false, description: "Inspect this entry instead of listing all" },
+      ...spec.args,
+      ...catalogFlags,
+    },
+    examples: spec.examples,
+    async run(ctx: GymContext) {
+      const ov = catalogOverrides(ctx.data.overrides);
+      const json = ctx.args.json === true || ov.json === true;
+      let kinds = spec.kinds;
+      const kindSel = str(ctx.args.kind) ?? (spec.kinds.length > 1 ? str(ov.catalog_kind) : undefined);
+      if (kindSel !== undefined) {
+        if (!spec.kinds.includes(kindSel as CatalogKind)) {
+          throw new UsageError(`Unknown catalog kind '${kindSel}'.`, { hint: `use one of: ${spec.kinds.join(", ")}` });
+        }
+        kinds = [kindSel as CatalogKind];
+      }
+      const { roots, embedded } = await commandRoots(ctx.args);
+      const name = str(ctx.args.name) ?? str(ov.component_name);
+      if (name !== undefined) {
+        const noun = spec.kinds.length > 1 && kinds.length > 1 ? "environment" : KIND_NOUN[kinds[0]!];
+        const entry = findCatalogEntry(name, kinds, roots, noun);
+        printOut(json ? JSON.stringify(entryJson(entry), null, 2) : renderEntry(entry, embedded));
+        return 0;
+      }
+      const filters = { ...ov, ...Object.fromEntries(Object.entries(ctx.args).filter(([, v]) => v !== undefined)) };
+      const rows = filterRows(listCatalog(kinds, roots), filters);
+      if (json) printOut(JSON.stringify(rows.map(entryJson), null, 2));
+      else printOut(rows.length === 0 ? `No ${pluralNoun(kinds)} found.` : renderTable(rows, embedded));
+      return 0;
+    },
+  });
+}
