@@ -1,0 +1,82 @@
+import { describe, expect, test } from "bun:test";
+import { resolve } from "node:path";
+import { parse } from "yaml";
+import { tempDir, runGym } from "../helpers/tmp.ts";
+import { writeTree } from "../config/_write.ts";
+
+const BUILTIN = resolve(import.meta.dir, "../fixtures/config/builtin");
+const PLUGIN = resolve(import.meta.dir, "../fixtures/config/plugin");
+const POLICY = ["+policy_base_url=http://127.0.0.1:9/v1", "+policy_api_key=sk-very-secret", "+policy_model_name=tiny"];
+
+type Servers = Record<string, Record<string, Record<string, Record<string, unknown>>>>;
+
+describe("gym env resolve", () => {
+  test("prints the merged YAML: interpolations resolved, secrets masked, hosts and ports filled", async () => {
+    await using d = await tempDir();
+    const r = await runGym(["env", "resolve", "--search-dir", BUILTIN, "--resources-server", "example_single_tool_call", "--model-type", "openai_model", ...POLICY], { cwd: d.path });
+    expect(r.stderr).not.toContain("error:");
+    expect(r.code).toBe(0);
+    expect(r.stdout).not.toContain("sk-very-secret");
+    const out = parse(r.stdout) as Servers & Record<string, unknown>;
+    const model = out.policy_model!.responses_api_models!.openai_model!;
+    expect(model.openai_base_url).toBe("http://127.0.0.1:9/v1");
+    expect(model.openai_api_key).toBe("****");
+    expect(out.policy_api_key).toBe("****");
+    expect(model.host).toBe("127.0.0.1");
+    expect(typeof model.port).toBe("number");
+    const ports = [model.port, out.example_single_tool_call!.resources_servers!.example_single_tool_call!.port];
+    expect(new Set(ports).size).toBe(2);
+    expect(out.results_dir).toBe(resolve(d.path, "results"));
+    expect(out.config_paths).toEqual([
+      resolve(BUILTIN, "resources_servers/example_single_tool_call/configs/example_single_tool_call.yaml"),
+      resolve(BUILTIN, "responses_api_models/openai_model/configs/openai_model.yaml"),
+    ]);
+    expect(Object.keys(out)).toContain("example_single_tool_call_simple_agent__legacy_agent");
+  });
+
+  test("a --search-dir plugin shadows the component of a later root, from another cwd", async () => {
+    await using d = await tempDir();
+    const r = await runGym(["env", "resolve", "--search-dir", PLUGIN, "--search-dir", BUILTIN, "--resources-server", "example_single_tool_call", "--model-type", "openai_model", ...POLICY], { cwd: d.path });
+    expect(r.code).toBe(0);
+    const out = parse(r.stdout) as Servers;
+    expect(out.example_single_tool_call!.resources_servers!.example_single_tool_call!.description).toBe("plugin shadow");
+    expect(r.stderr).toContain("matches multiple configs");
+  });
+
+  test("gym env validate: no-model parse prints the success line", async () => {
+    await using d = await tempDir();
+    const r = await runGym(["env", "validate", "--search-dir", BUILTIN, "--resources-server", "example_single_tool_call"], { cwd: d.path });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe("✓ Config is valid.\n");
+  });
+});
+
+describe("bad input: exit 2, one clear error, no stack trace (stack only with -v)", () => {
+  const cases: [string, Record<string, string>, string[], RegExp][] = [
+    ["malformed YAML", { "bad.yaml": "a: [1, 2\n" }, ["--config", "bad.yaml"], /Malformed YAML in '.*bad\.yaml' at line \d+, column \d+/],
+    ["unknown override path", { "a.yaml": "a: 1\n" }, ["--config", "a.yaml", "nope.x=1"], /key 'nope\.x' is not in the config; use \+nope\.x=1 to add it/],
+    ["missing file", {}, ["--config", "missing.yaml"], /config_paths entry 'missing\.yaml' was not found\. Looked in:/],
+    ["unknown selector name", { "benchmarks/aime24/config.yaml": "a: 1\n" }, ["--benchmark", "aime25"], /`--benchmark aime25` was specified .* Did you mean `aime24`\?/],
+    ["unresolvable interpolation", { "a.yaml": "x: ${nowhere}\n" }, ["--config", "a.yaml"], /a\.yaml:1:4: Config value 'x' references 'nowhere'/],
+    ["config_paths cycle", { "a.yaml": "config_paths: [b.yaml]\n", "b.yaml": "config_paths: [./a.yaml]\n" }, ["--config", "a.yaml"], /config_paths cycle: a\.yaml → b\.yaml → \.\/a\.yaml/],
+  ];
+  for (const [name, files, args, want] of cases) {
+    test(name, async () => {
+      await using d = await tempDir();
+      writeTree(d.path, files);
+      const r = await runGym(["env", "resolve", ...args], { cwd: d.path });
+      expect(r.code).toBe(2);
+      expect(r.stdout).toBe("");
+      expect(r.stderr).toMatch(/^error: /m);
+      expect(r.stderr).toMatch(want);
+      expect(r.stderr).not.toMatch(/^\s+at /m);
+    });
+  }
+  test("-v adds the stack trace", async () => {
+    await using d = await tempDir();
+    writeTree(d.path, { "a.yaml": "a: 1\n" });
+    const r = await runGym(["env", "resolve", "--config", "a.yaml", "nope.x=1", "-v"], { cwd: d.path });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^\s+at /m);
+  });
+});
