@@ -1,0 +1,53 @@
+/**
+ * Fetching a missing dataset during collation (components §4.1 step 2, §4.2): a Hugging Face
+ * raw file (`source: {type: huggingface, repo_id, artifact_fpath}` or the legacy
+ * `huggingface_identifier`). Credentials are checked first; calls honour the proxy variables
+ * (D34: external endpoints) and carry a deadline.
+ */
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
+import { ConfigError, RuntimeError } from "../errors.ts";
+import { log } from "../log.ts";
+import { resolveAt } from "../config/interpolate.ts";
+import type { ResolvedConfig } from "../config/types.ts";
+import type { DatasetEntry } from "./collate.ts";
+
+const DOWNLOAD_TIMEOUT_MS = 600_000;
+
+function top(resolved: ResolvedConfig, key: string): string | undefined {
+  if (!Object.hasOwn(resolved.dict, key)) return undefined;
+  try {
+    const v = resolveAt(resolved.dict, [key]);
+    return v === null || v === undefined || v === "" ? undefined : String(v);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Download one dataset to its `jsonl_fpath`. */
+export async function downloadDataset(d: DatasetEntry, dataSource: "huggingface" | "gitlab", resolved: ResolvedConfig): Promise<void> {
+  const src = d.config.source as Record<string, unknown> | undefined;
+  const hf = src?.type === "huggingface" ? src : (d.config.huggingface_identifier as Record<string, unknown> | undefined);
+  const gl = src?.type === "gitlab" ? src : (d.config.gitlab_identifier as Record<string, unknown> | undefined);
+  const use = hf && gl ? dataSource : hf ? "huggingface" : gl ? "gitlab" : undefined;
+  if (!use) throw new ConfigError(`dataset '${d.name}' of '${d.agent}' is missing at ${d.path} and has no source to download it from`, { hint: "add a `source:` block or provide the file" });
+  if (use === "gitlab") {
+    throw new ConfigError(`dataset '${d.name}': downloads from the GitLab registry are not supported by this build`, { hint: "download it with `gym dataset download --storage gitlab …` or provide the file" });
+  }
+  const token = top(resolved, "hf_token");
+  if (!token) throw new ConfigError(`downloading '${d.name}' from Hugging Face needs hf_token`, { key: "hf_token", hint: "set +hf_token=… (or in env.yaml)" });
+  const repo = String(hf!.repo_id ?? "");
+  const artifact = hf!.artifact_fpath === undefined ? undefined : String(hf!.artifact_fpath);
+  if (!repo || !artifact) {
+    throw new ConfigError(`dataset '${d.name}': a Hugging Face source needs repo_id and artifact_fpath here (split downloads need \`gym dataset download\`)`, { hint: "add artifact_fpath to the source block" });
+  }
+  const endpoint = (top(resolved, "hf_endpoint") ?? "https://huggingface.co").replace(/\/$/, "");
+  const url = `${endpoint}/datasets/${repo}/resolve/main/${artifact}`;
+  log.info(`Downloading dataset \`${d.name}\` from ${url}`);
+  const res = await fetch(url, { headers: { authorization: `Bearer ${token}` }, signal: AbortSignal.timeout(DOWNLOAD_TIMEOUT_MS) }).catch((e) => {
+    throw new RuntimeError(`GET ${url} failed: ${(e as Error).message}`);
+  });
+  if (!res.ok) throw new RuntimeError(`GET ${url} → ${res.status}`, { hint: res.status === 401 || res.status === 403 ? "check hf_token's access to the repo" : undefined });
+  mkdirSync(dirname(d.path), { recursive: true });
+  writeFileSync(d.path, new Uint8Array(await res.arrayBuffer()));
+}
