@@ -46,39 +46,44 @@ function splitKey(key: string): { dots: number; segs: string[] } {
 class Resolver {
   private readonly memo = new Map<string, unknown>();
   private readonly active: string[] = [];
+  // Config trees repeat the same strings (`${policy_base_url}` in every model block): parse each once.
+  private readonly parsed = new Map<string, Part[]>();
 
   constructor(
     private readonly root: ConfigDict,
     private readonly env: (name: string) => string | undefined,
   ) {}
 
-  /** The fully resolved (deep) value of the node at `path`. */
+  /**
+   * The fully resolved (deep) value of the node at `path`. Containers are rebuilt fresh on every
+   * call; only interpolation results are memoized, and handed out as copies after first use.
+   */
   valueAt(path: string[]): unknown {
-    const id = JSON.stringify(path);
-    if (this.memo.has(id)) return deepCopy(this.memo.get(id));
     const raw = getAt(this.root, path).value;
-    let out: unknown;
-    if (typeof raw === "string" && raw.includes("${")) {
-      if (this.active.includes(id)) {
-        const chain = [...this.active.slice(this.active.indexOf(id)), id].map((p) => showPath(JSON.parse(p) as string[]));
-        throw new ConfigError(`interpolation cycle: ${chain.join(" -> ")}`, {
-          key: showPath(path),
-          code: "E_CONFIG_INTERPOLATION",
-          hint: "break the loop by giving one of these keys a concrete value",
-        });
-      }
-      this.active.push(id);
-      try {
-        out = this.evalString(raw, path);
-      } finally {
-        this.active.pop();
-      }
-    } else if (Array.isArray(raw)) out = raw.map((_, i) => this.valueAt([...path, String(i)]));
-    else if (isMap(raw)) {
+    if (Array.isArray(raw)) return raw.map((_, i) => this.valueAt([...path, String(i)]));
+    if (isMap(raw)) {
       const m: Record<string, unknown> = {};
       for (const k of Object.keys(raw)) m[k] = this.valueAt([...path, k]);
-      out = m;
-    } else out = raw;
+      return m;
+    }
+    if (typeof raw !== "string" || !raw.includes("${")) return raw;
+    const id = JSON.stringify(path);
+    if (this.memo.has(id)) return deepCopy(this.memo.get(id));
+    if (this.active.includes(id)) {
+      const chain = [...this.active.slice(this.active.indexOf(id)), id].map((p) => showPath(JSON.parse(p) as string[]));
+      throw new ConfigError(`interpolation cycle: ${chain.join(" -> ")}`, {
+        key: showPath(path),
+        code: "E_CONFIG_INTERPOLATION",
+        hint: "break the loop by giving one of these keys a concrete value",
+      });
+    }
+    this.active.push(id);
+    let out: unknown;
+    try {
+      out = this.evalString(raw, path);
+    } finally {
+      this.active.pop();
+    }
     this.memo.set(id, out);
     return deepCopy(out);
   }
@@ -86,7 +91,8 @@ class Resolver {
   private evalString(s: string, holder: string[]): unknown {
     let parts: Part[];
     try {
-      parts = parseInterpolated(s);
+      parts = this.parsed.get(s) ?? parseInterpolated(s);
+      this.parsed.set(s, parts);
     } catch (e) {
       if (e instanceof InterpSyntaxError) {
         throw new ConfigError(`Config value '${showPath(holder)}' has a malformed interpolation: ${e.message}`, {
