@@ -30,7 +30,7 @@ const lines = [
   "",
   "/** Embedded install root: [relative path, file text] pairs. */",
   "export const ASSET_FILES: [string, string][] = [",
-  ...files.map((f, i) => `  [${JSON.stringify(f)}, f${i}],`),
+  ...files.map((f, i) => `  [${JSON.stringify(f)}, f${i} as unknown as string],`),
   "];",
   "",
 ];
