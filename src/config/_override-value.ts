@@ -56,6 +56,8 @@ class Parser {
   /** value: element (COMMA element)* — more than one element is a sweep. */
   value(): unknown {
     const first = this.element();
+    // Lenient where Hydra is not: whitespace after a closing quote/bracket at the very end.
+    if (this.peek()?.kind === "WS" && this.i === this.toks.length - 1) this.i++;
     if (this.peek()?.kind === "COMMA") throw new ValueSyntaxError("ambiguous top-level comma", true);
     if (this.peek() !== undefined) this.fail("<EOF>");
     return first;

@@ -5,7 +5,7 @@
  */
 import { GymError, EXIT_RUNTIME } from "../errors.ts";
 import { closestMatch, similarity } from "../util/similar.ts";
-import { CATALOG_KINDS, scanRoot, type CatalogKind } from "./_catalog-scan.ts";
+import { CATALOG_KINDS, scanRoot, type CatalogFile, type CatalogKind } from "./_catalog-scan.ts";
 import { readCatalogMeta, type CatalogMeta } from "./_catalog-meta.ts";
 
 export { CATALOG_KINDS, type CatalogKind } from "./_catalog-scan.ts";
@@ -46,20 +46,34 @@ function kindsOf(sel: KindSelection | undefined): CatalogKind[] {
   return typeof sel === "string" ? [sel] : [...sel];
 }
 
-/** Every row of the selected kinds across `roots` (earlier roots shadow later ones by name), sorted by name. */
-export function listCatalog(kind: KindSelection, roots: string[]): CatalogEntry[] {
-  const out: CatalogEntry[] = [];
+/** The files behind the rows of the selected kinds (shadowed by name per kind), without metadata. */
+function scanCatalog(kind: KindSelection, roots: string[]): CatalogFile[] {
+  const out: CatalogFile[] = [];
   for (const k of kindsOf(kind)) {
     const seen = new Set<string>();
     for (const root of roots) {
       for (const f of scanRoot(root, k)) {
         if (seen.has(f.name)) continue;
         seen.add(f.name);
-        out.push({ name: f.name, kind: k, path: f.path, root: f.root, ...readCatalogMeta(f.path, k, roots) });
+        out.push(f);
       }
     }
   }
   return out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : CATALOG_KINDS.indexOf(a.kind) - CATALOG_KINDS.indexOf(b.kind)));
+}
+
+function withMeta(f: CatalogFile, roots: string[]): CatalogEntry {
+  return { name: f.name, kind: f.kind, path: f.path, root: f.root, ...readCatalogMeta(f.path, f.kind, roots) };
+}
+
+/** Every row of the selected kinds across `roots` (earlier roots shadow later ones by name), sorted by name. */
+export function listCatalog(kind: KindSelection, roots: string[]): CatalogEntry[] {
+  return scanCatalog(kind, roots).map((f) => withMeta(f, roots));
+}
+
+/** Just the row names of the selected kinds (cheap: no YAML is parsed), e.g. for did-you-mean hints. */
+export function catalogNames(kind: KindSelection, roots: string[]): string[] {
+  return [...new Set(scanCatalog(kind, roots).map((f) => f.name))];
 }
 
 const FUZZY_CUTOFF = 0.7;
@@ -105,15 +119,14 @@ export class CatalogError extends GymError {
  */
 export function findCatalogEntry(name: string, kind: KindSelection, roots: string[], noun?: string): CatalogEntry {
   const wanted = kindsOf(kind);
-  const rows = listCatalog(wanted, roots);
+  const rows = scanCatalog(wanted, roots);
   const hit = rows.find((e) => e.name === name);
-  if (hit) return hit;
+  if (hit) return withMeta(hit, roots);
   const type = noun ?? KIND_NOUN[wanted[0]!];
-  const others = listCatalog(
+  const other = scanCatalog(
     CATALOG_KINDS.filter((k) => !wanted.includes(k)),
     roots,
-  );
-  const other = others.find((e) => e.name === name);
+  ).find((e) => e.name === name);
   if (other) {
     // Upstream wording, article included (D31: quoted fragments are normative).
     throw new CatalogError(`'${name}' is a ${KIND_NOUN[other.kind]}, not a ${type}. Try \`gym list ${KIND_COMMAND[other.kind]} ${name}\`.`);

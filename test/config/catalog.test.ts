@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { CatalogError, findCatalogEntry, listCatalog, searchCatalog } from "../../src/config/catalog.ts";
+import { CatalogError, catalogNames, findCatalogEntry, listCatalog, searchCatalog } from "../../src/config/catalog.ts";
 import { tempDir } from "../helpers/tmp.ts";
 
 const FIX = join(import.meta.dir, "..", "fixtures", "catalog");
@@ -39,6 +39,11 @@ describe("discovery", () => {
     const reversed = listCatalog("resources_server", [B, A]).find((e) => e.name === "mcqa")!;
     expect(reversed.root).toBe(B);
     expect(reversed.description).toBe("Multiple choice question answering");
+  });
+
+  test("catalogNames gives the same names without reading metadata", () => {
+    expect(catalogNames("benchmark", ROOTS)).toEqual(names(listCatalog("benchmark", ROOTS)));
+    expect(catalogNames(["environment", "resources_server"], ROOTS)).toEqual(["circle_count", "circle_count/hard", "math_with_judge", "math_with_judge/dapo17k", "mcqa"]);
   });
 
   test("several kinds together, each shadowed within its own kind", () => {

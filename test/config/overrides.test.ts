@@ -75,6 +75,7 @@ describe("parseOverride: Hydra typing", () => {
     ["'x\\\\'", "x\\"],
     ["'a=b'", "a=b"],
     ["''", ""],
+    ["'x' ", "x"],
     ["${a.b}", "${a.b}"],
     ["${oc.env:HOME,/tmp}", "${oc.env:HOME,/tmp}"],
     ["${a.${b}}", "${a.${b}}"],
