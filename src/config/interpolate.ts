@@ -298,6 +298,18 @@ export function resolveInterpolations(dict: ConfigDict, opts?: InterpolateOption
  * undefined when the path does not exist.
  */
 export function resolveAt(dict: ConfigDict, path: string[], opts?: InterpolateOptions): unknown {
-  if (!getAt(dict, path).found) return undefined;
-  return makeResolver(dict, opts).valueAt(path);
+  const r = makeResolver(dict, opts);
+  if (getAt(dict, path).found) return r.valueAt(path);
+  // The path may run through a node that is itself an interpolation (`a: ${b}` read as `a.x`).
+  let node: unknown = dict;
+  for (let i = 0; i < path.length; i++) {
+    if (typeof node === "string" && node.includes("${")) {
+      const rest = getAt(r.valueAt(path.slice(0, i)), path.slice(i));
+      return rest.found ? rest.value : undefined;
+    }
+    const c = child(node, path[i]!);
+    if (!c.found) return undefined;
+    node = c.value;
+  }
+  return undefined;
 }

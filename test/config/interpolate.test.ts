@@ -204,6 +204,12 @@ describe("laziness", () => {
     expect(() => resolveInterpolations(dict, { env: noEnv })).toThrow(ConfigError);
   });
 
+  test("resolveAt follows a path through a node that is itself an interpolation", () => {
+    const dict = { base: { x: { y: "${leaf}" } }, alias: "${base}", leaf: 4 };
+    expect(resolveAt(dict, ["alias", "x", "y"], { env: noEnv })).toBe(4);
+    expect(resolveAt(dict, ["alias", "nope"], { env: noEnv })).toBeUndefined();
+  });
+
   test("oc.select does not evaluate an unused default", () => {
     expect(resolveInterpolations({ a: 1, b: "${oc.select:a,${missing}}" }, { env: noEnv }).b).toBe(1);
   });
