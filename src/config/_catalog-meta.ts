@@ -4,6 +4,7 @@
  * the first server block that declares them, then from the files it includes (`config_paths`).
  */
 import { readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { parse } from "yaml";
 import { resolveInRoots } from "./roots.ts";
 import type { CatalogKind } from "./_catalog-scan.ts";
@@ -107,6 +108,37 @@ function scan(doc: Map, kind: CatalogKind, meta: CatalogMeta, roots: string[], d
   }
 }
 
+/** First prose paragraph of a README (headings, badges and code skipped), one line. */
+function readmeSummary(dir: string): string | null {
+  let text: string;
+  try {
+    text = readFileSync(join(dir, "README.md"), "utf8");
+  } catch {
+    return null;
+  }
+  let inCode = false;
+  const para: string[] = [];
+  for (const raw of text.split("\n")) {
+    const line = raw.trim();
+    if (line.startsWith("```")) inCode = !inCode;
+    if (inCode || line.startsWith("```")) continue;
+    if (line === "" || line.startsWith("#") || line.startsWith("![") || line.startsWith("[![") || line.startsWith("<")) {
+      if (para.length > 0) break;
+      continue;
+    }
+    para.push(line);
+  }
+  return para.length > 0 ? para.join(" ") : null;
+}
+
+/** The component folder holding a catalog file (`<type>/<name>` for servers, the bundle folder otherwise). */
+function componentDir(path: string, kind: CatalogKind): string {
+  if (kind === "benchmark" || kind === "environment") return dirname(path);
+  let dir = dirname(path);
+  while (dir !== dirname(dir) && !dir.endsWith("/configs")) dir = dirname(dir);
+  return dirname(dir);
+}
+
 /** Read the metadata of one catalog file; a file that does not parse yields `error`. */
 export function readCatalogMeta(path: string, kind: CatalogKind, roots: string[]): CatalogMeta {
   const meta = emptyMeta();
@@ -116,5 +148,7 @@ export function readCatalogMeta(path: string, kind: CatalogKind, roots: string[]
     meta.error = (e instanceof Error ? e.message : String(e)).split("\n")[0]!;
   }
   if (kind === "resources_server" && meta.verified === null && meta.error === null) meta.verified = false;
+  // Many upstream configs carry no description; their README's first paragraph says what they are.
+  if (meta.description === null) meta.description = readmeSummary(componentDir(path, kind));
   return meta;
 }

@@ -27,7 +27,7 @@ describe("discovery", () => {
   });
 
   test("servers: rows are the selector values (name, name/flavor, nested flavors)", () => {
-    expect(names(listCatalog("resources_server", ROOTS))).toEqual(["math_with_judge", "math_with_judge/dapo17k", "mcqa"]);
+    expect(names(listCatalog("resources_server", ROOTS))).toEqual(["math_with_judge", "math_with_judge/dapo17k", "mcqa", "word_count"]);
     expect(names(listCatalog("model", ROOTS))).toEqual(["openai_model", "openai_model/OpenAI/gpt-5"]);
     expect(names(listCatalog("agent", ROOTS))).toEqual(["simple_agent"]);
   });
@@ -43,7 +43,7 @@ describe("discovery", () => {
 
   test("catalogNames gives the same names without reading metadata", () => {
     expect(catalogNames("benchmark", ROOTS)).toEqual(names(listCatalog("benchmark", ROOTS)));
-    expect(catalogNames(["environment", "resources_server"], ROOTS)).toEqual(["circle_count", "circle_count/hard", "math_with_judge", "math_with_judge/dapo17k", "mcqa"]);
+    expect(catalogNames(["environment", "resources_server"], ROOTS)).toEqual(["circle_count", "circle_count/hard", "math_with_judge", "math_with_judge/dapo17k", "mcqa", "word_count"]);
   });
 
   test("several kinds together, each shadowed within its own kind", () => {
@@ -79,6 +79,12 @@ describe("metadata", () => {
     expect(mwj).toMatchObject({ domain: "math", verified: true, license: "Apache 2.0" });
     const dapo = listCatalog("resources_server", ROOTS).find((e) => e.name === "math_with_judge/dapo17k")!;
     expect(dapo).toMatchObject({ verified: false, license: null, description: "DAPO-17k flavor of the math judge" });
+  });
+
+  test("without a description in the YAML, the README's first paragraph describes the row", () => {
+    const wc = listCatalog("resources_server", ROOTS).find((e) => e.name === "word_count")!;
+    expect(wc.description).toBe("Rewards answers whose length stays within the requested word budget.");
+    expect(wc.domain).toBe("instruction_following");
   });
 
   test("an unparseable file is listed with its error instead of failing the listing", () => {
