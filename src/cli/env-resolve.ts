@@ -23,26 +23,37 @@ function canBind(port: number, host: string): Promise<boolean> {
   });
 }
 
-/** Fill each unset server port with a free candidate from [port_range_low, port_range_high]. */
+/**
+ * Fill each unset server port with a distinct candidate from [port_range_low, port_range_high]
+ * that could be bound when checked (upstream's choice rule). Candidates are probed concurrently
+ * so a config with hundreds of servers stays fast; losers of a probe get a fresh candidate.
+ */
 async function previewPorts(cfg: ResolvedConfig): Promise<void> {
   const low = typeof cfg.dict.port_range_low === "number" ? cfg.dict.port_range_low : 10001;
   const high = typeof cfg.dict.port_range_high === "number" ? cfg.dict.port_range_high : 20000;
-  const disallowed = new Set(Array.isArray(cfg.dict.disallowed_ports) ? (cfg.dict.disallowed_ports as number[]) : []);
-  for (const s of cfg.servers) {
-    if (s.leaf.port) continue;
-    const host = typeof s.leaf.host === "string" && !s.leaf.host.includes("${") ? s.leaf.host : "127.0.0.1";
-    let chosen: number | undefined;
-    for (let i = 0; i < 50 && chosen === undefined; i++) {
-      const p = low + Math.floor(Math.random() * (high - low + 1));
-      if (!disallowed.has(p) && (await canBind(p, host))) chosen = p;
+  const taken = new Set(Array.isArray(cfg.dict.disallowed_ports) ? (cfg.dict.disallowed_ports as number[]) : []);
+  const disallowedAtStart = [...taken];
+  let pending = cfg.servers.filter((s) => !s.leaf.port);
+  for (let attempt = 0; attempt < 50 && pending.length > 0; attempt++) {
+    const tries = pending.map((s) => {
+      let p = low + Math.floor(Math.random() * (high - low + 1));
+      for (let guard = 0; taken.has(p) && guard < 1000; guard++) p = low + Math.floor(Math.random() * (high - low + 1));
+      taken.add(p);
+      const host = typeof s.leaf.host === "string" && !s.leaf.host.includes("${") ? s.leaf.host : "127.0.0.1";
+      return { s, p, ok: canBind(p, host) };
+    });
+    const next: typeof pending = [];
+    for (const t of tries) {
+      if (await t.ok) t.s.leaf.port = t.p;
+      else next.push(t.s);
     }
-    if (chosen === undefined) {
-      throw new ConfigError(`Unable to find an open port that doesn't conflict with disallowed ports [${[...disallowed].join(", ")}] after 50 attempts`);
-    }
-    s.leaf.port = chosen;
-    disallowed.add(chosen);
+    pending = next;
   }
-  cfg.dict.disallowed_ports = [...disallowed];
+  if (pending.length > 0) {
+    throw new ConfigError(`Unable to find an open port that doesn't conflict with disallowed ports [${disallowedAtStart.join(", ")}] after 50 attempts`);
+  }
+  const ports = cfg.servers.map((s) => s.leaf.port).filter((p): p is number => typeof p === "number");
+  cfg.dict.disallowed_ports = [...new Set([...disallowedAtStart, ...ports])];
 }
 
 /** The YAML `gym env resolve` prints for a resolved config: masked first, then interpolated. */

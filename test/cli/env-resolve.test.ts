@@ -17,17 +17,18 @@ describe("gym env resolve", () => {
     expect(r.stderr).not.toContain("error:");
     expect(r.code).toBe(0);
     expect(r.stdout).not.toContain("sk-very-secret");
-    const out = parse(r.stdout) as Servers & Record<string, unknown>;
+    const out = parse(r.stdout) as Servers;
+    const top = out as unknown as Record<string, unknown>;
     const model = out.policy_model!.responses_api_models!.openai_model!;
     expect(model.openai_base_url).toBe("http://127.0.0.1:9/v1");
     expect(model.openai_api_key).toBe("****");
-    expect(out.policy_api_key).toBe("****");
+    expect(top.policy_api_key).toBe("****");
     expect(model.host).toBe("127.0.0.1");
     expect(typeof model.port).toBe("number");
     const ports = [model.port, out.example_single_tool_call!.resources_servers!.example_single_tool_call!.port];
     expect(new Set(ports).size).toBe(2);
-    expect(out.results_dir).toBe(resolve(d.path, "results"));
-    expect(out.config_paths).toEqual([
+    expect(top.results_dir).toBe(resolve(d.path, "results"));
+    expect(top.config_paths).toEqual([
       resolve(BUILTIN, "resources_servers/example_single_tool_call/configs/example_single_tool_call.yaml"),
       resolve(BUILTIN, "responses_api_models/openai_model/configs/openai_model.yaml"),
     ]);

@@ -26,7 +26,7 @@ describe("masking shape (§8.2)", () => {
       unset_token: null,
       max_output_tokens: 512,
     };
-    expect(redactSecrets(input)).toEqual({
+    expect(redactSecrets(input) as unknown).toEqual({
       policy_api_key: MASK,
       tokens_list: ["a"],
       hf_token: [MASK, MASK],

@@ -1,0 +1,102 @@
+/**
+ * Benchmark: resolve a generated 100-file `config_paths` include tree, in-process and through
+ * the compiled binary, against baselines measured here (parsing the same YAML alone; starting
+ * the binary for `--version`). Prints figures and ratios; asserts nothing.
+ *
+ *   bun scripts/bench-resolve.ts [--build] [--iterations N]
+ */
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { parseDocument } from "yaml";
+import { resolveGlobalConfig } from "../src/config/resolve.ts";
+import { log } from "../src/log.ts";
+
+const args = process.argv.slice(2);
+const iterations = Number(args[args.indexOf("--iterations") + 1]) || 30;
+const repo = resolve(import.meta.dir, "..");
+const binary = join(repo, "dist", "gym");
+
+/** Write root.yaml → 9 groups → 10 leaves each (1 + 9 + 90 = 100 files). */
+function generateTree(dir: string): string[] {
+  const files: string[] = [];
+  const write = (rel: string, text: string): void => {
+    mkdirSync(join(dir, rel, ".."), { recursive: true });
+    writeFileSync(join(dir, rel), text);
+    files.push(join(dir, rel));
+  };
+  const groups = Array.from({ length: 9 }, (_, g) => `groups/g${g}.yaml`);
+  write("root.yaml", `config_paths:\n${groups.map((g) => `- ${g}`).join("\n")}\npolicy_base_url: http://127.0.0.1:9/v1\npolicy_api_key: sk-bench\npolicy_model_name: m\n`);
+  groups.forEach((g, gi) => {
+    const leaves = Array.from({ length: 10 }, (_, l) => `leaves/g${gi}_l${l}.yaml`);
+    write(g, `config_paths:\n${leaves.map((l) => `- ${l}`).join("\n")}\ngroup_${gi}:\n  shared_setting: ${gi}\n`);
+    leaves.forEach((l, li) => {
+      const id = `s${gi}_${li}`;
+      write(
+        l,
+        `${id}:\n  resources_servers:\n    rs_${id}:\n      entrypoint: app.py\n      domain: math\n      verified: false\n      description: generated server ${id}\n` +
+          `      judge_base_url: \${policy_base_url}\n      datasets:\n      - name: ex_${id}\n        type: example\n        jsonl_fpath: data/${id}.jsonl\n` +
+          `${id}_agent:\n  responses_api_agents:\n    simple_agent:\n      entrypoint: app.py\n      max_steps: ${li + 1}\n` +
+          `      resources_server: {type: resources_servers, name: ${id}}\n`,
+      );
+    });
+  });
+  return files;
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)]!;
+}
+
+async function timeIt(n: number, fn: () => unknown): Promise<number> {
+  const samples: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const t = performance.now();
+    await fn();
+    samples.push(performance.now() - t);
+  }
+  return median(samples);
+}
+
+function ms(x: number): string {
+  return `${x.toFixed(2)} ms`;
+}
+
+const dir = mkdtempSync(join(tmpdir(), "gym-bench-resolve-"));
+try {
+  const files = generateTree(dir);
+  log.level = 0;
+  const texts = files.map((f) => readFileSync(f, "utf8"));
+  const parseOnly = await timeIt(iterations, () => texts.forEach((t) => parseDocument(t).toJS()));
+  const req = { selectors: { configPaths: ["root.yaml"], searchDirs: [] }, overrides: [], cwd: dir, offline: true };
+  const first = await resolveGlobalConfig(req);
+  const inProcess = await timeIt(iterations, () => resolveGlobalConfig(req));
+  console.log(`include tree: ${files.length} files, ${first.servers.length} server instances (incl. generated)`);
+  console.log(`baseline  parse the ${files.length} YAML files alone : ${ms(parseOnly)}`);
+  console.log(`in-process resolveGlobalConfig              : ${ms(inProcess)}  (ratio ${(inProcess / parseOnly).toFixed(2)}x parse-only)`);
+
+  if (args.includes("--build") || !existsSync(binary)) {
+    const b = Bun.spawnSync([process.execPath, "build.ts"], { cwd: repo, stdout: "inherit", stderr: "inherit" });
+    if (b.exitCode !== 0) throw new Error("bun build.ts failed");
+  }
+  const run = (argv: string[]) => () => {
+    const p = Bun.spawnSync([binary, ...argv], { cwd: dir, stdout: "pipe", stderr: "pipe", env: { PATH: "/usr/bin:/bin", HOME: dir } });
+    if (p.exitCode !== 0) throw new Error(`${argv.join(" ")} exited ${p.exitCode}: ${p.stderr.toString()}`);
+  };
+  const binIter = Math.max(5, Math.floor(iterations / 3));
+  const startup = await timeIt(binIter, run(["--version"]));
+  const help = await timeIt(binIter, run(["--help"]));
+  console.log(`baseline  dist/gym --version (process start)   : ${ms(startup)}`);
+  console.log(`          dist/gym --help                       : ${ms(help)}  (target ≤ 40 ms)`);
+  try {
+    run(["env", "resolve", "--config", "root.yaml"])(); // warm the asset extraction cache
+    const viaBinary = await timeIt(binIter, run(["env", "resolve", "--config", "root.yaml"]));
+    console.log(`dist/gym env resolve (100-file tree, wall)     : ${ms(viaBinary)}  (target ≤ 50 ms; ratio ${(viaBinary / startup).toFixed(2)}x process start)`);
+  } catch (err) {
+    console.log(`dist/gym env resolve could not run: ${(err as Error).message.split("\n")[0]}`);
+    process.exitCode = 1;
+  }
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
