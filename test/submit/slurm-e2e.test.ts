@@ -1,0 +1,115 @@
+/**
+ * A real bare-metal submit on the local Slurm (scripts/setup-slurm.sh): the policy service is a
+ * `vllm` shim that runs `gym model serve scripted_model` with the staged gym; the driver runs a
+ * `command:` benchmark through the staged binary that calls the policy and writes artifacts.
+ * Skipped (with a note) only when `sinfo` is absent.
+ */
+import { describe, expect, test } from "bun:test";
+import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { runGym, tempDir } from "../helpers/tmp.ts";
+
+const SHIM_DIR = join(import.meta.dir, "..", "fixtures", "submit", "e2e-bin");
+const HAS_SLURM = Bun.which("sinfo") !== null;
+if (!HAS_SLURM) console.warn("note: sinfo not found; skipping the real-Slurm submit test (run scripts/setup-slurm.sh as root to enable it)");
+
+const SECRETS = { GYM_E2E_HOST_SECRET: "e2e-host-5a1d", GYM_E2E_FWD_SECRET: "e2e-fwd-c3b9" };
+
+function config(out: string, port: number): string {
+  return `services:
+  policy:
+    type: vllm
+    model: scripted
+    port: ${port}
+    health_check: {timeout_seconds: 90}
+compute:
+  cluster:
+    type: slurm
+    account: gym-test
+    walltime: "00:05:00"
+    container_runtime: none
+    forward_env: [GYM_E2E_FWD_SECRET]
+driver:
+  policy_model: policy
+  env:
+    HOST_SECRET: host:GYM_E2E_HOST_SECRET
+    FWD: runtime:GYM_E2E_FWD_SECRET
+  benchmarks:
+    smoke:
+      command: |
+        A="$NEMO_GYM_BENCH_DIR/artifacts"
+        gym --version > "$A/version.txt"
+        curl -sf --noproxy '*' --max-time 30 "$NEMO_GYM_POLICY_BASE_URL/models" > "$A/models.json"
+        curl -sf --noproxy '*' --max-time 30 -H 'content-type: application/json' -d '{"model": "scripted", "input": "hello"}' "$NEMO_GYM_POLICY_BASE_URL/responses" > "$A/response.json"
+        printf %s "$FWD" | sha256sum | cut -c1-64 > "$A/forwarded.txt"
+        test -n "$GYM_JOB_END_TIME" && echo "$GYM_JOB_END_TIME" > "$A/end_time.txt"
+job:
+  output_path: ${out}
+otel: {enabled: false}
+`;
+}
+
+function allFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? allFiles(join(dir, e.name)) : [join(dir, e.name)]));
+}
+
+async function waitForJob(id: string, timeoutMs: number): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const q = Bun.spawnSync(["squeue", "-h", "-j", id, "-o", "%T"], { stdout: "pipe", stderr: "pipe" });
+    if (q.stdout.toString().trim() === "") break;
+    await Bun.sleep(1000);
+  }
+  const s = Bun.spawnSync(["scontrol", "show", "job", id], { stdout: "pipe", stderr: "pipe" }).stdout.toString();
+  return /JobState=(\S+)/.exec(s)?.[1] ?? "unknown";
+}
+
+describe.skipIf(!HAS_SLURM)("real Slurm (bare metal)", () => {
+  test(
+    "submit → scripted policy healthy → driver through the staged gym → COMPLETED, artifacts, logs, record, status",
+    async () => {
+      await using dir = await tempDir("gym-slurm-e2e-");
+      const port = 20000 + Math.floor(Math.random() * 20000);
+      writeFileSync(join(dir.path, "submit.yaml"), config(join(dir.path, "runs"), port));
+      const env = { ...SECRETS, PATH: `${SHIM_DIR}:${process.env.PATH}` };
+      const r = await runGym(["eval", "submit", "-c", "submit.yaml", "--json"], { cwd: dir.path, env });
+      expect(r.stderr).not.toContain("error:");
+      expect(r.code).toBe(0);
+      const rec = JSON.parse(r.stdout);
+      const jobId = rec.benchmarks[0].job_id as string;
+      expect(jobId).toMatch(/^\d+$/);
+      let state = "unknown";
+      try {
+        state = await waitForJob(jobId, 150_000);
+      } finally {
+        if (state === "unknown" || state === "RUNNING" || state === "PENDING") Bun.spawnSync(["scancel", jobId]);
+      }
+      const bench = join(rec.run_dir, "smoke");
+      const batchOut = readFileSync(join(bench, `slurm-${jobId}.out`), "utf8");
+      expect(`${state}\n${batchOut}`).toStartWith("COMPLETED\n");
+      expect(batchOut).toContain(`Waiting for policy at http://localhost:${port}...`);
+      const art = join(bench, "artifacts");
+      expect(readFileSync(join(art, "version.txt"), "utf8")).toStartWith("gym ");
+      expect(JSON.parse(readFileSync(join(art, "models.json"), "utf8")).object).toBe("list");
+      const resp = JSON.parse(readFileSync(join(art, "response.json"), "utf8"));
+      expect(Array.isArray(resp.output)).toBe(true);
+      // The forwarded secret reached the driver (compared by hash, so no file holds it).
+      const sha = new Bun.CryptoHasher("sha256").update(SECRETS.GYM_E2E_FWD_SECRET).digest("hex");
+      expect(readFileSync(join(art, "forwarded.txt"), "utf8")).toBe(`${sha}\n`);
+      expect(Number(readFileSync(join(art, "end_time.txt"), "utf8"))).toBeGreaterThan(Date.now() / 1000);
+      expect(statSync(join(bench, "logs", `policy-${jobId}.log`)).isFile()).toBe(true);
+      expect(statSync(join(bench, "logs", `driver-${jobId}.log`)).isFile()).toBe(true);
+      expect(JSON.parse(readFileSync(join(rec.run_dir, "gym-job.json"), "utf8")).benchmarks[0].job_id).toBe(jobId);
+      // D28: the host: secret only in job.sh; the forwarded secret in no file at all.
+      for (const f of allFiles(rec.run_dir)) {
+        const text = readFileSync(f, "utf8");
+        expect(`${f}:${text.includes(SECRETS.GYM_E2E_FWD_SECRET)}`).toBe(`${f}:false`);
+        expect(`${f}:${text.includes(SECRETS.GYM_E2E_HOST_SECRET)}`).toBe(`${f}:${f.endsWith("/job.sh")}`);
+      }
+      const st = await runGym(["eval", "status", rec.run_dir, "--json"], { cwd: dir.path });
+      expect(st.code).toBe(0);
+      expect(JSON.parse(st.stdout).benchmarks.smoke).toMatchObject({ job_id: jobId, state: "COMPLETED", exit_code: "0:0" });
+    },
+    200_000,
+  );
+});
