@@ -1,5 +1,29 @@
-/** `gym env start`: Start the head server and every server of a config. */
-import { notImplemented } from "./_stub.ts";
+/**
+ * `gym env start`: resolve the config, then run the head server and one process per server until
+ * Ctrl+C (cli-config.md §2.4; runtime.md §4). The glue between config/, components/ and runtime/.
+ */
+import { isBuiltin } from "../components/registry.ts";
+import { resolveGlobalConfig } from "../config/resolve.ts";
+import { setVerbose } from "../log.ts";
+import { runUntilStopped } from "../runtime/run.ts";
+import { Supervisor } from "../runtime/supervisor.ts";
+import { defineGymCommand } from "./_command.ts";
+import { policyFlags, selectorArgs, selectorFlags } from "./_flags.ts";
+import { commandOverrides } from "./env-resolve.ts";
 
 /** The `gym env start` command. */
-export default notImplemented("env start", "Start the head server and every server of a config", "Runtime");
+export default defineGymCommand({
+  meta: { name: "start", description: "Start the head server and every server of a config" },
+  args: { ...selectorFlags, ...policyFlags },
+  examples: [
+    "gym env start --resources-server example_single_tool_call --model-type scripted_model",
+    "gym env start --config my-env.yaml +head_server.port=11001",
+  ],
+  async run(ctx) {
+    const resolved = await resolveGlobalConfig({ selectors: selectorArgs(ctx.args), overrides: commandOverrides(ctx) });
+    if (resolved.dict.verbose === true) setVerbose(true);
+    await import("../components/index.ts");
+    const sup = new Supervisor({ resolved, isBuiltin });
+    return await runUntilStopped(sup);
+  },
+});

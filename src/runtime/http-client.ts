@@ -10,6 +10,7 @@ import { log } from "../log.ts";
 import { InnerServerError } from "./http-types.ts";
 import { HostLimiter } from "./limiter.ts";
 import type { PoolLimits } from "./pool.ts";
+import { profiled } from "./profiling.ts";
 
 /** Which default timeout a call gets (runtime.md §2.5 spec default). */
 export type CallKind = "episode" | "model" | "other";
@@ -150,8 +151,12 @@ export class HttpClient {
   }
 
   /** Send one request with the timeout and retry rules of its kind. */
-  async request(url: string, opts: RequestOptions = {}): Promise<Response> {
+  request(url: string, opts: RequestOptions = {}): Promise<Response> {
     const u = new URL(url);
+    return profiled(`HttpClient.request ${opts.method ?? (opts.json === undefined && opts.body === undefined ? "GET" : "POST")} ${u.pathname}`, () => this.send(u, url, opts));
+  }
+
+  private async send(u: URL, url: string, opts: RequestOptions): Promise<Response> {
     if (opts.internal) bypassProxyFor(u.hostname);
     const kind = opts.kind ?? callKindOf(u.pathname);
     const timeoutS = this.policy.timeoutSeconds ?? DEFAULT_TIMEOUTS[kind];

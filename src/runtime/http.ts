@@ -144,19 +144,17 @@ function withPath(req: Request, url: URL, path: string): Request {
   return new Request(next.toString(), { method: req.method, headers: req.headers, signal: req.signal });
 }
 
-/** Options of `serveApp`. */
-export interface ServeOptions extends HandlerOptions {
+/** Where and how to listen. */
+export interface ListenOptions {
   host: string;
   port: number;
   /** Share the port with sibling worker processes (`num_workers > 1`, SO_REUSEPORT). */
   reusePort?: boolean;
 }
 
-/** Serve an app with Bun.serve: `idleTimeout: 0` because handlers wait on model calls (D16). */
-export function serveApp(app: ServerApp, opts: ServeOptions): Server<undefined> {
-  let server: Server<undefined> | undefined;
-  const handler = createHandler(app, { ...opts, peerAddress: opts.peerAddress ?? ((req) => server?.requestIP(req)?.address) });
-  server = Bun.serve({
+/** Bind a handler with Bun.serve: `idleTimeout: 0` because handlers wait on model calls (D16). Throws EADDRINUSE when taken. */
+export function listen(handler: (req: Request, server: Server<undefined>) => Response | Promise<Response>, opts: ListenOptions): Server<undefined> {
+  return Bun.serve({
     hostname: opts.host,
     port: opts.port,
     reusePort: opts.reusePort ?? false,
@@ -165,8 +163,19 @@ export function serveApp(app: ServerApp, opts: ServeOptions): Server<undefined> 
     maxRequestBodySize: Number.MAX_SAFE_INTEGER,
     fetch: handler,
     error(err) {
-      return toResponse(err, app, new Request("http://local/"));
+      log.error("unhandled server error:", err);
+      return jsonResponse(pyExceptionRepr(err), 500);
     },
   });
+}
+
+/** Options of `serveApp`. */
+export interface ServeOptions extends HandlerOptions, ListenOptions {}
+
+/** Serve an app: `createHandler` + `listen`, with the socket peer as the client address. */
+export function serveApp(app: ServerApp, opts: ServeOptions): Server<undefined> {
+  let server: Server<undefined> | undefined;
+  const handler = createHandler(app, { ...opts, peerAddress: opts.peerAddress ?? ((req) => server?.requestIP(req)?.address) });
+  server = listen((req) => handler(req), opts);
   return server;
 }

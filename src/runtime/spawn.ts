@@ -1,0 +1,58 @@
+/**
+ * How each server process is started (D13, runtime.md §1.1, §2.2): built-ins re-run this binary
+ * (`internal serve`, BUN_BE_BUN stripped); external servers run `<dir>/.venv/bin/python`,
+ * `python_executable` or the entrypoint itself, from the server directory. Every child gets
+ * upstream's env contract (D3) plus BUN_CONFIG_MAX_HTTP_REQUESTS (D16).
+ */
+import { existsSync } from "node:fs";
+import { isAbsolute, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { processEnvCopy } from "../env.ts";
+import { ConfigError } from "../errors.ts";
+
+/** The command that re-runs this program: the binary itself, or bun + src/main.ts from source. */
+export function selfCommand(): string[] {
+  const main = fileURLToPath(new URL("../main.ts", import.meta.url));
+  // In the compiled binary modules live under Bun's virtual `$bunfs` root.
+  return main.includes("$bunfs") || main.includes("~BUN") ? [process.execPath] : [process.execPath, main];
+}
+
+/** A process to start. */
+export interface SpawnSpec {
+  argv: string[];
+  cwd?: string;
+  env: Record<string, string>;
+}
+
+/** The environment every child starts with. */
+export function childEnv(vars: { configYaml: string; instance: string; maxHttpRequests: number; dict: Record<string, unknown>; extra?: Record<string, string> }): Record<string, string> {
+  const env = processEnvCopy();
+  delete env.BUN_BE_BUN;
+  env.NEMO_GYM_CONFIG_DICT = vars.configYaml;
+  env.NEMO_GYM_CONFIG_PATH = vars.instance;
+  env.BUN_CONFIG_MAX_HTTP_REQUESTS = String(vars.maxHttpRequests);
+  if (typeof vars.dict.uv_cache_dir === "string") env.UV_CACHE_DIR = vars.dict.uv_cache_dir;
+  const lock = vars.dict.uv_lock_timeout_seconds;
+  if (lock !== undefined && lock !== null) env.UV_LOCK_TIMEOUT = String(lock);
+  return { ...env, ...vars.extra };
+}
+
+/** Spec of a built-in server process (worker `reusePort` when the server has several). */
+export function builtinSpec(env: Record<string, string>, reusePort: boolean): SpawnSpec {
+  return { argv: [...selfCommand(), "internal", "serve", ...(reusePort ? ["--reuse-port"] : [])], env };
+}
+
+/** Spec of an external server: interpreter choice, cwd = server dir, PYTHONPATH prefixed for `.py`. */
+export function externalSpec(name: string, dir: string, entrypoint: string, pythonExecutable: string, env: Record<string, string>): SpawnSpec {
+  const script = isAbsolute(entrypoint) ? entrypoint : join(dir, entrypoint);
+  if (!existsSync(script)) {
+    throw new ConfigError(`server '${name}': entrypoint ${script} does not exist`, { key: `${name}.entrypoint`, hint: "fix the entrypoint, or use a built-in implementation" });
+  }
+  if (entrypoint.endsWith(".py")) {
+    const venv = join(dir, ".venv", "bin", "python");
+    const python = existsSync(venv) ? venv : pythonExecutable;
+    const pythonPath = env.PYTHONPATH ? `${dir}:${env.PYTHONPATH}` : dir;
+    return { argv: [python, script], cwd: dir, env: { ...env, PYTHONPATH: pythonPath } };
+  }
+  return { argv: [script], cwd: dir, env };
+}
