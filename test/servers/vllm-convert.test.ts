@@ -2,9 +2,10 @@ import { describe, expect, test } from "bun:test";
 import { attachTokenIds } from "../../src/servers/token-ids.ts";
 import { emptyCompletion, isContextOverflow, preprocessChatParams } from "../../src/servers/vllm-preprocess.ts";
 import { responsesToChatParams } from "../../src/servers/vllm-request.ts";
-import { chatToResponse } from "../../src/servers/vllm-response.ts";
+import { chatToResponse as convert } from "../../src/servers/vllm-response.ts";
 
 type Obj = Record<string, any>;
+const chatToResponse = (c: Obj, r: Obj, o: { usesReasoningParser: boolean; model: string }): Obj => convert(c, r, o);
 
 const weatherTool = { type: "function", name: "get_weather", description: "Weather", strict: true, parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] } };
 
