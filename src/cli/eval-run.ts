@@ -13,7 +13,13 @@ import { setupExporters } from "../export/index.ts";
 import { promptTransform } from "../dataset/prompt.ts";
 import { defineGymCommand, type GymArgDef } from "./_command.ts";
 import { flagsToOverrides, policyFlags, policyOverrides, selectorArgs, selectorFlags, type FlagOverride } from "./_flags.ts";
-import { GymError, EXIT_USAGE } from "../errors.ts";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { ConfigError } from "../errors.ts";
+import { collate } from "../dataset/collate.ts";
+import { outputStem } from "../rollout/paths.ts";
+import { Supervisor } from "../runtime/supervisor.ts";
+import { isBuiltin } from "../components/registry.ts";
 import type { ResolvedConfig } from "../config/types.ts";
 import type { GymEnv } from "../env.ts";
 
@@ -66,13 +72,70 @@ function maxAttempts(env: GymEnv): number {
   return n;
 }
 
-/** Serve mode: prepare the split, start the servers, collect, shut down. */
-async function serveAndCollect(_resolved: ResolvedConfig, _view: Record<string, unknown>, _env: GymEnv): Promise<number> {
-  throw new GymError("`gym eval run` serve mode needs the server supervisor, which has not landed yet", {
-    code: "E_NOT_IMPLEMENTED",
-    hint: "start the servers with `gym env start …` and run `gym eval run --no-serve -i … -o …`",
-    exitCode: EXIT_USAGE,
-  });
+/** Serve mode: prepare the split (collate), start the servers, collect, shut down (cli-config §2.4). */
+async function serveAndCollect(resolved: ResolvedConfig, view: Record<string, unknown>, env: GymEnv): Promise<number> {
+  const dict = resolved.dict;
+  const split = view.split;
+  if (split !== "train" && split !== "validation" && split !== "benchmark") {
+    throw new ConfigError(`split must be one of train, validation, benchmark in serve mode, got ${JSON.stringify(split ?? null)}`, {
+      key: "split",
+      hint: "pass --split benchmark (or --no-serve with -i to collect against running servers)",
+    });
+  }
+  const output = view.output_jsonl_fpath;
+  if (typeof output !== "string" || output === "") throw new ConfigError("output_jsonl_fpath is required", { key: "output_jsonl_fpath", hint: "pass -o/--output PATH" });
+  const outputDir = join(outputStem(output), "preprocessed_datasets");
+  const input = join(outputDir, `${split}.jsonl`);
+  // Validate the keys and settle the fetch cap (D16) before any work, so a re-spawned copy does it once.
+  const cfg = rolloutConfigFrom({ ...view, input_jsonl_fpath: input });
+  const inFlight = maxInFlight(cfg);
+  const cap = neededMaxHttpRequests(inFlight, env.bunMaxHttpRequests);
+  if (cap !== undefined && !env.driverRespawned) return respawnWithFetchCap(cap);
+  const warn = fdBudgetWarning(inFlight);
+  if (warn) log.warn(warn);
+  const reuse = Object.hasOwn(dict, "reuse_existing_data_preparation") && resolveAt(dict, ["reuse_existing_data_preparation"]) === true;
+  if (reuse && existsSync(input)) log.info(`reuse_existing_data_preparation: using ${input}`);
+  else {
+    const dataSource = Object.hasOwn(dict, "data_source") ? resolveAt(dict, ["data_source"]) : "huggingface";
+    const overwrite = Object.hasOwn(dict, "overwrite_metrics_conflicts") && resolveAt(dict, ["overwrite_metrics_conflicts"]) === true;
+    const final = await collate(resolved, { mode: "train_preparation", outputDir, shouldDownload: true, overwriteConflicts: overwrite, dataSource: dataSource === "gitlab" ? "gitlab" : "huggingface" });
+    if (!final[split]) {
+      throw new ConfigError(`no ${split} dataset in the config: nothing to collect`, { hint: `add a dataset of type ${split} to an agent, or pick another --split` });
+    }
+  }
+  await import("../components/index.ts");
+  const supervisor = new Supervisor({ resolved, isBuiltin });
+  const stop = new AbortController();
+  const onSignal = () => stop.abort();
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
+  const unwatch = watchParent(() => process.exit(137));
+  const exporters = await setupExporters(dict, (k) => resolveAt(dict, [k]));
+  try {
+    await supervisor.start();
+    // A server that dies mid-run stops admission instead of leaving rollouts to time out one by one.
+    void supervisor.waitForFailure().then((e) => {
+      log.error(e.message);
+      stop.abort();
+    });
+    const summary = await runRollouts(cfg, {
+      targets: targetsFromConfig(dict),
+      maxAttempts: maxAttempts(env),
+      jobEndTime: env.jobEndTime,
+      tty: process.stderr.isTTY === true && !env.testing,
+      stop: stop.signal,
+      transform: cfg.promptConfig ? await promptTransform(cfg.promptConfig, resolved.roots) : undefined,
+      onResult: cfg.uploadRollouts ? (r) => exporters.spoolRollout(r) : undefined,
+      onAggregated: (_entries, flat) => exporters.logMetrics(flat),
+    });
+    return summary.exitCode;
+  } finally {
+    unwatch();
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
+    await exporters.finish();
+    await supervisor.shutdown();
+  }
 }
 
 /** The `gym eval run` command. */
@@ -96,10 +159,10 @@ export default defineGymCommand({
 
     const cfg = rolloutConfigFrom(view);
     const inFlight = maxInFlight(cfg);
-    const warn = fdBudgetWarning(inFlight);
-    if (warn) log.warn(warn);
     const cap = neededMaxHttpRequests(inFlight, env.bunMaxHttpRequests);
     if (cap !== undefined && !env.driverRespawned) return respawnWithFetchCap(cap);
+    const warn = fdBudgetWarning(inFlight);
+    if (warn) log.warn(warn);
 
     const client = await setupServerClient(dict);
     const targets = targetsFromConfig(client.config);
@@ -118,7 +181,7 @@ export default defineGymCommand({
         stop: stop.signal,
         transform: cfg.promptConfig ? await promptTransform(cfg.promptConfig, resolved.roots) : undefined,
         onResult: cfg.uploadRollouts ? (r) => exporters.spoolRollout(r) : undefined,
-        onAggregated: (entries, flat) => exporters.logMetrics(flat),
+        onAggregated: (_entries, flat) => exporters.logMetrics(flat),
       });
       return summary.exitCode;
     } finally {

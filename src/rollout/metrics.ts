@@ -117,46 +117,96 @@ export function passAtK(n: number, c: number, k: number): number {
   return 1 - comb(n - c, k) / comb(n, k);
 }
 
+/** Scores of one rollout by name (booleans count as 0/1). */
+export type ScoreFn = (r: VerifyResponse) => Record<string, number | boolean>;
+
+function mean(xs: number[]): number {
+  return xs.reduce((a, b) => a + b, 0) / xs.length;
+}
+
 /**
- * `compute_pass_majority_metrics` (runtime §12): pass@k, pass@1[avg-of-k] and, with an answer
- * key, majority@k over tasks (each a list of rollouts), as percentages.
+ * `compute_pass_majority_metrics` (runtime §12): over tasks (each a list of rollouts) and every
+ * score name, `pass@k` (unbiased for binary scores, max of the first k otherwise),
+ * `pass@1[avg-of-k]`, `majority@k` and `no_answer` when an answer key is given,
+ * `per_sample_aggregate`, and the across-run spread. Values are percentages.
  */
-export function passMajorityMetrics(
-  tasks: VerifyResponse[][],
-  scoreFn: (r: VerifyResponse) => number,
-  name = "accuracy",
-  answerKey?: string,
-): Record<string, number> {
-  const out: Record<string, number> = {};
+export function passMajorityMetrics(tasks: VerifyResponse[][], scoreFn: ScoreFn = (r) => ({ accuracy: Number(r.reward ?? 0) }), answerKey?: string): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
   if (tasks.length === 0) return out;
-  const kMax = Math.min(...tasks.map((t) => t.length));
-  const scores = tasks.map((t) => t.map(scoreFn));
-  const binary = scores.every((s) => s.every((v) => v === 0 || v === 1));
-  for (let k = 1; k <= kMax; k++) {
-    let pass = 0;
-    let avg = 0;
-    let maj = 0;
-    for (let i = 0; i < tasks.length; i++) {
-      const s = scores[i]!;
-      pass += binary ? passAtK(s.length, s.filter((v) => v === 1).length, k) : Math.max(...s.slice(0, k));
-      avg += s.slice(0, k).reduce((a, b) => a + b, 0) / k;
-      if (answerKey) {
-        const votes = new Map<string, number[]>();
-        for (const r of tasks[i]!.slice(0, k)) {
-          const a = r[answerKey];
-          if (a === undefined || a === null) continue;
-          const key = JSON.stringify(a);
-          votes.set(key, [...(votes.get(key) ?? []), scoreFn(r)]);
-        }
-        const top = Math.max(0, ...[...votes.values()].map((v) => v.length));
-        const winners = [...votes.values()].filter((v) => v.length === top && top > 0);
-        // Ties are averaged over the tied answers.
-        if (winners.length > 0) maj += winners.reduce((a, v) => a + v[0]!, 0) / winners.length;
+  const maxK = Math.max(...tasks.map((t) => t.length));
+  const scores: Record<string, number>[][] = [];
+  const answers: unknown[][] = [];
+  for (const rollouts of tasks) {
+    const ts: Record<string, number>[] = [];
+    const ta: unknown[] = [];
+    for (const r of rollouts) {
+      const s: Record<string, number> = {};
+      for (const [k, v] of Object.entries(scoreFn(r))) s[k] = typeof v === "boolean" ? Number(v) : v;
+      if (answerKey !== undefined) {
+        const a = r[answerKey] ?? null;
+        ta.push(a);
+        s.no_answer = a === null ? 1 : 0;
       }
+      ts.push(s);
     }
-    out[`pass@${k}/${name}`] = (100 * pass) / tasks.length;
-    out[`pass@1[avg-of-${k}]/${name}`] = (100 * avg) / tasks.length;
-    if (answerKey) out[`majority@${k}/${name}`] = (100 * maj) / tasks.length;
+    scores.push(ts);
+    answers.push(ta);
+  }
+  const names = [...new Set(scores.flatMap((t) => t.flatMap((s) => Object.keys(s))))].sort();
+  for (let k = 1; k <= maxK; k++) {
+    for (const name of names) {
+      const pass: number[] = [];
+      const avg: number[] = [];
+      const maj: number[] = [];
+      scores.forEach((ts, i) => {
+        const vals = ts.filter((s) => name in s).map((s) => s[name]!);
+        if (vals.length > 0 && k <= vals.length) {
+          if (vals.every((v) => v === 0 || v === 1)) pass.push(passAtK(vals.length, vals.filter((v) => v !== 0).length, k));
+          else pass.push(Math.max(...vals.slice(0, k)));
+        }
+        const firstK = ts.slice(0, k).filter((s) => name in s).map((s) => s[name]!);
+        if (firstK.length > 0) avg.push(mean(firstK));
+        if (answerKey !== undefined) {
+          const votes = new Map<string, { n: number; score: number }>();
+          ts.slice(0, k).forEach((s, j) => {
+            const a = answers[i]![j];
+            if (a === null || !(name in s)) return;
+            // A vote is the (answer, score) pair, as upstream counts them.
+            const key = JSON.stringify([a, s[name]]);
+            const v = votes.get(key) ?? { n: 0, score: s[name]! };
+            v.n++;
+            votes.set(key, v);
+          });
+          if (votes.size === 0) maj.push(0);
+          else {
+            const top = Math.max(...[...votes.values()].map((v) => v.n));
+            const tied = [...votes.values()].filter((v) => v.n === top);
+            maj.push(mean(tied.map((v) => v.score)));
+          }
+        }
+      });
+      if (pass.length > 0) out[`pass@${k}/${name}`] = 100 * mean(pass);
+      if (avg.length > 0) out[`pass@1[avg-of-${k}]/${name}`] = 100 * mean(avg);
+      if (maj.length > 0) out[`majority@${k}/${name}`] = 100 * mean(maj);
+    }
+  }
+  const perSample: Record<string, number[]> = {};
+  for (let run = 0; run < maxK; run++) {
+    for (const name of names) {
+      const vals = scores.filter((ts) => run < ts.length && name in ts[run]!).map((ts) => ts[run]![name]!);
+      if (vals.length > 0) (perSample[name] ??= []).push(100 * mean(vals));
+    }
+  }
+  out.per_sample_aggregate = perSample;
+  for (let k = 2; k <= maxK; k++) {
+    for (const name of names) {
+      const runs = (perSample[name] ?? []).slice(0, k);
+      if (runs.length < 2) continue;
+      const m = mean(runs);
+      const sd = Math.sqrt(runs.reduce((a, x) => a + (x - m) ** 2, 0) / (runs.length - 1));
+      out[`pass@1[avg-of-${k}]/${name}/std_dev_across_runs`] = sd;
+      out[`pass@1[avg-of-${k}]/${name}/std_err_across_runs`] = sd / Math.sqrt(runs.length);
+    }
   }
   return out;
 }

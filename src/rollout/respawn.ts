@@ -6,13 +6,11 @@
  */
 import { processEnvCopy, readEnv } from "../env.ts";
 import { log } from "../log.ts";
+import { selfCommand } from "../runtime/spawn.ts";
 
-/** argv that re-runs this same command (works from source and from the compiled binary). */
-export function selfCommand(): string[] {
-  const a1 = process.argv[1] ?? "";
-  // In a compiled binary argv[1] is the embedded entry (`/$bunfs/…`), not a user argument.
-  const compiled = a1.startsWith("/$bunfs/") || a1.startsWith("B:/~BUN/") || a1.startsWith("B:\\~BUN\\");
-  return compiled ? [process.execPath, ...process.argv.slice(2)] : [process.execPath, ...process.argv.slice(1)];
+/** argv that re-runs this same command line (the gym command of runtime/spawn.ts plus the user's arguments). */
+export function sameCommandLine(): string[] {
+  return [...selfCommand(), ...process.argv.slice(2)];
 }
 
 /** Re-run this command with `BUN_CONFIG_MAX_HTTP_REQUESTS=value`; resolves to the child's exit code. */
@@ -22,7 +20,7 @@ export async function respawnWithFetchCap(value: number): Promise<number> {
   env.GYM_DRIVER_RESPAWNED = "1";
   delete env.BUN_BE_BUN;
   log.debug(`re-spawning the driver with BUN_CONFIG_MAX_HTTP_REQUESTS=${value} (D16)`);
-  const child = Bun.spawn(selfCommand(), { env, stdin: "inherit", stdout: "inherit", stderr: "inherit" });
+  const child = Bun.spawn(sameCommandLine(), { env, stdin: "inherit", stdout: "inherit", stderr: "inherit" });
   const forward = (sig: NodeJS.Signals) => () => child.kill(sig);
   const onInt = forward("SIGINT");
   const onTerm = forward("SIGTERM");
