@@ -32,7 +32,7 @@ export function retryableStatus(status: number): boolean {
 function isTransportError(e: unknown): boolean {
   const name = (e as Error)?.name ?? "";
   const code = (e as { code?: string })?.code ?? "";
-  return name === "TimeoutError" || name === "AbortError" || /ECONN|ETIMEDOUT|ConnectionRefused|ConnectionClosed|FailedToOpenSocket|EPIPE|socket/i.test(`${code} ${(e as Error)?.message ?? ""}`);
+  return name === "TimeoutError" || name === "AbortError" || name === "ClientConnectorError" || /ECONN|ETIMEDOUT|ConnectionRefused|ConnectionClosed|FailedToOpenSocket|EPIPE|socket/i.test(`${code} ${(e as Error)?.message ?? ""}`);
 }
 
 async function step(stage: FailureStage, what: string, fn: () => Promise<InnerResponse>): Promise<InnerResponse> {
