@@ -10,9 +10,6 @@ import type { InnerClient } from "./inner-client.ts";
 /** Hop-by-hop headers dropped in both directions (cookies travel separately). */
 const HOP = new Set(["connection", "content-encoding", "content-length", "cookie", "host", "keep-alive", "transfer-encoding", "upgrade"]);
 
-/** The deprecation line printed when a legacy_agent server starts. */
-export const LEGACY_DEPRECATION = "legacy_agent environment servers are deprecated: the agent's /run is relayed as-is; give the agent a native environment server (e.g. single_agent_turn)";
-
 async function relay(client: InnerClient, agent: string, path: string, ctx: RequestContext): Promise<Response> {
   const headers: Record<string, string> = {};
   ctx.request.headers.forEach((v, k) => {

@@ -1,6 +1,6 @@
 /** environment_servers/legacy_agent: relays `/run` to an agent that has no native environment server (D1). */
 import { log } from "../../log.ts";
-import { LEGACY_DEPRECATION, legacyAgentApp } from "../../servers/environment-legacy.ts";
+import { legacyAgentApp } from "../../servers/environment-legacy.ts";
 import { clientsFor, refName } from "../_support.ts";
 import type { BuiltinComponent } from "../registry.ts";
 
@@ -14,7 +14,7 @@ export const component: BuiltinComponent = {
   className: CLASS_NAME,
   async create(ctx) {
     const agentServer = refName(ctx, "agent_server");
-    log.warn(`(${ctx.instanceName}) ${LEGACY_DEPRECATION}`);
+    // The deprecation warning is printed once by the config step that generates legacy_agent servers (D1).
     const set = IGNORED.filter((k) => ctx.config[k] !== undefined && ctx.config[k] !== null);
     if (set.length > 0) log.warn(`(${ctx.instanceName}) ${set.join(", ")} ${set.length === 1 ? "is" : "are"} ignored by legacy_agent (it relays /run without episode limits)`);
     return legacyAgentApp({ className: CLASS_NAME, instanceName: ctx.instanceName, agentServer, client: clientsFor(ctx).inner });
