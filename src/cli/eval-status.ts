@@ -1,4 +1,7 @@
 /** `gym eval status`: show the Slurm state, chain and progress of a submitted run (D32). */
+import { homedir } from "node:os";
+import { join } from "node:path";
+import { readEnv } from "../env.ts";
 import { UsageError } from "../errors.ts";
 import { readRecord, runStatus } from "../submit/status.ts";
 import { isLocalHost, localConnection, sshConnection } from "../submit/ssh.ts";
@@ -15,7 +18,8 @@ export default defineGymCommand({
   async run(ctx) {
     const dir = ctx.args.run_dir;
     if (typeof dir !== "string" || dir === "") throw new UsageError("gym eval status: error: the following arguments are required: RUN_DIR");
-    const rec = readRecord(dir);
+    const env = readEnv();
+    const rec = readRecord(dir, env.xdgCacheHome ?? join(homedir(), ".cache"));
     const conn = isLocalHost(rec.hostname) ? localConnection() : await sshConnection(rec.hostname!);
     try {
       const st = await runStatus(rec, conn);

@@ -103,8 +103,15 @@ export function composeSubmit(absPath: string, overrides: string[], lookupEnv: (
   }
 
   // Spec default §13.1: `${oc.env:…}` in policy_host resolves on the driver node, not here.
+  // The injected policy_base_url carries it too, so a re-loaded resolved-config.yaml keeps it as well.
+  const keep = (v: unknown) => (typeof v === "string" ? v.replace(/(?<!\\)\$\{oc\.env:/g, "\\${oc.env:") : v);
   const driver = dict.driver;
-  if (isMap(driver) && typeof driver.policy_host === "string") driver.policy_host = driver.policy_host.replace(/(?<!\\)\$\{oc\.env:/g, "\\${oc.env:");
+  if (isMap(driver)) {
+    if (typeof driver.policy_host === "string") driver.policy_host = keep(driver.policy_host);
+    if (isMap(driver.benchmarks)) {
+      for (const b of Object.values(driver.benchmarks)) if (isMap(b) && isMap(b.run) && "policy_base_url" in b.run) b.run.policy_base_url = keep(b.run.policy_base_url);
+    }
+  }
 
   const resolved = resolveInterpolations(dict, { env: lookupEnv }) as Dict;
   for (const k of Object.keys(resolved)) if (k.startsWith("_")) delete resolved[k];

@@ -4,7 +4,7 @@
  * driver's progress file. Queries run where the submit ran (over SSH when the record names a host).
  */
 import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { ConfigError } from "../errors.ts";
 import { RECORD_SCHEMA_VERSION, type SubmissionRecord } from "./records.ts";
 import { q } from "./render/shell.ts";
@@ -27,8 +27,11 @@ export interface RunStatus {
 }
 
 /** Read and check a run dir's record (local file). */
-export function readRecord(runDir: string): SubmissionRecord {
-  const p = join(runDir, "gym-job.json");
+export function readRecord(runDir: string, cacheDir?: string): SubmissionRecord {
+  let p = join(runDir, "gym-job.json");
+  // A run dir on a remote cluster: fall back to the local record copy written at submit time.
+  const copy = cacheDir === undefined ? undefined : join(cacheDir, "nemo-gym", "jobs", `${basename(runDir.replace(/\/+$/, ""))}.json`);
+  if (!existsSync(p) && copy !== undefined && existsSync(copy)) p = copy;
   if (!existsSync(p)) throw new ConfigError(`No gym-job.json in '${runDir}'`, { code: "E_STATUS", hint: "pass the run directory printed by gym eval submit (…/gym-job-<stamp>-<hex>)" });
   const rec = JSON.parse(readFileSync(p, "utf8")) as SubmissionRecord;
   if (typeof rec.schema_version !== "number" || rec.schema_version > RECORD_SCHEMA_VERSION) {

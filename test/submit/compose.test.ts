@@ -61,3 +61,18 @@ describe("composeSubmit", () => {
     expect(() => checkConfigPath("compute", dir.path)).toThrow("Submit config 'compute' is a directory, not a file");
   });
 });
+
+describe("resolved-config.yaml round trip", () => {
+  test("policy_host with oc.env stays unresolved through the injected URL and re-validates", async () => {
+    const { validateSubmit } = await import("../../src/submit/validate.ts");
+    const { resolvedYaml } = await import("../../src/submit/records.ts");
+    await using dir = await setup();
+    const lookup = (n: string) => env(n);
+    const first = validateSubmit(composeSubmit(join(dir.path, "submit.yaml"), ["+driver.policy_model=policy"], lookup), "submit.yaml", { lookupEnv: lookup });
+    expect(first.config.driver.benchmarks.b!.run.policy_base_url).toBe("http://${oc.env:HEAD_NODE_IP}:8000/v1");
+    const text = resolvedYaml(first.config);
+    writeFileSync(join(dir.path, "resolved.yaml"), text);
+    const second = validateSubmit(composeSubmit(join(dir.path, "resolved.yaml"), [], lookup), "resolved.yaml", { lookupEnv: lookup });
+    expect(resolvedYaml(second.config)).toBe(text);
+  });
+});
