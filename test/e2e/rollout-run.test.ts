@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { tempDir } from "../helpers/tmp.ts";
 import { postJson, startStack, type Stack, type StackEntry } from "../servers/_stack.ts";
 
 type Obj = Record<string, any>;
@@ -128,5 +129,34 @@ describe("with openai_model in front of a scripted_model endpoint", () => {
     expect(r.json.reward).toBe(1);
     expectToolTrajectory(r.json.response);
     expect(r.json.response.model).toBe("scripted_model");
+  });
+});
+
+describe("replay (D26): a recorded rollout is replayed turn by turn", () => {
+  test("record with scripted answers, replay from the rollouts file: same trajectory, same reward; an unknown prompt is a 404 naming the closest rollout", async () => {
+    await using dir = await tempDir();
+    const rowsIn = rows("example_single_tool_call").slice(0, 2);
+    const recorded: Obj[] = [];
+    {
+      await using live = await startStack(servers({ name: "policy_model", serverType: "responses_api_models", impl: "scripted_model" }));
+      for (const [i, row] of rowsIn.entries()) {
+        const r = await postJson(`${live.url.weather_agent__legacy_agent}/run`, row);
+        recorded.push({ ...r.json, _ng_task_index: i, _ng_rollout_index: 0 });
+      }
+    }
+    const file = join(dir.path, "rollouts.jsonl");
+    await Bun.write(file, recorded.map((r) => JSON.stringify(r)).join("\n") + "\n");
+    await using replay = await startStack(servers({ name: "policy_model", serverType: "responses_api_models", impl: "scripted_model", leaf: { replay_jsonl_fpath: file } }));
+    for (const [i, row] of rowsIn.entries()) {
+      const r = await postJson(`${replay.url.weather_agent__legacy_agent}/run`, row);
+      expect(r.status).toBe(200);
+      expect(r.json.reward).toBe(recorded[i]!.reward);
+      // Model-produced items come back exactly as recorded (same call ids), tool outputs are recomputed identically.
+      expect(r.json.response.output).toEqual(recorded[i]!.response.output);
+    }
+    const miss = await postJson(`${replay.url.policy_model}/v1/responses`, { input: [rowsIn[0]!.responses_create_params.input[0], { role: "user", content: "something never recorded" }] });
+    expect(miss.status).toBe(404);
+    expect(miss.json.detail).toContain("rollouts.jsonl");
+    expect(miss.json.detail).toMatch(/closest is line [12] \(task [01], rollout 0\)/);
   });
 });
