@@ -296,6 +296,7 @@ export class Supervisor {
         const waiting = targets.filter((m) => !this.answered.has(m)).map((m) => m.name);
         this.out(`Checking for HTTP server statuses.\n${targets.length - waiting.length} / ${targets.length} servers ready. Waiting for servers to spin up: [${waiting.join(", ")}]`);
       }
+      if (this.stopping) throw new RuntimeError("startup interrupted: the servers are shutting down");
       if (performance.now() > deadline) throw this.spinupError(targets.filter((m) => !this.answered.has(m)));
       await Bun.sleep(pause);
       pause = Math.min(1000, Math.round(pause * 1.5));
