@@ -93,8 +93,12 @@ export const openMlflow: ExporterFactory = async (get, dict) => {
         if (typeof v === "number" || typeof v === "boolean") metrics.push({ key, value: Number(v), timestamp: now, step: 0 });
         else if (typeof v === "string") tags.push({ key, value: v });
       }
-      for (const batch of chunks(metrics, 1000)) await postJson("runs/log-batch", { run_id: runId, metrics: batch });
-      for (const batch of chunks(tags, 100)) await postJson("runs/log-batch", { run_id: runId, tags: batch });
+      // One rejected batch must not cost the others: send all, then report the first failure.
+      const errors: unknown[] = [];
+      const send = async (body: unknown) => postJson("runs/log-batch", body).catch((e) => void errors.push(e));
+      for (const batch of chunks(metrics, 1000)) await send({ run_id: runId, metrics: batch });
+      for (const batch of chunks(tags, 100)) await send({ run_id: runId, tags: batch });
+      if (errors.length > 0) throw errors[0];
     },
     async logRollouts(rows) {
       if (rows.length === 0) return;
