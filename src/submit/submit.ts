@@ -74,6 +74,9 @@ export async function runSubmit(o: SubmitOptions): Promise<number> {
   const [cluster, compute] = Object.entries(v.config.compute)[0]!;
   const local = isLocalHost(compute.hostname);
   const gymJobId = newGymJobId();
+  if (!local && !v.config.job.output_path.startsWith("/")) {
+    throw new ConfigError(`job.output_path '${v.config.job.output_path}' must be an absolute path on '${compute.hostname}' when submitting over SSH`, { code: "E_SUBMIT_CONFIG", hint: "set job.output_path to an absolute path on the cluster's shared filesystem" });
+  }
   const outputPath = local ? resolve(cwd, v.config.job.output_path) : v.config.job.output_path;
   const runDir = `${outputPath.replace(/\/+$/, "")}/${gymJobId}`;
   const staged = renderAll(v, gymJobId, runDir);

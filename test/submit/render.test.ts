@@ -15,9 +15,9 @@ import { FIXTURES, renderFixture } from "./_render.ts";
 
 type Cfg = Record<string, any>;
 
-function render(c: Cfg, env: Record<string, string> = {}, bench = "b1"): string {
+function render(c: Cfg, env: Record<string, string> = {}, bench = "b1", id = ID): string {
   const v = check(c, env);
-  return renderScript(v.config, v.hostValues, ID, bench);
+  return renderScript(v.config, v.hostValues, id, bench);
 }
 
 const GOLDENS = ["vllm-dp", "vllm-multinode", "vllm-pd", "ray"];
@@ -85,6 +85,19 @@ function matrix(): [string, string][] {
     c.services = { r: { type: "ray", container: "r", num_gpus: 0 } };
     c.driver.policy_model = "r";
   });
+  {
+    // Free-form text in words: spaces and quotes in the run dir, service, pool and benchmark names.
+    const c = baseConfig();
+    c.compute.cluster.node_pools = { "pool a": { partition: "p", nodes: 2, gpus_per_node: 1 } };
+    c.services = { "my svc": { type: "vllm", container: "c", model: "m", node_pool: "pool a", number_of_instances: 2 } };
+    c.driver.policy_model = "my svc";
+    c.driver.benchmarks = { "b.1": { prepare: { "x y": "it's" }, resumable: true } };
+    c.otel = { endpoint: "https://o", service_name: "s" };
+    const text = render(c, {}, "b.1", { gymJobId: "gym-job-x", runDir: "/lustre/my evals/it's/gym-job-x" });
+    expect(text).toContain('#SBATCH --chdir="/lustre/my evals/it\'s/gym-job-x/b.1"');
+    expect(text).toContain("--output=logs/'my svc'-$SLURM_JOB_ID.log");
+    out.push(["free-form names and paths", text]);
+  }
   add("no pools at all, ntasks default", (c) => {
     c.compute.cluster.node_pools = {};
     c.compute.cluster.extra_args = { exclusive: true, comment: "two words" };
