@@ -13,10 +13,11 @@ interface Hit {
 function startTracker(opts: { failMetrics?: boolean } = {}) {
   const hits: Hit[] = [];
   const artifacts = new Map<string, string>();
+  let port = 0;
   const server = Bun.serve({
     hostname: "127.0.0.1",
     port: 0,
-    async fetch(req) {
+    async fetch(req): Promise<Response> {
       const url = new URL(req.url);
       const body = await req.text();
       hits.push({ method: req.method, path: url.pathname + url.search, body, auth: req.headers.get("authorization") });
@@ -27,7 +28,7 @@ function startTracker(opts: { failMetrics?: boolean } = {}) {
         if (q.query.includes("viewer")) return Response.json({ data: { viewer: { entity: "me" } } });
         if (q.query.includes("upsertBucket")) return Response.json({ data: { upsertBucket: { bucket: { id: "b1", name: q.variables.name } } } });
         if (q.query.includes("createRunFiles")) {
-          const files = (q.variables.files as string[]).map((name) => ({ name, uploadUrl: `http://127.0.0.1:${server.port}/upload/${encodeURIComponent(name)}` }));
+          const files = (q.variables.files as string[]).map((name) => ({ name, uploadUrl: `http://127.0.0.1:${port}/upload/${encodeURIComponent(name)}` }));
           return Response.json({ data: { createRunFiles: { runID: "r", uploadHeaders: [], files } } });
         }
       }
@@ -53,7 +54,8 @@ function startTracker(opts: { failMetrics?: boolean } = {}) {
       return Response.json({ detail: "Not Found" }, { status: 404 });
     },
   });
-  return { hits, artifacts, url: `http://127.0.0.1:${server.port}`, stop: () => server.stop(true) };
+  port = server.port!;
+  return { hits, artifacts, url: `http://127.0.0.1:${port}`, stop: () => server.stop(true) };
 }
 
 function getter(dict: Record<string, unknown>) {
