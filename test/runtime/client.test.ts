@@ -183,7 +183,7 @@ describe("ServerClient", () => {
     const head = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => Response.json(yamlText) });
     try {
       const c = await setupServerClient({ head_server: { host: "127.0.0.1", port: head.port } });
-      expect(c.address("weather").port).toBe(server.port);
+      expect(c.address("weather").port).toBe(server.port!);
     } finally {
       head.stop(true);
     }
