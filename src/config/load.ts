@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import { LineCounter, parseDocument, Scalar, type ScalarTag, type Node, type ParseOptions, type DocumentOptions, type SchemaOptions } from "yaml";
 import { ConfigError } from "../errors.ts";
 import type { ConfigDict } from "./types.ts";
-import { locTree, type LocNode } from "./yaml-locations.ts";
+import { lazyLocTree, locTree, type LocNode } from "./yaml-locations.ts";
 
 /** A parsed config layer: the data and where each value came from. */
 export interface Layer {
@@ -34,8 +34,75 @@ const PARSE_OPTIONS: ParseOptions & DocumentOptions & SchemaOptions = {
   customTags: (tags) => [...PY_BOOLS, ...tags.filter((t) => typeof t === "string" || !DROPPED_TAGS.has(t.tag))],
 };
 
+// Text where Bun's native YAML 1.2 reader and PyYAML's 1.1 rules can disagree: 1.1 booleans,
+// leading-zero/underscore/binary/sexagesimal numbers, tags, several documents. Such files take the
+// slow, exact path. A false positive only costs speed.
+const RISKY = new RegExp(
+  [
+    String.raw`(?<![\w.\-/$])(?:yes|Yes|YES|no|No|NO|on|On|ON|off|Off|OFF)(?![\w.\-/])`,
+    String.raw`(?<![\w.:/\-])[-+]?(?:0[0-9_]+|0[bo][0-7_]+|\d[\d_]*_[\d_]*|\d[\d_]*(?::[0-5]?\d)+)(?:\.\d*)?(?![\w.:/\-])`,
+    String.raw`(?:^|[\s\[{,])![^\s]`,
+    String.raw`^(?:---|\.\.\.)`,
+  ].join("|"),
+  "m",
+);
+
+/** True when a block mapping in `text` may repeat a key (heuristic; flow mappings are not scanned). */
+function mayHaveDuplicateKeys(text: string): boolean {
+  const stack: { indent: number; keys: Set<string> }[] = [];
+  for (const raw of text.split("\n")) {
+    let line = raw;
+    let indent = 0;
+    while (line[indent] === " ") indent++;
+    line = line.slice(indent);
+    if (line === "" || line.startsWith("#")) continue;
+    let newItem = false;
+    while (line.startsWith("- ")) {
+      newItem = true;
+      line = line.slice(2);
+      indent += 2;
+      while (line.startsWith(" ")) {
+        line = line.slice(1);
+        indent++;
+      }
+    }
+    const m = /^("(?:[^"\\]|\\.)*"|'[^']*'|[^\s"'#:{}[\],&*!|>%@`][^:#]*?):(?:\s|$)/.exec(line);
+    if (!m) continue;
+    const key = m[1]!.trim();
+    while (stack.length > 0 && stack[stack.length - 1]!.indent > indent) stack.pop();
+    const top = stack[stack.length - 1];
+    if (top && top.indent === indent && !newItem) {
+      if (top.keys.has(key)) return true;
+      top.keys.add(key);
+    } else {
+      if (top && top.indent === indent) stack.pop();
+      stack.push({ indent, keys: new Set([key]) });
+    }
+  }
+  return false;
+}
+
+/** Fast path: Bun's native reader, when the text cannot read differently under PyYAML's rules. */
+function fastParse(text: string, file: string): Layer | undefined {
+  if (RISKY.test(text) || mayHaveDuplicateKeys(text)) return undefined;
+  let value: unknown;
+  try {
+    value = Bun.YAML.parse(text);
+  } catch {
+    return undefined; // the exact parser reports the error with its position
+  }
+  if (value === null || value === undefined) return { dict: {}, locs: { src: { file, text }, children: new Map() } };
+  if (typeof value !== "object" || Array.isArray(value)) return undefined;
+  return { dict: value as ConfigDict, locs: lazyLocTree(value, { file, text }) };
+}
+
 /** Parse YAML text of a config file; `file` is used in error messages and locations. */
 export function parseConfigText(text: string, file: string): Layer {
+  return fastParse(text, file) ?? exactParse(text, file);
+}
+
+/** The exact path: YAML 1.1 as PyYAML reads it, with positions for every node. */
+export function exactParse(text: string, file: string): Layer {
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { ...PARSE_OPTIONS, lineCounter, prettyErrors: false });
   const problem = doc.errors[0];
@@ -47,14 +114,14 @@ export function parseConfigText(text: string, file: string): Layer {
     });
   }
   const value: unknown = doc.toJS({ maxAliasCount: 10000 });
-  if (value === null || value === undefined) return { dict: {}, locs: { src: { file, lineCounter }, children: new Map() } };
+  if (value === null || value === undefined) return { dict: {}, locs: { src: { file, lineCounter, doc }, children: new Map() } };
   if (typeof value !== "object" || Array.isArray(value)) {
     throw new ConfigError(`Config file '${file}' must hold a YAML mapping at the top level, got ${Array.isArray(value) ? "a list" : typeof value}`, {
       location: { file, line: 1, col: 1 },
       hint: "write the config as `key: value` lines",
     });
   }
-  return { dict: value as ConfigDict, locs: locTree(doc.contents as Node, { file, lineCounter }) };
+  return { dict: value as ConfigDict, locs: locTree(doc.contents as Node, { file, lineCounter, doc }) };
 }
 
 /** Read and parse a config file (the caller has checked that it exists). */

@@ -2,24 +2,31 @@
  * Source positions of config values (D12). Every value parsed from a file carries a LocNode tree
  * that mirrors its shape, so an error about `a.b.c` can point at `file:line:col` even after
  * merging, overriding and directive moves (each of those moves the LocNode along with the value).
+ * Positions are computed lazily: files read on the fast path keep only their text and the key
+ * path of each value inside the file, and are parsed for positions only when an error needs one.
  */
-import { isMap, isScalar, isSeq, LineCounter, type Node } from "yaml";
+import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node } from "yaml";
 import type { SourceLocation } from "../errors.ts";
 
-/** Where one file's text lives, with a lazily filled line index. */
+/** One file's text, with its position index built on first use. */
 export interface SourceFile {
   file: string;
-  lineCounter: LineCounter;
+  text?: string;
+  lineCounter?: LineCounter;
+  doc?: Document;
 }
 
 /** Location of one value plus the locations of its children (map keys or list indices). */
 export interface LocNode {
   src?: SourceFile;
+  /** Character offset in `src` (known on the slow path, computed lazily otherwise). */
   offset?: number;
+  /** Key path of this value inside its own file (for lazy lookup). */
+  filePath?: string[];
   children?: Map<string, LocNode>;
 }
 
-/** Build the LocNode tree of a parsed YAML node. */
+/** Build the LocNode tree of a parsed YAML node (positions known up front). */
 export function locTree(node: Node | null | undefined, src: SourceFile): LocNode {
   const out: LocNode = { src, offset: node?.range?.[0] };
   if (isMap(node)) {
@@ -36,6 +43,53 @@ export function locTree(node: Node | null | undefined, src: SourceFile): LocNode
     node.items.forEach((item, i) => out.children!.set(String(i), locTree(item as Node, src)));
   }
   return out;
+}
+
+/** Build the LocNode tree of a plain value read from `src` (positions looked up lazily). */
+export function lazyLocTree(value: unknown, src: SourceFile, filePath: string[] = []): LocNode {
+  const out: LocNode = { src, filePath };
+  if (Array.isArray(value)) {
+    out.children = new Map();
+    value.forEach((v, i) => out.children!.set(String(i), lazyLocTree(v, src, [...filePath, String(i)])));
+  } else if (typeof value === "object" && value !== null) {
+    out.children = new Map();
+    for (const [k, v] of Object.entries(value)) out.children.set(k, lazyLocTree(v, src, [...filePath, k]));
+  }
+  return out;
+}
+
+function documentOf(src: SourceFile): Document | undefined {
+  if (!src.doc && src.text !== undefined) {
+    src.lineCounter = new LineCounter();
+    // Only fast-path files get here, and for those YAML 1.2 reads keys the way PyYAML does.
+    src.doc = parseDocument(src.text, { lineCounter: src.lineCounter, uniqueKeys: false });
+  }
+  return src.doc;
+}
+
+function keyOf(k: unknown): string {
+  return isScalar(k) ? String(k.value) : String(k);
+}
+
+/** Offset of the value at `filePath` in its file (its key when the value is empty). */
+function lazyOffset(node: LocNode): number | undefined {
+  const doc = node.src ? documentOf(node.src) : undefined;
+  if (!doc || !node.filePath) return undefined;
+  let cur: unknown = doc.contents;
+  let keyNode: Node | undefined;
+  for (const seg of node.filePath) {
+    if (isMap(cur)) {
+      const pair = cur.items.find((p) => keyOf(p.key) === seg);
+      if (!pair) return undefined;
+      keyNode = pair.key as Node;
+      cur = pair.value;
+    } else if (isSeq(cur)) {
+      cur = cur.items[Number(seg)];
+      keyNode = undefined;
+    } else return undefined;
+  }
+  const range = (cur as Node | null)?.range ?? keyNode?.range;
+  return range?.[0];
 }
 
 /** The LocNode at a path, or undefined. */
@@ -58,8 +112,12 @@ export function locationOf(root: LocNode | undefined, path: readonly string[]): 
     if (cur.src) best = cur;
   }
   if (!best?.src) return undefined;
+  if (best.offset === undefined && best.filePath) best.offset = lazyOffset(best);
   if (best.offset === undefined) return { file: best.src.file };
-  const { line, col } = best.src.lineCounter.linePos(best.offset);
+  if (!best.src.lineCounter) documentOf(best.src);
+  const lc = best.src.lineCounter;
+  if (!lc) return { file: best.src.file };
+  const { line, col } = lc.linePos(best.offset);
   return { file: best.src.file, line, col };
 }
 
@@ -84,7 +142,7 @@ export function setLocAt(root: LocNode, path: readonly string[], node: LocNode |
 /** A structural copy (source files shared), so a copied value's locations can diverge. */
 export function cloneLoc(node: LocNode | undefined): LocNode | undefined {
   if (!node) return undefined;
-  const out: LocNode = { src: node.src, offset: node.offset };
+  const out: LocNode = { src: node.src, offset: node.offset, filePath: node.filePath };
   if (node.children) out.children = new Map([...node.children].map(([k, v]) => [k, cloneLoc(v)!]));
   return out;
 }

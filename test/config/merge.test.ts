@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { parseConfigText } from "../../src/config/load.ts";
+import { exactParse, parseConfigText } from "../../src/config/load.ts";
 import { emptyLayer, mergeDicts, mergeInto } from "../../src/config/merge.ts";
 import { locationOf } from "../../src/config/yaml-locations.ts";
 
@@ -48,5 +48,28 @@ describe("YAML loading", () => {
   });
   test("duplicate keys are an error", () => {
     expect(() => parseConfigText("a: 1\na: 2\n", "d.yaml")).toThrow(/Malformed YAML/);
+  });
+});
+
+describe("fast and exact YAML paths agree", () => {
+  const samples = [
+    "y: 1\nn: 2\nurl: http://127.0.0.1:8000/v1\nl: [1, 2.5, -3, 1e3, .inf]\nnested:\n  - {a: b}\n  - c: ${x.y}\n    d: null\n",
+    "t: 12:30\no: 0755\nu: 1_000\nb: on\nq: 'yes'\nk: ~\n",
+    "base: &b {x: 1, y: 2}\nuse:\n  <<: *b\n  y: 3\n",
+    "s: |\n  line one\n  key: value\nf: >\n  folded\n",
+    "",
+  ];
+  test.each(samples)("%#", (text) => {
+    expect(parseConfigText(text, "s.yaml").dict).toEqual(exactParse(text, "s.yaml").dict);
+  });
+  test("PyYAML 1.1 scalars: sexagesimal, octal, underscores, on/off; y stays a string", () => {
+    expect(parseConfigText("t: 12:30\no: 0755\nu: 1_000\nb: on\ny: n\n", "s.yaml").dict).toEqual({ t: 750, o: 493, u: 1000, b: true, y: "n" });
+  });
+  test("duplicate keys inside list-item maps are caught", () => {
+    expect(() => parseConfigText("l:\n- a: 1\n  a: 2\n", "d.yaml")).toThrow(/Malformed YAML/);
+    expect(parseConfigText("l:\n- a: 1\n- a: 2\n", "d.yaml").dict).toEqual({ l: [{ a: 1 }, { a: 2 }] });
+  });
+  test("a fast-path file still reports positions", () => {
+    expect(locationOf(parseConfigText("a:\n  b:\n  - c: 1\n", "p.yaml").locs, ["a", "b", "0", "c"])).toEqual({ file: "p.yaml", line: 3, col: 8 });
   });
 });
