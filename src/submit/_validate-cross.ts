@@ -97,7 +97,7 @@ export function crossFieldChecks(cfg: SubmitConfig, errors: string[], warnings: 
     if (r.error) errors.push(r.error);
     if (r.warning) warnings.push(r.warning);
   }
-  sharingWarnings(layout, warnings);
+  sharingWarnings(layout, cfg.otel.enabled, warnings);
 }
 
 /** Ports a step listens on (including derived ones), for D35. */
@@ -112,8 +112,10 @@ function stepPorts(layout: Layout, d: Deployed): number[] {
 }
 
 /** D35: warn when two steps can share a node and a port, or unpinned vLLMs overfill a node's GPUs. */
-function sharingWarnings(layout: Layout, warnings: string[]): void {
-  const steps = layout.deployed.map((d) => ({ d, nodes: new Set(stepNodes(layout, d)), ports: stepPorts(layout, d) }));
+function sharingWarnings(layout: Layout, collector: boolean, warnings: string[]): void {
+  const steps: { d: { name: string }; nodes: Set<number>; ports: number[] }[] = layout.deployed.map((d) => ({ d, nodes: new Set(stepNodes(layout, d)), ports: stepPorts(layout, d) }));
+  // The collector binds its health, OTLP gRPC and OTLP HTTP ports on the driver node.
+  if (collector) steps.unshift({ d: { name: "otel_collector" }, nodes: new Set([layout.total > 1 ? layout.driverNode : 0]), ports: [13133, 4317, 4318] });
   for (let i = 0; i < steps.length; i++) {
     for (let j = i + 1; j < steps.length; j++) {
       const a = steps[i]!;

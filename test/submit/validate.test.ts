@@ -109,6 +109,12 @@ describe("accepted edge cases", () => {
     const w = check(c).warnings.join("\n");
     expect(w).toContain("Services 'policy' and 'judge' can run on the same node (index 0) and both use port 8000");
   });
+  test("D35: a service on a collector port warns", () => {
+    const c = baseConfig();
+    c.services.policy.port = 4318;
+    c.otel = { endpoint: "https://o", service_name: "s" };
+    expect(check(c).warnings.join("\n")).toContain("Services 'otel_collector' and 'policy' can run on the same node (index 0) and both use port 4318");
+  });
   test("D35: unpinned vLLMs overfilling a node warn", () => {
     const c = baseConfig();
     c.compute.cluster.node_pools.gpu.gpus_per_node = 1;
