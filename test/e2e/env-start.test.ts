@@ -1,0 +1,110 @@
+/**
+ * `gym env start` as users run it: a real process, real children, real signals. Checks the
+ * documented shutdown, that no process is left behind (also when the parent is SIGKILLed), that
+ * two environments start side by side, and `gym env status`.
+ */
+import { afterEach, describe, expect, test } from "bun:test";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Subprocess } from "bun";
+import { GYM_MAIN, runGym, tempDir } from "../helpers/tmp.ts";
+import { FIXTURES, getJson, waitGone } from "../runtime/_env.ts";
+
+const CONFIG = `
+tool_rs:
+  resources_servers:
+    example_single_tool_call:
+      entrypoint: app.py
+      domain: agent
+weather_py:
+  resources_servers:
+    py_weather:
+      entrypoint: app.py
+      domain: other
+head_server:
+  port: 0
+`;
+
+interface Running {
+  proc: Subprocess<"ignore", "pipe", "pipe">;
+  stderr: () => string;
+  headPort: number;
+  pids: number[];
+}
+
+const running: Subprocess[] = [];
+afterEach(async () => {
+  for (const p of running.splice(0)) {
+    p.kill("SIGKILL");
+    await p.exited;
+  }
+});
+
+async function startEnv(dir: string): Promise<Running> {
+  const cfg = join(dir, "env.yaml");
+  writeFileSync(cfg, CONFIG);
+  const proc = Bun.spawn([process.execPath, GYM_MAIN, "env", "start", "--config", cfg, "--search-dir", FIXTURES, `++nemo_gym_log_dir=${join(dir, "logs")}`], {
+    cwd: dir,
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  running.push(proc);
+  let text = "";
+  void (async () => {
+    for await (const chunk of proc.stderr) text += new TextDecoder().decode(chunk);
+  })();
+  const deadline = Date.now() + 30_000;
+  while (!/All 2 \/ 2 servers ready!/.test(text)) {
+    if (Date.now() > deadline || proc.exitCode !== null) throw new Error(`gym env start did not become ready:\n${text}`);
+    await Bun.sleep(50);
+  }
+  const headPort = Number(/Head server listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(text)![1]);
+  const instances = (await getJson(`http://127.0.0.1:${headPort}/server_instances`)).body as { pid: number }[];
+  return { proc, stderr: () => text, headPort, pids: instances.map((i) => i.pid) };
+}
+
+describe("gym env start", () => {
+  test("two environments come up side by side; status reports them; SIGINT shuts down as documented", async () => {
+    await using a = await tempDir();
+    await using b = await tempDir();
+    const [ea, eb] = await Promise.all([startEnv(a.path), startEnv(b.path)]);
+    expect(ea.headPort).not.toBe(eb.headPort);
+    expect((await getJson(`http://127.0.0.1:${ea.headPort}/readyz`)).status).toBe(200);
+
+    const st = await runGym(["env", "status", "--json", `++head_server.port=${ea.headPort}`], { cwd: a.path });
+    expect(st.code).toBe(0);
+    const status = JSON.parse(st.stdout) as { ready: boolean; servers: { process_name: string; status: string }[] };
+    expect(status.ready).toBe(true);
+    expect(status.servers.map((s) => [s.process_name, s.status])).toEqual([
+      ["tool_rs", "success"],
+      ["weather_py", "success"],
+    ]);
+    const table = await runGym(["env", "status", `++head_server.port=${eb.headPort}`], { cwd: b.path });
+    expect(table.stdout).toContain("2 servers found (2 healthy, 0 unhealthy)");
+
+    for (const e of [ea, eb]) {
+      e.proc.kill("SIGINT");
+      expect(await e.proc.exited).toBe(0);
+      await Bun.sleep(20);
+      const err = e.stderr();
+      expect(err).toContain("Sending interrupt signals to servers...");
+      expect(err).toContain("Waiting for processes to finish...");
+      expect(err.trimEnd().endsWith("NeMo Gym finished!")).toBe(true);
+      expect(await waitGone(e.pids)).toEqual([]);
+    }
+    // Nothing listens any more.
+    const gone = await runGym(["env", "status", `++head_server.port=${ea.headPort}`], { cwd: a.path });
+    expect(gone.code).toBe(1);
+    expect(gone.stderr).toContain("Could not connect to the head server");
+  });
+
+  test("a SIGKILLed gym leaves no server processes behind", async () => {
+    await using dir = await tempDir();
+    const env = await startEnv(dir.path);
+    expect(env.pids.length).toBe(2);
+    env.proc.kill("SIGKILL");
+    await env.proc.exited;
+    expect(await waitGone(env.pids, 8000)).toEqual([]);
+  });
+});
