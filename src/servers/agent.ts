@@ -209,8 +209,12 @@ export function simpleAgentApp(opts: { className: string; instanceName: string; 
         const req = sessionClose.parse(ctx.body) as unknown as AgentSessionClose;
         const s = byCookie.get(ctx.sessionId);
         if (!s || s.id !== req.agent_session_id) throw new HttpError(409, `agent_session_id ${req.agent_session_id} is not the session bound to this cookie`);
+        const answer = { agent_session_id: s.id, agent_observations: [], resources_cookies: s.resourcesCookies, agent_trajectory: s.trajectory };
+        // Keep only the binding (for the 409 on reuse); the transcript can be large.
         s.closed = true;
-        return { agent_session_id: s.id, agent_observations: [], resources_cookies: s.resourcesCookies, agent_trajectory: s.trajectory };
+        s.trajectory = [];
+        s.toolAccess = undefined;
+        return answer;
       },
     },
   ];

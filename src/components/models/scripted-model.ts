@@ -6,6 +6,7 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { searchRoots, resolveInRoots } from "../../config/roots.ts";
+import { HttpError } from "../../runtime/http-types.ts";
 import { modelServerApp, type ModelBackend } from "../../servers/model.ts";
 import { str } from "../_support.ts";
 import type { BuiltinComponent, ComponentContext } from "../registry.ts";
@@ -34,6 +35,7 @@ export function scriptedBackend(model: string, book?: ReplayBook): ModelBackend 
       return responseObject(params, typeof response.model === "string" ? response.model : model, output, countWords(params.input));
     },
     async chatCompletions(params) {
+      if (book) throw new HttpError(400, `scripted_model replays recorded Responses rollouts (${book.path}) on /v1/responses only; /v1/chat/completions has no recording to match`);
       return scriptedChatCompletion(params, model);
     },
     models: () => [SCRIPTED_MODEL_ID],
