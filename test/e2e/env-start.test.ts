@@ -99,6 +99,19 @@ describe("gym env start", () => {
     expect(gone.stderr).toContain("Could not connect to the head server");
   });
 
+  test("a server that dies stops the run: reported by name with its log tail, exit 1, the rest shut down", async () => {
+    await using dir = await tempDir();
+    const env = await startEnv(dir.path);
+    const instances = (await getJson(`http://127.0.0.1:${env.headPort}/server_instances`)).body as { process_name: string; pid: number }[];
+    process.kill(instances.find((i) => i.process_name === "weather_py")!.pid, "SIGKILL");
+    expect(await env.proc.exited).toBe(1);
+    await Bun.sleep(20);
+    expect(env.stderr()).toContain("error: Process `weather_py` finished unexpectedly!");
+    expect(env.stderr()).toContain("serving weather_py on 127.0.0.1:");
+    expect(env.stderr()).toContain("NeMo Gym finished!");
+    expect(await waitGone(env.pids)).toEqual([]);
+  });
+
   test("a SIGKILLed gym leaves no server processes behind", async () => {
     await using dir = await tempDir();
     const env = await startEnv(dir.path);

@@ -117,6 +117,32 @@ describe("Supervisor", () => {
     for (const i of [...ia, ...ib]) expect((await fetch(`http://127.0.0.1:${i.port}/`)).status).toBe(200);
   });
 
+  test("bad input to a built-in server's endpoints gets JSON 4xx and the server keeps serving", async () => {
+    const sup = supervisor([builtinRs]);
+    await sup.start();
+    const [inst] = (await getJson(`http://127.0.0.1:${sup.head.port}/server_instances`)).body as { url: string }[];
+    const url = inst!.url;
+    const json = { "content-type": "application/json" };
+    const bad: [string, RequestInit, number][] = [
+      ["/get_weather", { method: "POST", body: "{not json", headers: json }, 422],
+      ["/get_weather", { method: "POST", body: '{"city": 5}', headers: json }, 422],
+      ["/get_weather", { method: "POST", body: JSON.stringify({ city: "x".repeat(10 * 1024 * 1024) }).slice(0, -3), headers: json }, 422],
+      ["/verify", { method: "POST", body: "[1,2]", headers: json }, 422],
+      ["/no_such_route", { method: "POST", body: "{}", headers: json }, 404],
+      ["/get_weather", { method: "GET" }, 405],
+    ];
+    for (const [path, init, status] of bad) {
+      const res = await fetch(url + path, init);
+      expect([path, res.status]).toEqual([path, status]);
+      expect(res.headers.get("content-type")).toBe("application/json");
+      expect(res.headers.get("set-cookie")).toContain("SimpleWeatherResourcesServer___tool_rs=");
+      await res.json();
+    }
+    const ok = await fetch(`${url}/get_weather`, { method: "POST", body: '{"city":"Oslo"}', headers: json });
+    expect(ok.status).toBe(200);
+    expect(((await ok.json()) as { city: string }).city).toBe("Oslo");
+  });
+
   test("num_workers: 2 runs two processes sharing one port", async () => {
     const sup = supervisor([{ ...builtinRs, leaf: { ...builtinRs.leaf, num_workers: 2 } }]);
     await sup.start();
