@@ -1,15 +1,17 @@
 /**
- * A real bare-metal submit on the local Slurm (scripts/setup-slurm.sh): the policy service is a
- * `vllm` shim that runs `gym model serve scripted_model` with the staged gym; the driver runs a
- * `command:` benchmark through the staged binary that calls the policy and writes artifacts.
- * Skipped (with a note) only when `sinfo` is absent.
+ * Real bare-metal submits on the local Slurm (scripts/setup-slurm.sh). The policy service is a
+ * `vllm` shim that runs `gym model serve scripted_model` with the staged gym. One job's driver runs
+ * `gym eval run` (staged binary) collecting rollouts from the built-in single_agent_turn
+ * environment as a resumable chain; another runs a `command:` benchmark. Skipped (with a note)
+ * only when `sinfo` is absent.
  */
 import { describe, expect, test } from "bun:test";
-import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { copyFileSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runGym, tempDir } from "../helpers/tmp.ts";
 
 const SHIM_DIR = join(import.meta.dir, "..", "fixtures", "submit", "e2e-bin");
+const EXAMPLE = join(import.meta.dir, "..", "..", "assets", "resources_servers", "example_single_tool_call");
 const HAS_SLURM = Bun.which("sinfo") !== null;
 if (!HAS_SLURM) console.warn("note: sinfo not found; skipping the real-Slurm submit test (run scripts/setup-slurm.sh as root to enable it)");
 
@@ -64,7 +66,94 @@ async function waitForJob(id: string, timeoutMs: number): Promise<string> {
   return /JobState=(\S+)/.exec(s)?.[1] ?? "unknown";
 }
 
+/** The example environment with its dataset as a validation split at an absolute path. */
+function writeEnvConfig(dir: string): string {
+  copyFileSync(join(EXAMPLE, "data", "example.jsonl"), join(dir, "val.jsonl"));
+  const text = readFileSync(join(EXAMPLE, "configs", "example_single_tool_call_single_agent_turn.yaml"), "utf8")
+    .replace("type: example", "type: validation")
+    .replace("jsonl_fpath: resources_servers/example_single_tool_call/data/example.jsonl", `jsonl_fpath: ${join(dir, "val.jsonl")}\n        license: MIT`);
+  writeFileSync(join(dir, "env.yaml"), text);
+  return join(dir, "env.yaml");
+}
+
+function rolloutConfig(out: string, port: number, envYaml: string): string {
+  return `services:
+  policy:
+    type: vllm
+    model: scripted
+    port: ${port}
+compute:
+  cluster:
+    type: slurm
+    account: gym-test
+    walltime: "00:10:00"
+    container_runtime: none
+driver:
+  policy_model: policy
+  benchmarks:
+    tool-call:
+      resumable: true
+      run:
+        config_paths: [${envYaml}]
+        split: validation
+        num_repeats: 2
+        num_samples_in_parallel: 4
+        head_server: {port: 0}
+job:
+  output_path: ${out}
+otel: {enabled: false}
+`;
+}
+
+function readJsonl(path: string): Record<string, unknown>[] {
+  return readFileSync(path, "utf8").split("\n").filter((l) => l.trim() !== "").map((l) => JSON.parse(l));
+}
+
 describe.skipIf(!HAS_SLURM)("real Slurm (bare metal)", () => {
+  test(
+    "gym eval run in a resumable chain collects rollouts from a built-in environment",
+    async () => {
+      await using dir = await tempDir("gym-slurm-e2e-");
+      const port = 20000 + Math.floor(Math.random() * 20000);
+      writeFileSync(join(dir.path, "submit.yaml"), rolloutConfig(join(dir.path, "runs"), port, writeEnvConfig(dir.path)));
+      const r = await runGym(["eval", "submit", "-c", "submit.yaml", "--json"], { cwd: dir.path, env: { PATH: `${SHIM_DIR}:${process.env.PATH}` } });
+      expect(r.stderr).not.toContain("error:");
+      expect(r.code).toBe(0);
+      const rec = JSON.parse(r.stdout);
+      const jobId = rec.benchmarks[0].job_id as string;
+      const bench = join(rec.run_dir, "tool-call");
+      let state = "unknown";
+      let chain: string[] = [];
+      try {
+        state = await waitForJob(jobId, 170_000);
+        chain = readFileSync(join(bench, ".gym_job_chain"), "utf8").split("\n").filter((x) => x !== "");
+      } finally {
+        // The chain's successor (afternotok) is cancelled by Slurm once this job completes; make sure.
+        const mine = Bun.spawnSync(["squeue", "-h", "-o", "%i %o"], { stdout: "pipe" }).stdout.toString().split("\n").filter((l) => l.includes(bench)).map((l) => l.split(" ")[0]!);
+        for (const id of [jobId, ...mine]) Bun.spawnSync(["scancel", id]);
+      }
+      const batchOut = readFileSync(join(bench, `slurm-${jobId}.out`), "utf8");
+      const driverLog = readFileSync(join(bench, "logs", `driver-${jobId}.log`), "utf8");
+      expect(`${state}\n${batchOut}\n${driverLog.slice(-3000)}`).toStartWith("COMPLETED\n");
+      expect(chain).toEqual([jobId]);
+      expect(driverLog).toContain("NeMo Gym finished!");
+      const art = join(bench, "artifacts");
+      const rows = readJsonl(join(art, "rollouts.jsonl"));
+      expect(rows.length).toBe(10);
+      expect(new Set(rows.map((x) => `${x._ng_task_index}:${x._ng_rollout_index}`)).size).toBe(10);
+      for (const row of rows) expect(typeof row.reward).toBe("number");
+      const agg = JSON.parse(readFileSync(join(art, "rollouts_aggregate_metrics.json"), "utf8"));
+      expect(Array.isArray(agg)).toBe(true);
+      expect(statSync(join(bench, "logs", `policy-${jobId}.log`)).isFile()).toBe(true);
+      const st = await runGym(["eval", "status", rec.run_dir, "--json"], { cwd: dir.path });
+      expect(st.code).toBe(0);
+      const bs = JSON.parse(st.stdout).benchmarks["tool-call"];
+      expect(bs).toMatchObject({ job_id: jobId, state: "COMPLETED", exit_code: "0:0", chain: [jobId] });
+      expect(bs.progress).not.toBeNull();
+    },
+    200_000,
+  );
+
   test(
     "submit → scripted policy healthy → driver through the staged gym → COMPLETED, artifacts, logs, record, status",
     async () => {
