@@ -1,9 +1,11 @@
 /**
- * The model server kind (runtime.md §9.1): `/v1/responses` (strict create params) and
- * `/v1/chat/completions` (unknown keys dropped), each with a non-streaming core and a
- * buffer-then-replay SSE rendering for `stream: true`. Components supply the backend.
+ * The model server kind (runtime.md §9.1): `/v1/responses` (strict create params),
+ * `/v1/chat/completions` (unknown keys dropped) and `/v1/messages` (Anthropic, via Responses),
+ * each with a non-streaming core and a buffer-then-replay SSE rendering for `stream: true`.
+ * Components supply the backend.
  */
 import type { RequestContext, Route, ServerApp } from "../runtime/http-types.ts";
+import { messagesToResponses, messageSse, messagesValidator, responsesToMessage } from "./anthropic-messages.ts";
 import { ChatCompletionCreateParams, ResponseCreateParams } from "./openai-schemas.ts";
 import { chatCompletionSse, responsesSse } from "./sse.ts";
 import { bodyValidator } from "./validation.ts";
@@ -58,12 +60,20 @@ async function handleChat(backend: ModelBackend, ctx: RequestContext): Promise<u
   return backend.chatCompletions(valid, ctx);
 }
 
+async function handleMessages(backend: ModelBackend, ctx: RequestContext): Promise<unknown> {
+  const req = messagesValidator.parse(ctx.body);
+  const params = responsesValidator.parse(messagesToResponses(req));
+  const msg = responsesToMessage(await backend.responses(params, ctx));
+  return req.stream === true ? messageSse(msg) : msg;
+}
+
 /** Build a model server around a backend. */
 export function modelServerApp(opts: { className: string; instanceName: string; backend: ModelBackend }): ServerApp {
   const { backend } = opts;
   const routes: Route[] = [
     { method: "POST", path: "/v1/responses", handler: (ctx) => handleResponses(backend, ctx) },
     { method: "POST", path: "/v1/chat/completions", handler: (ctx) => handleChat(backend, ctx) },
+    { method: "POST", path: "/v1/messages", handler: (ctx) => handleMessages(backend, ctx) },
   ];
   if (backend.models) {
     const ids = backend.models();

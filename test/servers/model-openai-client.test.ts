@@ -134,6 +134,27 @@ describe("openai client → vllm_model (fake vLLM)", () => {
   });
 });
 
+describe("/v1/messages (Anthropic) → scripted_model", () => {
+  test("tool_use first, text after the tool_result; SSE when streaming; 422 without max_tokens", async () => {
+    const base = `${stack.url.scripted}/v1/messages`;
+    const tools = [{ name: "get_weather", description: "w", input_schema: { type: "object", properties: { city: { type: "string" } }, required: ["city"] } }];
+    const first = await postJson(base, { model: "m", max_tokens: 64, system: "be brief", messages: [{ role: "user", content: "weather?" }], tools });
+    expect(first.status).toBe(200);
+    expect(first.json).toMatchObject({ type: "message", role: "assistant", stop_reason: "tool_use", content: [{ type: "tool_use", name: "get_weather", input: { city: "test" } }] });
+    const use = first.json.content[0];
+    const second = await postJson(base, { max_tokens: 64, messages: [{ role: "user", content: "weather?" }, { role: "assistant", content: [use] }, { role: "user", content: [{ type: "tool_result", tool_use_id: use.id, content: "cold" }] }], tools });
+    expect(second.json).toMatchObject({ stop_reason: "end_turn", content: [{ type: "text" }] });
+    const sse = await (await fetch(base, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ max_tokens: 8, messages: [{ role: "user", content: "hi" }], stream: true }) })).text();
+    const events = [...sse.matchAll(/^event: (.+)$/gm)].map((m) => m[1]);
+    expect(events[0]).toBe("message_start");
+    expect(events).toContain("content_block_delta");
+    expect(events.at(-1)).toBe("message_stop");
+    const bad = await postJson(base, { messages: [{ role: "user", content: "hi" }] });
+    expect(bad.status).toBe(422);
+    expect(bad.json.detail[0]).toMatchObject({ type: "missing", loc: ["body", "max_tokens"] });
+  });
+});
+
 describe("malformed bodies → upstream-shaped 422, server stays up", () => {
   test("every model endpoint", async () => {
     for (const name of ["scripted", "vllm", "openai"]) {
