@@ -50,7 +50,8 @@ export class ServerLog {
     } catch {
       // A full disk must not take the server down with it; the terminal copy remains.
     }
-    this.echo(`${this.prefix}${text}`);
+    // consola pads its boxes with empty lines: keep them in the file, not on the shared terminal.
+    if (text.trim() !== "") this.echo(`${this.prefix}${text}`);
   }
 
   /** The last lines seen, for "finished unexpectedly" reports. */

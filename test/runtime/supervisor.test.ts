@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { parse as parseYaml } from "yaml";
 import "../../src/components/index.ts";
 import { isBuiltin } from "../../src/components/registry.ts";
+import { setEnvVar } from "../../src/env.ts";
 import { ConfigError, RuntimeError } from "../../src/errors.ts";
 import { Supervisor } from "../../src/runtime/supervisor.ts";
 import { tempDir } from "../helpers/tmp.ts";
@@ -28,9 +29,15 @@ describe("Supervisor", () => {
   test("brings up built-in and external servers, publishes the final config, reports a dead child, shuts down cleanly", async () => {
     await using logs = await tempDir();
     const lines: string[] = [];
-    const sup = supervisor([builtinRs, weather, echoExe], { nemo_gym_log_dir: logs.path }, lines);
+    const sup = supervisor([builtinRs, weather, echoExe], { nemo_gym_log_dir: logs.path, global_aiohttp_connector_limit: 300, uv_cache_dir: "/tmp/uvc" }, lines);
     const head = () => `http://127.0.0.1:${sup.head.port}`;
-    await sup.start();
+    // A parent started as `bun` (BUN_BE_BUN) must not make its children behave as the bun CLI.
+    setEnvVar("BUN_BE_BUN", "1");
+    try {
+      await sup.start();
+    } finally {
+      setEnvVar("BUN_BE_BUN", undefined);
+    }
 
     // Head endpoints: ready, JSON-string YAML with final ports, upstream descriptor shape.
     expect((await getJson(`${head()}/readyz`)).status).toBe(200);
@@ -55,6 +62,7 @@ describe("Supervisor", () => {
     expect(w).toMatchObject({ city: "Oslo", server: "weather_py", port: byName.weather_py!.port, cwd: join(FIXTURES, "resources_servers", "py_weather") });
     expect(w.pythonpath.split(":")[0]).toBe(join(FIXTURES, "resources_servers", "py_weather"));
     expect(w.peers.tool_rs).toBe(byName.tool_rs!.port);
+    expect(w.env).toEqual({ BUN_CONFIG_MAX_HTTP_REQUESTS: "300", BUN_BE_BUN: null, NEMO_GYM_CONFIG_PATH: "weather_py", UV_CACHE_DIR: "/tmp/uvc" });
     // The executable entrypoint ran from its own directory.
     const e = (await (await fetch(`${byName.echo_exe!.url}/get_weather`, { method: "POST", body: "{}" })).json()) as Record<string, any>;
     expect(e.cwd).toBe(join(FIXTURES, "resources_servers", "exe_echo"));
