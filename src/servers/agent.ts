@@ -125,7 +125,6 @@ export function simpleAgentApp(opts: { className: string; instanceName: string; 
 
       const calls = output.filter((o) => o.type === "function_call");
       for (const fc of calls) {
-        let text: string;
         let args: unknown;
         try {
           args = pyJsonLoads(fc.arguments);
@@ -133,13 +132,14 @@ export function simpleAgentApp(opts: { className: string; instanceName: string; 
           newOutputs.push({ type: "function_call_output", call_id: fc.call_id, output: pyJsonDumps({ error: `Invalid tool call arguments: ${pyErrorRepr(e as Error)}` }) });
           continue;
         }
+        // The tool name is one path segment: a model-made name must not steer the call elsewhere.
+        const segment = encodeURIComponent(String(fc.name));
         const tool = await (access
-          ? client.callUrl(new URL(String(fc.name), access.base_url.endsWith("/") ? access.base_url : `${access.base_url}/`).toString(), { json: args, cookies: resourcesCookies, headers: access.headers, signal: ctx.signal })
-          : client.call(resourcesServer(), `/${String(fc.name)}`, { json: args, cookies: resourcesCookies, signal: ctx.signal }));
+          ? client.callUrl(`${access.base_url.replace(/\/+$/, "")}/${segment}`, { json: args, cookies: resourcesCookies, headers: access.headers, signal: ctx.signal })
+          : client.call(resourcesServer(), `/${segment}`, { json: args, cookies: resourcesCookies, signal: ctx.signal }));
         // The body goes to the model whatever the status: an error is a valid tool answer (§8.2).
         resourcesCookies = tool.cookies;
-        text = tool.text;
-        newOutputs.push({ type: "function_call_output", call_id: fc.call_id, output: text });
+        newOutputs.push({ type: "function_call_output", call_id: fc.call_id, output: tool.text });
       }
       const hasMessage = output.some((o) => o.type === "message" && (o.role ?? "assistant") === "assistant");
       if (calls.length === 0 && hasMessage) break;

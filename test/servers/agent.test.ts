@@ -21,7 +21,7 @@ const model = serveApp(
         if (n === 0) {
           return resp([
             { type: "function_call", call_id: "a", name: "get_weather", arguments: "{oops" },
-            { type: "function_call", call_id: "b", name: "no_such_tool", arguments: "{}" },
+            { type: "function_call", call_id: "b", name: "../seed_session?x=", arguments: "{}" },
           ], usage(3));
         }
         if (n === 2) return resp([{ type: "function_call", call_id: "c", name: "get_weather", arguments: '{"city":"Paris"}' }], usage(null));
@@ -61,6 +61,7 @@ describe("simple_agent /v1/responses", () => {
     const out = r.json.output as Obj[];
     expect(out.map((o) => o.type)).toEqual(["function_call", "function_call", "function_call_output", "function_call_output", "function_call", "function_call_output", "message"]);
     expect(out[2]!.output).toBe(`{"error": "Invalid tool call arguments: JSONDecodeError('Expecting property name enclosed in double quotes: line 1 column 2 (char 1)')"}`);
+    // A model-made name is one path segment: "../seed_session?x=" cannot reach another route.
     expect(out[3]!.output).toBe('{"detail":"Not Found"}');
     expect(JSON.parse(out[5]!.output)).toEqual({ city: "Paris", weather_description: "The weather in Paris is cold." });
     // Usage is summed; a null detail anywhere makes that detail null.
