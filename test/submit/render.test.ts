@@ -222,6 +222,14 @@ describe("script shapes", () => {
     expect(s.trimEnd().endsWith('exit "$DRIVER_RC"')).toBe(true);
     expect(s).toContain("for _i in $(seq 1 60); do");
   });
+  test("every service step is one block without empty lines, starting with its comment", () => {
+    const c = baseConfig();
+    c.services.policy.pre_command = "echo a\n\n  \necho b\n";
+    const s = render(c);
+    const block = s.split("\n\n").find((b) => b.startsWith("# service: policy"))!;
+    expect(block).toContain("bash -c 'echo a\necho b\nexec vllm serve m");
+    expect(block.trimEnd().endsWith("POLICY_PID=$!")).toBe(true);
+  });
   test("health check: death check before probe, at least one attempt", () => {
     const c = baseConfig();
     c.services.policy.health_check = { timeout_seconds: 3 };

@@ -54,7 +54,7 @@ class Replica:
             return StreamingResponse(gen(), status_code=r.status, media_type="text/event-stream")
         return Response(await r.read(), status_code=r.status, media_type=r.headers.get("content-type"))
 
-ray.init(address="auto" if "--address" in sys.argv else None)
+ray.init()
 serve.start(http_options={"host": "0.0.0.0", "port": a.port})
 serve.run(Replica.bind(), route_prefix="/")
 while True: time.sleep(3600)

@@ -74,10 +74,15 @@ export function expandMarkers(text: string): string {
   return out;
 }
 
-/** `bash -c '<pre>\nexec <command>'` when there is a pre-command, else the command unchanged. */
+/**
+ * `bash -c '<pre>\nexec <command>'` when there is a pre-command, else the command unchanged.
+ * Blank lines of the pre-command are dropped: a service step holds no empty line (spec §6), which
+ * is what lets a reader (or a tool) cut the script into steps at empty lines.
+ */
 export function wrapPre(pre: string, command: string): string {
-  if (pre.trim() === "") return command;
-  return `bash -c ${q(`${pre.replace(/\s+$/, "")}\nexec ${command}`)}`;
+  const body = pre.split("\n").filter((l) => l.trim() !== "").join("\n");
+  if (body === "") return command;
+  return `bash -c ${q(`${body}\nexec ${command}`)}`;
 }
 
 /** Regex-escape text for a pkill/grep pattern. */
