@@ -87,6 +87,21 @@ describe("gym eval submit CLI", () => {
     expect(readdirSync(dir.path)).toEqual(["s.yaml"]);
   });
 
+  test("submit-only checks fail before anything is staged: forward_env, mount sources", async () => {
+    await using dir = await tempDir();
+    const runs = join(dir.path, "runs");
+    writeFileSync(join(dir.path, "s.yaml"), CONFIG(runs));
+    const fwd = await runGym(["eval", "submit", "-c", "s.yaml"], { cwd: dir.path, env: { GYM_T_HOST_SECRET: "h", GYM_T_FWD_SECRET: undefined } });
+    expect(fwd.code).toBe(2);
+    expect(fwd.stderr).toContain("compute.cluster.forward_env names 'GYM_T_FWD_SECRET', which is not set in the submitting shell's environment");
+    writeFileSync(join(dir.path, "m.yaml"), CONFIG(runs).replace("driver:\n", `driver:\n  mounts: ["${dir.path}:/d", "/nonexistent/gym-x:/x:ro"]\n`));
+    const mnt = await runGym(["eval", "submit", "-c", "m.yaml"], { cwd: dir.path, env: SECRETS });
+    expect(mnt.code).toBe(2);
+    expect(mnt.stderr).toContain("Mount src paths do not exist:\n  driver: '/nonexistent/gym-x'");
+    expect(mnt.stderr).not.toContain(`'${dir.path}'`);
+    expect(readdirSync(dir.path).sort()).toEqual(["m.yaml", "s.yaml"]);
+  });
+
   test("a full local submit: staged tree, modes, records, job ids by name, secrets only in job.sh", async () => {
     await using dir = await tempDir();
     const bin = join(dir.path, "bin");
