@@ -1,0 +1,190 @@
+/**
+ * bench-rollouts: end-to-end rollouts/s of gym (`gym env start` with example_single_tool_call +
+ * simple_agent + openai_model proxying a zero-latency OpenAI-compatible endpoint, driven by the
+ * rollout driver with 256 in flight) against a minimal bare Bun.serve/fetch implementation of the
+ * same hop path (env → agent → seed/model→endpoint/tool/model→endpoint/verify), one process per
+ * server in both cases, measured in the same run. Prints figures and the ratio (target ≥ 85 %).
+ *
+ *   bun scripts/bench-rollouts.ts [rollouts=2000] [inFlight=256]
+ */
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parse as parseYaml } from "yaml";
+import { rolloutConfigFrom } from "../src/rollout/config.ts";
+import { runRollouts } from "../src/rollout/driver.ts";
+import { targetsFromConfig } from "../src/rollout/targets.ts";
+
+const MAIN = join(import.meta.dir, "..", "src", "main.ts");
+const EXAMPLE_ROWS = join(import.meta.dir, "..", "assets", "resources_servers", "example_single_tool_call", "data", "example.jsonl");
+
+// ---------------------------------------------------------------- baseline server roles
+async function role(kind: string, targets: string[]): Promise<void> {
+  const post = async (url: string, body: unknown) => (await fetch(url, { method: "POST", body: JSON.stringify(body), headers: { "content-type": "application/json" } })).json() as Promise<Record<string, unknown>>;
+  const handlers: Record<string, (path: string, body: Record<string, unknown>) => Promise<unknown>> = {
+    // environment server: relay /run to the agent
+    env: (_p, body) => post(`${targets[0]}/run`, body),
+    // model server: proxy /v1/responses to the endpoint
+    model: (_p, body) => post(`${targets[0]}/v1/responses`, body),
+    // resources server: seed, the tool, verify
+    rs: async (p, body) => {
+      if (p === "/seed_session") return {};
+      if (p === "/get_weather") return { city: body.city, weather_description: `The weather in ${String(body.city)} is cold.` };
+      const output = ((body.response as { output?: Record<string, unknown>[] }).output ?? []) as Record<string, unknown>[];
+      return { ...body, reward: output.some((o) => o.type === "function_call") ? 1 : 0 };
+    },
+    // agent: seed → model → tool → model → verify
+    agent: async (_p, row) => {
+      const [rs, model] = targets as [string, string];
+      await post(`${rs}/seed_session`, row);
+      const rcp = row.responses_create_params as Record<string, unknown>;
+      const input = [...(rcp.input as unknown[])];
+      const outputs: Record<string, unknown>[] = [];
+      let last: Record<string, unknown> = {};
+      for (let turn = 0; turn < 4; turn++) {
+        last = await post(`${model}/v1/responses`, { ...rcp, input: [...input, ...outputs] });
+        const out = (last.output as Record<string, unknown>[]) ?? [];
+        outputs.push(...out);
+        const calls = out.filter((o) => o.type === "function_call");
+        if (calls.length === 0) break;
+        for (const c of calls) {
+          const result = await post(`${rs}/${c.name}`, JSON.parse(String(c.arguments)));
+          outputs.push({ type: "function_call_output", call_id: c.call_id, output: JSON.stringify(result) });
+        }
+      }
+      return post(`${rs}/verify`, { ...row, response: { ...last, output: outputs } });
+    },
+  };
+  const h = handlers[kind]!;
+  const server = Bun.serve({ hostname: "127.0.0.1", port: 0, idleTimeout: 0, fetch: async (req) => Response.json(await h(new URL(req.url).pathname, (await req.json()) as Record<string, unknown>)) });
+  process.stdout.write(`${server.port}\n`);
+}
+
+// ---------------------------------------------------------------- helpers
+async function spawnLine(argv: string[], env: Record<string, string> = {}): Promise<{ proc: ReturnType<typeof Bun.spawn>; line: string }> {
+  const proc = Bun.spawn(argv, { stdout: "pipe", stderr: "ignore", env: { ...process.env, ...env } as Record<string, string> });
+  const reader = (proc.stdout as ReadableStream<Uint8Array>).getReader();
+  let text = "";
+  while (!text.includes("\n")) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error(`${argv.join(" ")} exited before printing its address`);
+    text += new TextDecoder().decode(value);
+  }
+  reader.releaseLock();
+  return { proc, line: text.split("\n")[0]!.trim() };
+}
+
+async function freePort(): Promise<number> {
+  const s = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response("") });
+  const p = s.port!;
+  s.stop(true);
+  return p;
+}
+
+function rssMb(pid: number): number {
+  try {
+    const status = require("node:fs").readFileSync(`/proc/${pid}/status`, "utf8") as string;
+    return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+  } catch {
+    return 0;
+  }
+}
+
+async function bareDriver(url: string, rows: Record<string, unknown>[], inFlight: number): Promise<number> {
+  let next = 0;
+  let ok = 0;
+  const worker = async () => {
+    while (next < rows.length) {
+      const row = rows[next++]!;
+      const r = (await (await fetch(url, { method: "POST", body: JSON.stringify(row), headers: { "content-type": "application/json" } })).json()) as { reward?: number };
+      if (typeof r.reward === "number") ok++;
+    }
+  };
+  await Promise.all(Array.from({ length: inFlight }, worker));
+  return ok;
+}
+
+// ---------------------------------------------------------------- main
+async function main(): Promise<void> {
+  const total = Number(process.argv[2] ?? 2000);
+  const inFlight = Number(process.argv[3] ?? 256);
+  const work = mkdtempSync(join(tmpdir(), "gym-bench-rollouts-"));
+  const procs: ReturnType<typeof Bun.spawn>[] = [];
+  try {
+    const base = (await Bun.file(EXAMPLE_ROWS).text()).trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+    const rows = Array.from({ length: total }, (_, i) => ({ ...base[i % base.length]!, id: i }));
+    const endpoint = await spawnLine([process.execPath, MAIN, "model", "serve", "scripted_model", "--port", "0"]);
+    procs.push(endpoint.proc);
+    const endpointUrl = endpoint.line.replace(/\/v1\/?$/, "");
+    console.log(`endpoint (zero-latency scripted_model): ${endpointUrl}`);
+
+    // --- bare baseline: one process per hop server
+    const self = [process.execPath, import.meta.path, "--role"];
+    const model = await spawnLine([...self, "model", endpointUrl]);
+    const rs = await spawnLine([...self, "rs"]);
+    const agent = await spawnLine([...self, "agent", `http://127.0.0.1:${rs.line}`, `http://127.0.0.1:${model.line}`]);
+    const env = await spawnLine([...self, "env", `http://127.0.0.1:${agent.line}`]);
+    procs.push(model.proc, rs.proc, agent.proc, env.proc);
+    await bareDriver(`http://127.0.0.1:${env.line}/run`, rows.slice(0, 100), 16); // warm-up
+    let t0 = performance.now();
+    const bareOk = await bareDriver(`http://127.0.0.1:${env.line}/run`, rows, inFlight);
+    const bareSec = (performance.now() - t0) / 1000;
+    // The driver alone: gym's driver against the same bare servers (isolates driver overhead from server overhead).
+    const bareDict = {
+      a: { responses_api_agents: { simple_agent: { host: "127.0.0.1", port: 1 } } },
+      a_env: { environment_servers: { legacy_agent: { host: "127.0.0.1", port: Number(env.line), agent_server: { type: "responses_api_agents", name: "a" } } } },
+    };
+    const bareInput = join(work, "bare-in.jsonl");
+    writeFileSync(bareInput, rows.map((r) => JSON.stringify({ ...r, agent_ref: { name: "a" } })).join("\n") + "\n");
+    t0 = performance.now();
+    const viaDriver = await runRollouts(rolloutConfigFrom({ input_jsonl_fpath: bareInput, output_jsonl_fpath: join(work, "bare-out.jsonl"), num_samples_in_parallel: inFlight, disable_aggregation: true }), { targets: targetsFromConfig(bareDict) });
+    const driverOnBareSec = (performance.now() - t0) / 1000;
+    for (const p of [model, rs, agent, env]) p.proc.kill();
+
+    // --- gym: env start + the rollout driver
+    const headPort = await freePort();
+    const start = Bun.spawn(
+      [process.execPath, MAIN, "env", "start", "--resources-server", "example_single_tool_call", "--model-type", "openai_model",
+        `+policy_base_url=${endpointUrl}/v1`, "+policy_api_key=dummy", "+policy_model_name=scripted", `+head_server={host: 127.0.0.1, port: ${headPort}}`],
+      { stdout: "ignore", stderr: "ignore", cwd: work },
+    );
+    procs.push(start);
+    let dict: Record<string, unknown> | undefined;
+    for (let i = 0; i < 600 && !dict; i++) {
+      await Bun.sleep(100);
+      const ready = await fetch(`http://127.0.0.1:${headPort}/readyz`).then((r) => r.ok).catch(() => false);
+      if (ready) dict = parseYaml(JSON.parse(await (await fetch(`http://127.0.0.1:${headPort}/global_config_dict_yaml`)).text())) as Record<string, unknown>;
+    }
+    if (!dict) throw new Error("gym env start did not become ready");
+    const input = join(work, "in.jsonl");
+    writeFileSync(input, rows.map((r) => JSON.stringify({ ...r, agent_ref: { name: "example_single_tool_call_simple_agent" } })).join("\n") + "\n");
+    const warm = join(work, "warm.jsonl");
+    writeFileSync(warm, rows.slice(0, 100).map((r) => JSON.stringify({ ...r, agent_ref: { name: "example_single_tool_call_simple_agent" } })).join("\n") + "\n");
+    const targets = targetsFromConfig(dict);
+    await runRollouts(rolloutConfigFrom({ input_jsonl_fpath: warm, output_jsonl_fpath: join(work, "warm-out.jsonl"), num_samples_in_parallel: 16, disable_aggregation: true }), { targets });
+    t0 = performance.now();
+    const s = await runRollouts(rolloutConfigFrom({ input_jsonl_fpath: input, output_jsonl_fpath: join(work, "out.jsonl"), num_samples_in_parallel: inFlight, disable_aggregation: true }), { targets });
+    const gymSec = (performance.now() - t0) / 1000;
+    const driverRss = rssMb(process.pid);
+    start.kill("SIGINT");
+    await start.exited;
+
+    const bareRate = bareOk / bareSec;
+    const gymRate = s.newlyDone / gymSec;
+    console.log(`rollouts: ${total}, in flight: ${inFlight}`);
+    console.log(`bare Bun.serve/fetch hop path: ${bareOk} ok in ${bareSec.toFixed(2)} s = ${bareRate.toFixed(1)} rollouts/s`);
+    console.log(`gym driver on the bare servers: ${viaDriver.newlyDone} ok in ${driverOnBareSec.toFixed(2)} s = ${(viaDriver.newlyDone / driverOnBareSec).toFixed(1)} rollouts/s (driver alone: ${((100 * viaDriver.newlyDone) / driverOnBareSec / bareRate).toFixed(1)} % of the bare driver)`);
+    console.log(`gym (env start + driver):      ${s.newlyDone} ok, ${s.failed} failed in ${gymSec.toFixed(2)} s = ${gymRate.toFixed(1)} rollouts/s (bench process RSS ${driverRss.toFixed(0)} MB)`);
+    console.log(`ratio gym / bare: ${((100 * gymRate) / bareRate).toFixed(1)} % (target ≥ 85 %)`);
+  } finally {
+    for (const p of procs) if (p.exitCode === null) p.kill();
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[2] === "--role") await role(process.argv[3]!, process.argv.slice(4));
+else if (!process.env.BUN_CONFIG_MAX_HTTP_REQUESTS) {
+  // D16: Bun caps outbound fetch at 256 unless this is set at start; re-run with it.
+  const p = Bun.spawn([process.execPath, import.meta.path, ...process.argv.slice(2)], { env: { ...process.env, BUN_CONFIG_MAX_HTTP_REQUESTS: "65535" }, stdio: ["inherit", "inherit", "inherit"] });
+  process.exit(await p.exited);
+} else await main();
