@@ -43,6 +43,13 @@ describe("scripted answers", () => {
     expect(second.usage.output_tokens_details).toEqual({ reasoning_tokens: 0 });
   });
 
+  test("tool_choice naming a tool picks it; tool_choice none answers text", () => {
+    const two = [...tools, { type: "function", name: "second", parameters: { type: "object", properties: { n: { type: "integer", minimum: 2 } }, required: ["n"] } }];
+    const named = scriptedResponse({ input: "x", tools: two, tool_choice: { type: "function", name: "second" } }, "m") as Obj;
+    expect(named.output[0]).toMatchObject({ name: "second", arguments: '{"n":2}' });
+    expect((scriptedResponse({ input: "x", tools: two, tool_choice: "none" }, "m") as Obj).output[0].type).toBe("message");
+  });
+
   test("no tools → text, with request fields echoed", () => {
     const r = scriptedResponse({ input: "hi there", temperature: 0.3 }, "m") as Obj;
     expect(r).toMatchObject({ object: "response", model: "m", temperature: 0.3, tools: [], tool_choice: "auto", parallel_tool_calls: true });

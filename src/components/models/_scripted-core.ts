@@ -32,12 +32,13 @@ export function countWords(v: unknown): number {
   return 0;
 }
 
-function firstFunctionTool(tools: unknown): Obj | undefined {
+/** The tool to call: the one `tool_choice` names, else the first function tool. */
+function firstFunctionTool(tools: unknown, toolChoice?: unknown): Obj | undefined {
   if (!Array.isArray(tools)) return undefined;
-  for (const t of tools as Obj[]) {
-    if (t?.type === "function") return (t.function as Obj | undefined) ?? t; // chat tools nest under `function`
-  }
-  return undefined;
+  const fns = (tools as Obj[]).filter((t) => t?.type === "function").map((t) => (t.function as Obj | undefined) ?? t); // chat tools nest under `function`
+  const choice = toolChoice as Obj | undefined;
+  const named = choice && typeof choice === "object" ? ((choice.function as Obj | undefined)?.name ?? choice.name) : undefined;
+  return (named !== undefined ? fns.find((f) => f.name === named) : undefined) ?? fns[0];
 }
 
 function hasToolResult(items: unknown): boolean {
@@ -73,7 +74,7 @@ export function responseObject(params: Obj, model: string, output: Obj[], inputT
 /** The scripted answer to a Responses create-params body. */
 export function scriptedResponse(params: Obj, model: string): Obj {
   const input = typeof params.input === "string" ? [{ role: "user", content: params.input }] : ((params.input as Obj[] | undefined) ?? []);
-  const tool = firstFunctionTool(params.tools);
+  const tool = firstFunctionTool(params.tools, params.tool_choice);
   const inputTokens = countWords(input) + words(params.instructions);
   let output: Obj[];
   if (tool && params.tool_choice !== "none" && !hasToolResult(input)) {
@@ -88,7 +89,7 @@ export function scriptedResponse(params: Obj, model: string): Obj {
 /** The scripted answer to a chat create-params body, as a `chat.completion`. */
 export function scriptedChatCompletion(params: Obj, model: string): Obj {
   const messages = (params.messages as Obj[] | undefined) ?? [];
-  const tool = firstFunctionTool(params.tools);
+  const tool = firstFunctionTool(params.tools, params.tool_choice);
   const promptTokens = countWords(messages);
   let message: Obj;
   let finish: string;
