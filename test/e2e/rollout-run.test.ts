@@ -25,6 +25,12 @@ function servers(modelEntry: StackEntry): StackEntry[] {
     { name: "weather_agent__legacy_agent", serverType: "environment_servers", impl: "legacy_agent", leaf: { agent_server: { type: "responses_api_agents", name: "weather_agent" } } },
     { name: "counter_agent__legacy_agent", serverType: "environment_servers", impl: "legacy_agent", leaf: { agent_server: { type: "responses_api_agents", name: "counter_agent" } } },
     {
+      name: "counter_turn",
+      serverType: "environment_servers",
+      impl: "single_agent_turn",
+      leaf: { resources_server: { type: "resources_servers", name: "example_session_state_mgmt" }, agent_server: { type: "responses_api_agents", name: "session_agent" }, resources_tool_transports: ["direct_http"] },
+    },
+    {
       name: "weather_turn",
       serverType: "environment_servers",
       impl: "single_agent_turn",
@@ -83,6 +89,16 @@ describe("with scripted_model", () => {
     expect(r.json.result.agent_timed_out).toBe(false);
     expectToolTrajectory(r.json.result.response);
     expect(r.json.result.ng_trajectory).toHaveLength(3);
+  });
+
+  test("single_agent_turn: session state travels through the handed-over tool access and the close answer's cookies", async () => {
+    for (const [i, row] of rows("example_session_state_mgmt").entries()) {
+      const { responses_create_params, ...taskData } = row;
+      const req = { episode_id: { rollout_id: `c${i}`, attempt: 0 }, task: { task_id: { taskset: "counter", task_id: String(i) }, task_input: { responses_create_params, task_data: taskData } } };
+      const r = await postJson(`${stack.url.counter_turn}/run`, req);
+      expect(r.json.failure).toBeNull();
+      expect(r.json.result.reward).toBe(row.expected_count === row.initial_count ? 1 : 0);
+    }
   });
 
   test("single_agent_turn: bad episode requests are 422, a bad rollout id too", async () => {
