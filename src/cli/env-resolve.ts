@@ -3,7 +3,6 @@
  * secrets masked (cli-config §8.1, D6, D10). Unset ports are shown as candidates that were free
  * when the command ran (spec default of §8.1); nothing stays bound.
  */
-import { createServer } from "node:net";
 import { resolveGlobalConfig } from "../config/resolve.ts";
 import { resolveInterpolations } from "../config/interpolate.ts";
 import { redactSecrets } from "../config/redact.ts";
@@ -15,18 +14,19 @@ import { defineGymCommand, type GymContext } from "./_command.ts";
 import { flagsToOverrides, policyFlags, policyOverrides, selectorArgs, selectorFlags } from "./_flags.ts";
 
 /** True when `port` can be bound on `host` right now (the probe is closed at once). */
-function canBind(port: number, host: string): Promise<boolean> {
-  return new Promise((resolve) => {
-    const srv = createServer();
-    srv.once("error", () => resolve(false));
-    srv.listen({ port, host, exclusive: true }, () => srv.close(() => resolve(true)));
-  });
+function canBind(port: number, host: string): boolean {
+  try {
+    const probe = Bun.listen({ hostname: host, port, exclusive: true, socket: { data() {} } });
+    probe.stop(true);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**
  * Fill each unset server port with a distinct candidate from [port_range_low, port_range_high]
- * that could be bound when checked (upstream's choice rule). Candidates are probed concurrently
- * so a config with hundreds of servers stays fast; losers of a probe get a fresh candidate.
+ * that could be bound when checked (upstream's choice rule); a busy candidate is replaced.
  */
 async function previewPorts(cfg: ResolvedConfig): Promise<void> {
   const low = typeof cfg.dict.port_range_low === "number" ? cfg.dict.port_range_low : 10001;
@@ -44,7 +44,7 @@ async function previewPorts(cfg: ResolvedConfig): Promise<void> {
     });
     const next: typeof pending = [];
     for (const t of tries) {
-      if (await t.ok) t.s.leaf.port = t.p;
+      if (t.ok) t.s.leaf.port = t.p;
       else next.push(t.s);
     }
     pending = next;

@@ -39,7 +39,11 @@ function suggestions(name: string, candidates: string[]): string[] {
 /** Throw ServerRefNotFoundError for the first reference to an undefined instance. */
 export function checkCrossRefs(instances: ServerInstance[], locs?: LocNode): void {
   const byType = new Map<string, string[]>();
-  for (const i of instances) byType.set(i.serverType, [...(byType.get(i.serverType) ?? []), i.name]);
+  for (const i of instances) {
+    const list = byType.get(i.serverType);
+    if (list) list.push(i.name);
+    else byType.set(i.serverType, [i.name]);
+  }
   for (const inst of instances) {
     for (const ref of serverRefs(inst.leaf)) {
       const names = byType.get(ref.type) ?? [];

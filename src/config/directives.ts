@@ -8,7 +8,7 @@ import { ConfigError } from "../errors.ts";
 import type { Layer } from "./load.ts";
 import { deepCopy, isPlainMap, mergeInto, MISSING } from "./merge.ts";
 import type { ConfigDict } from "./types.ts";
-import { cloneLoc, locAt, locationOf, type LocNode } from "./yaml-locations.ts";
+import { childLoc, cloneLoc, locAt, locationOf, setChildLoc, type LocNode } from "./yaml-locations.ts";
 
 const STRING_FORM = /^\$\{(inherit_from|copy):\s*([^}]+?)\s*\}$/;
 
@@ -39,11 +39,11 @@ function removeLive(pass: Pass, segs: string[]): void {
   for (const s of segs.slice(0, -1)) {
     if (!isPlainMap(cur)) return;
     cur = cur[s];
-    loc = loc?.children?.get(s);
+    loc = childLoc(loc, s);
   }
   const last = segs[segs.length - 1]!;
   if (isPlainMap(cur)) delete cur[last];
-  loc?.children?.delete(last);
+  setChildLoc(loc, last, undefined);
 }
 
 /** A fresh copy of a directive source (value and locations), `???` when the source is unset. */
@@ -82,18 +82,15 @@ function processMap(pass: Pass, map: Record<string, unknown>, loc: LocNode | und
     const v = map[key];
     const childAt = [...at, key];
     if (isPlainMap(v)) {
-      const r = processMap(pass, v, loc?.children?.get(key), childAt);
+      const r = processMap(pass, v, childLoc(loc, key), childAt);
       map[key] = r.value;
-      if (loc) {
-        if (r.loc) (loc.children ??= new Map()).set(key, r.loc);
-        else loc.children?.delete(key);
-      }
+      setChildLoc(loc, key, r.loc);
     } else if (typeof v === "string") {
       const m = STRING_FORM.exec(v);
       if (!m) continue;
       const src = takeSource(pass, m[2]!, childAt);
       map[key] = src.value;
-      if (loc) (loc.children ??= new Map()).set(key, src.loc ?? {});
+      setChildLoc(loc, key, src.loc);
       if (m[1] === "inherit_from") removeLive(pass, m[2]!.split("."));
     }
   }
@@ -107,11 +104,11 @@ function processMap(pass: Pass, map: Record<string, unknown>, loc: LocNode | und
   for (const k of toDelete) {
     if (Object.hasOwn(map, k)) {
       delete map[k];
-      loc?.children?.delete(k);
+      setChildLoc(loc, k, undefined);
     } else pending.add(k);
   }
   delete map._delete_key;
-  loc?.children?.delete("_delete_key");
+  setChildLoc(loc, "_delete_key", undefined);
   const srcPath = typeof inherit === "string" ? inherit : typeof copy === "string" ? copy : undefined;
   if ((inherit !== undefined || copy !== undefined) && srcPath === undefined) {
     throw new ConfigError(`${inherit !== undefined ? "_inherit_from" : "_copy"} must be a dotted key path string`, {
@@ -121,8 +118,8 @@ function processMap(pass: Pass, map: Record<string, unknown>, loc: LocNode | und
   }
   delete map._inherit_from;
   delete map._copy;
-  loc?.children?.delete("_inherit_from");
-  loc?.children?.delete("_copy");
+  setChildLoc(loc, "_inherit_from", undefined);
+  setChildLoc(loc, "_copy", undefined);
   let result: { value: unknown; loc: LocNode | undefined } = { value: map, loc };
   if (srcPath !== undefined) {
     const src = takeSource(pass, srcPath, at);
@@ -151,7 +148,7 @@ function processMap(pass: Pass, map: Record<string, unknown>, loc: LocNode | und
         });
       }
       delete result.value[k];
-      result.loc?.children?.delete(k);
+      setChildLoc(result.loc, k, undefined);
     }
   }
   return result;

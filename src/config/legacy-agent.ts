@@ -29,14 +29,17 @@ function frontedAgent(inst: ServerInstance): string | undefined {
 export function addLegacyAgentServers(dict: ConfigDict, instances: ServerInstance[]): ServerInstance[] {
   const fronted = new Set(instances.filter((i) => i.serverType === ENVIRONMENT_SERVERS).map(frontedAgent));
   const generated: ServerInstance[] = [];
+  const notices: string[] = [];
   for (const agent of instances.filter((i) => i.serverType === "responses_api_agents")) {
     if (fronted.has(agent.name)) continue;
     let name = legacyAgentName(agent.name);
     while (Object.hasOwn(dict, name)) name = `_${name}`;
     const leaf: Record<string, unknown> = { entrypoint: "app.py", [AGENT_SERVER_FIELD]: { type: "responses_api_agents", name: agent.name } };
     dict[name] = { [ENVIRONMENT_SERVERS]: { [LEGACY_AGENT]: leaf } };
-    log.warn(`Agent '${agent.name}' has no Environment Server; generated legacy_agent '${name}'. This is deprecated — add an environment server to your config.`);
+    notices.push(`Agent '${agent.name}' has no Environment Server; generated legacy_agent '${name}'. This is deprecated — add an environment server to your config.`);
     generated.push({ name, serverType: ENVIRONMENT_SERVERS, implementation: LEGACY_AGENT, leaf, dir: undefined, generated: true });
   }
+  // One log call for all of them: a benchmark with many agents should not pay per line.
+  if (notices.length > 0) log.warn(notices.join("\n"));
   return generated;
 }

@@ -91,9 +91,9 @@ function fastParse(text: string, file: string): Layer | undefined {
   } catch {
     return undefined; // the exact parser reports the error with its position
   }
-  if (value === null || value === undefined) return { dict: {}, locs: { src: { file, text }, children: new Map() } };
+  if (value === null || value === undefined) return { dict: {}, locs: lazyLocTree({ file, text }) };
   if (typeof value !== "object" || Array.isArray(value)) return undefined;
-  return { dict: value as ConfigDict, locs: lazyLocTree(value, { file, text }) };
+  return { dict: value as ConfigDict, locs: lazyLocTree({ file, text }) };
 }
 
 /** Parse YAML text of a config file; `file` is used in error messages and locations. */

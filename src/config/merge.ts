@@ -5,7 +5,7 @@
  */
 import type { Layer } from "./load.ts";
 import type { ConfigDict } from "./types.ts";
-import { cloneLoc, type LocNode } from "./yaml-locations.ts";
+import { childLoc, cloneLoc, setChildLoc, type LocNode } from "./yaml-locations.ts";
 
 /** The OmegaConf "missing" marker. */
 export const MISSING = "???";
@@ -28,25 +28,21 @@ export function deepCopy<T>(v: T): T {
 
 function mergeMaps(dst: Record<string, unknown>, dstLoc: LocNode | undefined, src: Record<string, unknown>, srcLoc: LocNode | undefined): void {
   for (const [key, sv] of Object.entries(src)) {
-    const childSrcLoc = srcLoc?.children?.get(key);
+    const childSrcLoc = childLoc(srcLoc, key);
     const has = Object.hasOwn(dst, key);
     const dv = has ? dst[key] : undefined;
     if (sv === MISSING && has && dv !== MISSING) continue;
     if (has && isPlainMap(dv) && isPlainMap(sv)) {
-      let childDstLoc = dstLoc?.children?.get(key);
+      let childDstLoc = childLoc(dstLoc, key);
       if (dstLoc && !childDstLoc) {
         childDstLoc = {};
-        (dstLoc.children ??= new Map()).set(key, childDstLoc);
+        setChildLoc(dstLoc, key, childDstLoc);
       }
       mergeMaps(dv, childDstLoc, sv, childSrcLoc);
       continue;
     }
     dst[key] = deepCopy(sv);
-    if (dstLoc) {
-      const copied = cloneLoc(childSrcLoc);
-      if (copied) (dstLoc.children ??= new Map()).set(key, copied);
-      else dstLoc.children?.delete(key);
-    }
+    setChildLoc(dstLoc, key, cloneLoc(childSrcLoc));
   }
 }
 

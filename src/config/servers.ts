@@ -36,13 +36,22 @@ function isDir(p: string): boolean {
   }
 }
 
-/** `<root>/<type>/<impl>` in the first root that has it. */
+const dirCache = new Map<string, string | undefined>();
+
+/** `<root>/<type>/<impl>` in the first root that has it (looked up once per process and roots). */
 export function implementationDir(type: string, impl: string, roots: string[]): string | undefined {
+  const key = `${roots.join("\0")}\u0001${type}/${impl}`;
+  if (dirCache.has(key)) return dirCache.get(key);
+  let found: string | undefined;
   for (const r of roots) {
     const d = join(r, type, impl);
-    if (isDir(d)) return d;
+    if (isDir(d)) {
+      found = d;
+      break;
+    }
   }
-  return undefined;
+  dirCache.set(key, found);
+  return found;
 }
 
 function datasetProblems(datasets: unknown, warnings: string[]): Problem[] {

@@ -4,24 +4,12 @@
  * Values are only checked, never cleaned or defaulted here (user config is never rewritten).
  */
 import type { TSchema } from "typebox";
-import { Compile } from "typebox/compile";
+import { Value } from "typebox/value";
 
 /** One validation problem: where (key segments relative to the checked value) and what. */
 export interface Problem {
   path: string[];
   message: string;
-}
-
-type Validator = ReturnType<typeof Compile>;
-const compiled = new WeakMap<TSchema, Validator>();
-
-function validator(schema: TSchema): Validator {
-  let v = compiled.get(schema);
-  if (!v) {
-    v = Compile(schema);
-    compiled.set(schema, v);
-  }
-  return v;
 }
 
 /** `'a', 'b' or 'c'` as pydantic lists literal choices. */
@@ -50,11 +38,12 @@ const TYPE_WORDS: Record<string, string> = {
 
 /** Check `value` against `schema`; every problem, in schema order. */
 export function check(schema: TSchema, value: unknown): Problem[] {
-  const v = validator(schema);
-  if (v.Check(value)) return [];
+  // The interpreting checker: a CLI run validates each shape a few hundred times at most, which
+  // costs less than generating and compiling checker code on every cold start.
+  if (Value.Check(schema, value)) return [];
   const out: Problem[] = [];
   const seen = new Set<string>();
-  for (const e of v.Errors(value)) {
+  for (const e of Value.Errors(schema, value)) {
     const path = pointerToPath(e.instancePath);
     const params = e.params as Record<string, unknown>;
     let problems: Problem[];

@@ -45,17 +45,30 @@ export function locTree(node: Node | null | undefined, src: SourceFile): LocNode
   return out;
 }
 
-/** Build the LocNode tree of a plain value read from `src` (positions looked up lazily). */
-export function lazyLocTree(value: unknown, src: SourceFile, filePath: string[] = []): LocNode {
-  const out: LocNode = { src, filePath };
-  if (Array.isArray(value)) {
-    out.children = new Map();
-    value.forEach((v, i) => out.children!.set(String(i), lazyLocTree(v, src, [...filePath, String(i)])));
-  } else if (typeof value === "object" && value !== null) {
-    out.children = new Map();
-    for (const [k, v] of Object.entries(value)) out.children.set(k, lazyLocTree(v, src, [...filePath, k]));
-  }
-  return out;
+/**
+ * The LocNode of a whole value read from `src` on the fast path: O(1). Its children are
+ * synthesised on first access (`childLoc`) from the key path, because every key under it came
+ * from that same file until a merge or override says otherwise (and records that explicitly).
+ */
+export function lazyLocTree(src: SourceFile, filePath: string[] = []): LocNode {
+  return { src, filePath };
+}
+
+/** The LocNode of `key` under `node`: an explicit entry, or one synthesised for a fast-path node. */
+export function childLoc(node: LocNode | undefined, key: string): LocNode | undefined {
+  if (!node) return undefined;
+  const explicit = node.children?.get(key);
+  if (explicit) return explicit;
+  if (!node.src || !node.filePath) return undefined;
+  const made: LocNode = { src: node.src, filePath: [...node.filePath, key] };
+  (node.children ??= new Map()).set(key, made);
+  return made;
+}
+
+/** Record where `key` under `node` came from; undefined marks it as not from any file. */
+export function setChildLoc(node: LocNode | undefined, key: string, child: LocNode | undefined): void {
+  // An empty node is a tombstone: it stops a fast-path parent from synthesising a file position.
+  if (node) (node.children ??= new Map()).set(key, child ?? {});
 }
 
 function documentOf(src: SourceFile): Document | undefined {
@@ -96,7 +109,7 @@ function lazyOffset(node: LocNode): number | undefined {
 export function locAt(root: LocNode | undefined, path: readonly string[]): LocNode | undefined {
   let cur = root;
   for (const seg of path) {
-    cur = cur?.children?.get(seg);
+    cur = childLoc(cur, seg);
     if (!cur) return undefined;
   }
   return cur;
@@ -107,7 +120,7 @@ export function locationOf(root: LocNode | undefined, path: readonly string[]): 
   let cur = root;
   let best: LocNode | undefined = cur?.src ? cur : undefined;
   for (const seg of path) {
-    cur = cur?.children?.get(seg);
+    cur = childLoc(cur, seg);
     if (!cur) break;
     if (cur.src) best = cur;
   }
@@ -126,17 +139,14 @@ export function setLocAt(root: LocNode, path: readonly string[], node: LocNode |
   if (path.length === 0) return;
   let cur = root;
   for (const seg of path.slice(0, -1)) {
-    cur.children ??= new Map();
-    let next = cur.children.get(seg);
+    let next = childLoc(cur, seg);
     if (!next) {
       next = {};
-      cur.children.set(seg, next);
+      (cur.children ??= new Map()).set(seg, next);
     }
     cur = next;
   }
-  const last = path[path.length - 1]!;
-  if (node) (cur.children ??= new Map()).set(last, node);
-  else cur.children?.delete(last);
+  setChildLoc(cur, path[path.length - 1]!, node);
 }
 
 /** A structural copy (source files shared), so a copied value's locations can diverge. */
