@@ -10,6 +10,7 @@ import { parseChildConfig, type ChildConfig } from "./child-config.ts";
 import { createHandler, listen } from "./http.ts";
 import type { ServerApp } from "./http-types.ts";
 import { bindInRange, isAddressInUse, portRangeFromConfig } from "./ports.ts";
+import { poolLimits, reportPoolLimits } from "./pool.ts";
 import { Profiler, setActiveProfiler } from "./profiling.ts";
 import { proxySettingsFromConfig } from "./proxy-headers.ts";
 import { RuntimeError } from "../errors.ts";
@@ -122,6 +123,8 @@ export async function runChildServer(opts: ChildServeOptions): Promise<number> {
     send({ type: "error", message: `server '${opts.instanceName}' failed to start: ${(err as Error)?.message ?? String(err)}` });
     throw err;
   }
+  const workers = Number(cfg.leaf.num_workers ?? 1);
+  reportPoolLimits(cfg.global, poolLimits(cfg.global, workers > 1 ? workers : 1, opts.instanceName), opts.instanceName);
   const routes = [...app.routes];
   if (cfg.global.profiling_enabled === true) {
     profiler = new Profiler();

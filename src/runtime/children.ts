@@ -20,6 +20,8 @@ export class ChildProcess {
   readonly serving: Promise<void>;
   /** Resolves when the process has exited and its output is drained. */
   readonly done: Promise<void>;
+  /** True once a built-in reported that its app is built. */
+  isServing = false;
   /** The `error` message a built-in sent before exiting, if any. */
   reportedError: string | undefined;
 
@@ -51,7 +53,10 @@ export class ChildProcess {
             ipc: (message: unknown) => {
               const m = message as ChildMessage;
               if (m?.type === "bound") bound.resolve(m.port);
-              else if (m?.type === "serving") serving.resolve();
+              else if (m?.type === "serving") {
+                this.isServing = true;
+                serving.resolve();
+              }
               else if (m?.type === "error") this.reportedError = m.message;
             },
           }),

@@ -8,6 +8,7 @@ import { isAbsolute, resolve as resolvePath } from "node:path";
 import { resolveAt } from "../config/interpolate.ts";
 import type { ResolvedConfig, ServerInstance, ServerType } from "../config/types.ts";
 import { ConfigError, RuntimeError } from "../errors.ts";
+import { log } from "../log.ts";
 import { serializeConfig } from "./child-config.ts";
 import { ChildProcess } from "./children.ts";
 import { HeadServer, type ServerInstanceDisplay } from "./head.ts";
@@ -239,6 +240,8 @@ export class Supervisor {
         ? Promise.race([p, Bun.sleep(Math.max(0, deadline - performance.now())).then(() => Promise.reject(timeout(pending())))])
         : p;
 
+    const t0 = performance.now();
+    const mark = (what: string) => log.debug(`startup: ${what} after ${(performance.now() - t0).toFixed(0)} ms`);
     // 1. Built-ins bind first (worker 0 of each), on their explicit port or a candidate they hold (D14).
     const builtins = this.managed.filter((m) => m.builtin);
     const prelim = serializeConfig(this.dict);
@@ -248,6 +251,7 @@ export class Supervisor {
       this.guard(Promise.all(first.map((c, i) => c.bound.then((port) => (this.setPort(builtins[i]!, port), unbound.delete(builtins[i]!)))))),
       () => [...unbound],
     );
+    mark("built-ins bound");
     // Extra workers join the port the first one holds (SO_REUSEPORT).
     const extra: ChildProcess[] = [];
     for (const m of builtins) {
@@ -267,6 +271,7 @@ export class Supervisor {
     this.head.publish(finalYaml, this.display());
     for (const m of builtins) for (const c of m.procs) c.sendConfig(finalYaml);
 
+    mark("config published");
     // 4. Readiness step 1: every server answers HTTP at `/`.
     await withDeadline(this.guard(this.waitAnswering(this.managed, deadline)), () => this.managed.filter((m) => !this.answered.has(m)));
 
@@ -275,6 +280,7 @@ export class Supervisor {
     const modelTimeout = Number(this.dict.model_endpoint_readiness_timeout_seconds ?? 600);
     await this.guard(waitForModelEndpoints(endpoints, modelTimeout, { info: this.out, warn: this.out }));
 
+    mark("servers answering");
     this.head.markReady();
     this.out(`All ${this.managed.length} / ${this.managed.length} servers ready! Polling every 60s`);
     for (const m of this.managed) this.out(`  - ${m.name} (${m.serverType}/${m.implementation}${m.builtin ? "" : ", external"}): ${urlOf(m.host, m.port!)}  pid ${m.procs.map((p) => p.pid).join(",")}`);
@@ -298,7 +304,9 @@ export class Supervisor {
       }
       if (this.stopping) throw new RuntimeError("startup interrupted: the servers are shutting down");
       if (performance.now() > deadline) throw this.spinupError(targets.filter((m) => !this.answered.has(m)));
-      await Bun.sleep(pause);
+      // A built-in says when its app is built: probe at once instead of waiting out the pause.
+      const serving = targets.filter((m) => !this.answered.has(m)).flatMap((m) => m.procs.filter((c) => !c.external && !c.isServing).map((c) => c.serving.catch(() => {})));
+      await Promise.race([Bun.sleep(pause), ...(serving.length > 0 ? [Promise.race(serving)] : [])]);
       pause = Math.min(1000, Math.round(pause * 1.5));
     }
   }
