@@ -11,3 +11,4 @@ registerBuiltin("responses_api_models", "azure_openai_model", async () => (await
 registerBuiltin("responses_api_models", "scripted_model", async () => (await import("./models/scripted-model.ts")).component);
 registerBuiltin("environment_servers", "single_agent_turn", async () => (await import("./environments/single-agent-turn.ts")).component);
 registerBuiltin("environment_servers", "legacy_agent", async () => (await import("./environments/legacy-agent.ts")).component);
+registerBuiltin("environment_servers", "single_agent_turn_legacy", async () => (await import("./environments/single-agent-turn.ts")).legacyComponent);

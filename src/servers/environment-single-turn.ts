@@ -58,8 +58,37 @@ function parse(res: InnerResponse, stage: FailureStage, what: string): Obj {
   throw new EpisodeFailed(failure(`${what} answered with a body that is not a JSON object: ${res.text.slice(0, 500)}`, true, { stage }));
 }
 
+/** Options of a single_agent_turn server. */
+export interface SingleTurnOptions {
+  className: string;
+  instanceName: string;
+  config: SingleTurnConfig;
+  client: InnerClient;
+}
+
 /** Build a single_agent_turn environment server. */
-export function singleAgentTurnApp(opts: { className: string; instanceName: string; config: SingleTurnConfig; client: InnerClient }): ServerApp {
+export function singleAgentTurnApp(opts: SingleTurnOptions): ServerApp {
+  const routes: Route[] = [
+    { method: "POST", path: PATHS.run, handler: singleAgentTurnRunner(opts) },
+    aggregateMetricsRoute(opts),
+  ];
+  return { className: opts.className, instanceName: opts.instanceName, routes, sessions: false };
+}
+
+/** `/aggregate_metrics`, forwarded to the resources server. */
+export function aggregateMetricsRoute(opts: SingleTurnOptions): Route {
+  return {
+    method: "POST",
+    path: PATHS.aggregateMetrics,
+    handler: async (ctx) => {
+      const r = await opts.client.call(opts.config.resourcesServer, PATHS.aggregateMetrics, { json: ctx.body, signal: ctx.signal });
+      return new Response(r.text, { status: r.status, headers: { "content-type": "application/json" } });
+    },
+  };
+}
+
+/** The native `/run` handler: episode request in, `{episode_id, task_id, result, failure}` out. */
+export function singleAgentTurnRunner(opts: SingleTurnOptions): (ctx: RequestContext) => Promise<Obj> {
   const { config, client, instanceName } = opts;
 
   async function episode(req: EpisodeRequest, cleanup: Cleanup, ctx: RequestContext): Promise<Obj> {
@@ -159,16 +188,5 @@ export function singleAgentTurnApp(opts: { className: string; instanceName: stri
     };
   }
 
-  const routes: Route[] = [
-    { method: "POST", path: PATHS.run, handler: episodeHandler(instanceName, config.limits, episode) },
-    {
-      method: "POST",
-      path: PATHS.aggregateMetrics,
-      handler: async (ctx) => {
-        const r = await client.call(config.resourcesServer, PATHS.aggregateMetrics, { json: ctx.body, signal: ctx.signal });
-        return new Response(r.text, { status: r.status, headers: { "content-type": "application/json" } });
-      },
-    },
-  ];
-  return { className: opts.className, instanceName, routes, sessions: false };
+  return episodeHandler(instanceName, config.limits, episode);
 }

@@ -25,6 +25,12 @@ function servers(modelEntry: StackEntry): StackEntry[] {
     { name: "weather_agent__legacy_agent", serverType: "environment_servers", impl: "legacy_agent", leaf: { agent_server: { type: "responses_api_agents", name: "weather_agent" } } },
     { name: "counter_agent__legacy_agent", serverType: "environment_servers", impl: "legacy_agent", leaf: { agent_server: { type: "responses_api_agents", name: "counter_agent" } } },
     {
+      name: "weather_turn_legacy",
+      serverType: "environment_servers",
+      impl: "single_agent_turn_legacy",
+      leaf: { resources_server: { type: "resources_servers", name: "example_single_tool_call" }, agent_server: { type: "responses_api_agents", name: "session_agent" }, resources_tool_transports: ["direct_http"] },
+    },
+    {
       name: "counter_turn",
       serverType: "environment_servers",
       impl: "single_agent_turn",
@@ -99,6 +105,18 @@ describe("with scripted_model", () => {
       expect(r.json.failure).toBeNull();
       expect(r.json.result.reward).toBe(row.expected_count === row.initial_count ? 1 : 0);
     }
+  });
+
+  test("single_agent_turn_legacy: a flat row in, the flat verify row out; a mismatched agent_ref is a 500", async () => {
+    const row = { ...rows("example_single_tool_call")[3], _ng_task_index: 3, _ng_rollout_index: 1 };
+    const r = await postJson(`${stack.url.weather_turn_legacy}/run`, row);
+    expect(r.status).toBe(200);
+    expect(r.json.reward).toBe(1);
+    expect(r.json.agent_ref).toEqual({ name: "session_agent" });
+    expectToolTrajectory(r.json.response);
+    const wrong = await postJson(`${stack.url.weather_turn_legacy}/run`, { ...row, agent_ref: { name: "someone_else" } });
+    expect(wrong.status).toBe(500);
+    expect(wrong.json).toContain("does not match configured agent server");
   });
 
   test("single_agent_turn: bad episode requests are 422, a bad rollout id too", async () => {

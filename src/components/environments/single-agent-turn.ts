@@ -1,33 +1,47 @@
-/** environment_servers/single_agent_turn: the native one-turn episode (runtime.md §10.4). */
+/** environment_servers/single_agent_turn (native episode, runtime.md §10.4) and its flat-row twin single_agent_turn_legacy. */
+import type { ComponentContext } from "../registry.ts";
 import { episodeLimitsFromLeaf } from "../../servers/environment.ts";
-import { singleAgentTurnApp } from "../../servers/environment-single-turn.ts";
+import { singleAgentTurnApp, type SingleTurnOptions } from "../../servers/environment-single-turn.ts";
+import { singleAgentTurnLegacyApp } from "../../servers/environment-single-turn-legacy.ts";
 import { clientsFor, refName } from "../_support.ts";
 import type { BuiltinComponent } from "../registry.ts";
 
-const CLASS_NAME = "SingleAgentTurnEnvironmentServer";
+function options(ctx: ComponentContext, className: string): SingleTurnOptions {
+  const raw = ctx.config.resources_tool_transports;
+  // Upstream default: no transports (the agent then gets no tool access).
+  const transports = (Array.isArray(raw) ? raw : []) as string[];
+  for (const t of transports) {
+    if (t !== "direct_http" && t !== "mcp") throw new Error(`${ctx.instanceName}: resources_tool_transports holds "${t}"; allowed: direct_http, mcp`);
+  }
+  return {
+    className,
+    instanceName: ctx.instanceName,
+    config: {
+      resourcesServer: refName(ctx, "resources_server"),
+      agentServer: refName(ctx, "agent_server"),
+      transports: transports as ("direct_http" | "mcp")[],
+      limits: episodeLimitsFromLeaf(ctx.config, ctx.instanceName),
+    },
+    client: clientsFor(ctx).inner,
+  };
+}
 
-/** The component. */
+/** single_agent_turn. */
 export const component: BuiltinComponent = {
   serverType: "environment_servers",
   implementation: "single_agent_turn",
-  className: CLASS_NAME,
+  className: "SingleAgentTurnEnvironmentServer",
   async create(ctx) {
-    const raw = ctx.config.resources_tool_transports;
-    // Upstream default: no transports (the agent then gets no tool access).
-    const transports = (Array.isArray(raw) ? raw : []) as string[];
-    for (const t of transports) {
-      if (t !== "direct_http" && t !== "mcp") throw new Error(`${ctx.instanceName}: resources_tool_transports holds "${t}"; allowed: direct_http, mcp`);
-    }
-    return singleAgentTurnApp({
-      className: CLASS_NAME,
-      instanceName: ctx.instanceName,
-      config: {
-        resourcesServer: refName(ctx, "resources_server"),
-        agentServer: refName(ctx, "agent_server"),
-        transports: transports as ("direct_http" | "mcp")[],
-        limits: episodeLimitsFromLeaf(ctx.config, ctx.instanceName),
-      },
-      client: clientsFor(ctx).inner,
-    });
+    return singleAgentTurnApp(options(ctx, "SingleAgentTurnEnvironmentServer"));
+  },
+};
+
+/** single_agent_turn_legacy. */
+export const legacyComponent: BuiltinComponent = {
+  serverType: "environment_servers",
+  implementation: "single_agent_turn_legacy",
+  className: "SingleAgentTurnLegacyEnvironmentServer",
+  async create(ctx) {
+    return singleAgentTurnLegacyApp(options(ctx, "SingleAgentTurnLegacyEnvironmentServer"));
   },
 };
