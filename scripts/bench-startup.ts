@@ -12,7 +12,15 @@ const args = process.argv.slice(2);
 const runs = Number(args[args.indexOf("--runs") + 1] ?? 10) || 10;
 const binaryAt = args.indexOf("--binary");
 const gym = binaryAt >= 0 ? [args[binaryAt + 1]!] : [process.execPath, join(import.meta.dir, "..", "src", "main.ts")];
-const START = ["env", "start", "--resources-server", "example_single_tool_call", "--model-type", "scripted_model", "++head_server.port=0"];
+const START = ["env", "start", "--resources-server", "example_single_tool_call", "--model-type", "scripted_model"];
+
+/** A head port that was free a moment ago (config/ rejects port 0). */
+function freePort(): number {
+  const s = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response() });
+  const p = s.port!;
+  s.stop(true);
+  return p;
+}
 
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -30,8 +38,9 @@ function peakRssMb(pid: number): number | undefined {
 
 /** One `gym env start` to ready; returns ms and the per-server peak RSS. */
 async function gymOnce(): Promise<{ ms: number; rss: Record<string, number> }> {
+  const headPort = freePort();
   const t0 = performance.now();
-  const proc = Bun.spawn([...gym, ...START], { stdin: "ignore", stdout: "ignore", stderr: "pipe", env: { ...process.env, NO_COLOR: "1" } });
+  const proc = Bun.spawn([...gym, ...START, `++head_server.port=${headPort}`], { stdin: "ignore", stdout: "ignore", stderr: "pipe", env: { ...process.env, NO_COLOR: "1" } });
   let text = "";
   let ms = 0;
   for await (const chunk of proc.stderr) {

@@ -93,9 +93,8 @@ const bypassed = new Set<string>();
 
 /** Make `host` bypass any configured proxy for the rest of this process (Bun re-reads NO_PROXY per request). */
 export function bypassProxyFor(host: string): void {
-  if (bypassed.has(host)) return;
+  if (bypassed.has(host) || !PROXY_VARS.some((v) => (envVar(v) ?? "") !== "")) return;
   bypassed.add(host);
-  if (!PROXY_VARS.some((v) => (envVar(v) ?? "") !== "")) return;
   for (const key of ["NO_PROXY", "no_proxy"]) {
     const cur = envVar(key) ?? "";
     const entries = cur.split(",").map((e) => e.trim()).filter((e) => e !== "");

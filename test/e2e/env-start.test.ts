@@ -8,7 +8,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Subprocess } from "bun";
 import { GYM_MAIN, runGym, tempDir } from "../helpers/tmp.ts";
-import { FIXTURES, getJson, waitGone } from "../runtime/_env.ts";
+import { FIXTURES, freePort, getJson, waitGone } from "../runtime/_env.ts";
 
 const CONFIG = `
 tool_rs:
@@ -21,8 +21,6 @@ weather_py:
     py_weather:
       entrypoint: app.py
       domain: other
-head_server:
-  port: 0
 `;
 
 interface Running {
@@ -43,7 +41,8 @@ afterEach(async () => {
 async function startEnv(dir: string): Promise<Running> {
   const cfg = join(dir, "env.yaml");
   writeFileSync(cfg, CONFIG);
-  const proc = Bun.spawn([process.execPath, GYM_MAIN, "env", "start", "--config", cfg, "--search-dir", FIXTURES, `++nemo_gym_log_dir=${join(dir, "logs")}`], {
+  const head = freePort();
+  const proc = Bun.spawn([process.execPath, GYM_MAIN, "env", "start", "--config", cfg, "--search-dir", FIXTURES, `++nemo_gym_log_dir=${join(dir, "logs")}`, `++head_server.port=${head}`], {
     cwd: dir,
     stdin: "ignore",
     stdout: "pipe",

@@ -74,3 +74,11 @@ export async function getJson(url: string): Promise<{ status: number; body: unkn
   }
   return { status: res.status, body, text };
 }
+
+/** A port that was free a moment ago (for head_server.port in CLI tests; config/ rejects port 0). */
+export function freePort(): number {
+  const s = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response() });
+  const p = s.port!;
+  s.stop(true);
+  return p;
+}
