@@ -86,6 +86,20 @@ export function fullCreateParams(rcp: Obj): Obj {
   return out;
 }
 
+/** Optional fields of upstream's `NeMoGymResponse` (OpenAI `Response`), emitted as null when unset. */
+const RESPONSE_OPTIONAL_KEYS = [
+  "error", "incomplete_details", "instructions", "metadata", "temperature", "top_p", "background", "conversation", "max_output_tokens",
+  "max_tool_calls", "previous_response_id", "prompt", "prompt_cache_key", "reasoning", "safety_identifier", "service_tier", "status",
+  "text", "top_logprobs", "truncation", "usage", "user",
+];
+
+/** A response object with every optional field present, as FastAPI serialises the verify model (§7.1). */
+export function fullResponse(resp: Obj): Obj {
+  const out: Obj = { ...resp };
+  for (const k of RESPONSE_OPTIONAL_KEYS) if (!(k in out)) out[k] = null;
+  return out;
+}
+
 function verifyValidator(fields: Record<string, TSchema> = {}): BodyValidator<Obj> {
   return bodyValidator<Obj>(
     Type.Object({ responses_create_params: Type.Record(Type.String(), Type.Unknown()), response: Type.Record(Type.String(), Type.Unknown()), ...fields }, { additionalProperties: true }),
@@ -142,7 +156,7 @@ export function resourcesServerApp(spec: ResourcesSpec): ServerApp {
         const result = await spec.verify(body, { sessionId: ctx.sessionId, ctx });
         const { reward, ...extra } = result;
         if (typeof reward !== "number" || !Number.isFinite(reward)) throw new Error(`${spec.instanceName}: verify produced a non-numeric reward ${String(reward)}`);
-        return { responses_create_params: fullCreateParams(body.responses_create_params as Obj), response: body.response, reward, ...extra };
+        return { responses_create_params: fullCreateParams(body.responses_create_params as Obj), response: fullResponse(body.response as Obj), reward, ...extra };
       },
     },
     {

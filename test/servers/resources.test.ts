@@ -28,6 +28,7 @@ describe("legacy sessions (cookie-keyed state)", () => {
     // Undeclared row fields are dropped; the create params come back fully populated.
     expect(v.json.expected_count).toBeUndefined();
     expect(v.json.responses_create_params).toMatchObject({ input: "x", tools: [], tool_choice: "auto", parallel_tool_calls: true, max_output_tokens: null });
+    expect(v.json.response).toMatchObject({ output: [], usage: null, error: null, status: null });
     expect((await postJson(`${base}/verify`, verifyBody({ expected_count: 7 }))).json.reward).toBe(0);
   });
 });
