@@ -17,6 +17,7 @@ import { loadIncludeTree, malformedConfigPaths } from "./include-tree.ts";
 import { resolveAt } from "./interpolate.ts";
 import type { Layer } from "./load.ts";
 import { emptyLayer, mergeDicts, mergeInto } from "./merge.ts";
+import { checkGlobalKeys } from "./global-schema.ts";
 import { checkMissing } from "./missing.ts";
 import { checkPoolLimits, checkProxyKeys } from "./network-keys.ts";
 import { applyOverride } from "./overrides.ts";
@@ -102,6 +103,7 @@ export async function resolveGlobalConfig(req: ResolveRequest): Promise<Resolved
   const read = (key: string): unknown => (Object.hasOwn(dict, key) ? located(merged.locs, () => resolveAt(dict, [key])) : undefined);
   const locate = (key: string) => locationOf(merged.locs, [key]);
 
+  checkGlobalKeys((key) => Object.hasOwn(dict, key), read, locate);
   const discovery = discoverServers(merged, roots);
   const errorOnAlmost = read("error_on_almost_servers");
   handleAlmostServers(discovery.almost, errorOnAlmost !== false, dict);

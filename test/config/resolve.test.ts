@@ -315,3 +315,23 @@ describe("network keys (D17, D18)", () => {
     await resolveGlobalConfig(req(d.path, { overrides: ["+uvicorn_proxy_headers=true", "+uvicorn_forwarded_allow_ips=[10.0.0.0/8,'::1']"] }));
   });
 });
+
+describe("global key types (§7.2)", () => {
+  test("wrong types are reported together with their file positions", async () => {
+    await using d = await tempDir();
+    writeTree(d.path, { "a.yaml": "dry_run: maybe\nport_range_low: 70000\nverbose: true\n" });
+    const e = await errorOf(resolveGlobalConfig(req(d.path, { config: ["a.yaml"] })));
+    expect(e.message).toStartWith("2 global config keys have invalid values:");
+    expect(e.message).toContain(`${join(d.path, "a.yaml")}:1:10: dry_run: Input should be a valid boolean, got "maybe"`);
+    expect(e.message).toContain("port_range_low: Input should be less than or equal to 65535");
+  });
+  test("values behind interpolations are checked after resolving", async () => {
+    await using d = await tempDir();
+    writeTree(d.path, { "a.yaml": "flag: true\ndry_run: ${flag}\n" });
+    expect((await resolveGlobalConfig(req(d.path, { config: ["a.yaml"] }))).dict.dry_run).toBe("${flag}");
+  });
+  test("profiling needs a results directory", async () => {
+    await using d = await tempDir();
+    expect((await errorOf(resolveGlobalConfig(req(d.path, { overrides: ["+profiling_enabled=true"] })))).message).toContain("requires profiling_results_dirpath");
+  });
+});
