@@ -9,6 +9,7 @@ import { dirname } from "node:path";
 import { RuntimeError } from "../errors.ts";
 import { log } from "../log.ts";
 import { aggregate, groupRollouts, type AggregateEntry } from "./aggregate.ts";
+import { clearCapture, foldCapture } from "./capture.ts";
 import { maxInFlight, type RolloutConfig } from "./config.ts";
 import { EXIT_DRAINED, WalltimeDrain } from "./drain.ts";
 import { postJson } from "./http.ts";
@@ -94,6 +95,7 @@ function resumeSummary(p: Progress, j: JournalState, terminalCount: number, maxe
 export async function runRollouts(cfg: RolloutConfig, deps: DriverDeps): Promise<RunSummary> {
   const paths = rolloutPaths(cfg.output);
   mkdirSync(dirname(paths.output), { recursive: true });
+  if (cfg.observability && cfg.modelCallCaptureDir) mkdirSync(cfg.modelCallCaptureDir, { recursive: true });
   const maxAttempts = deps.maxAttempts ?? 3;
   const progress = new Progress();
   const drain = new WalltimeDrain(deps.jobEndTime, cfg.drainMarginSeconds);
@@ -161,6 +163,8 @@ export async function runRollouts(cfg: RolloutConfig, deps: DriverDeps): Promise
 
     const runOne = async (row: Row, target: RunTarget): Promise<void> => {
       const id = rolloutIdOf(row);
+      const captureDir = cfg.observability ? cfg.modelCallCaptureDir : undefined;
+      if (captureDir) clearCapture(captureDir, id);
       const flight = { id, server: target.server, url: target.runUrl, startedAt: performance.now() };
       monitor.inFlight.set(id, flight);
       const outcome = await postJson(target.runUrl, runRequestBody(row, target), {
@@ -173,6 +177,14 @@ export async function runRollouts(cfg: RolloutConfig, deps: DriverDeps): Promise
       const routed = routeOutcome(row, target, outcome);
       const agent = agentOf(row);
       // D22: the line is written before anything counts it.
+      if (routed.dest === "output" && captureDir) {
+        const folded = foldCapture(captureDir, id, routed.record);
+        if (folded) {
+          Object.assign(routed.record, folded);
+          const bad = folded.ng_model_call_capture.token_sequence_violations as number[] | undefined;
+          if (bad) log.warn(`rollout ${id}: token ids are not monotonic across model calls (call ${bad.join(", ")} does not extend the previous prompt + generation)`);
+        }
+      }
       if (routed.dest === "output") {
         out.append(routed.record);
         newlyDone++;

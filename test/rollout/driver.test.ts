@@ -242,4 +242,42 @@ describe("runRollouts", () => {
       await server.stop();
     }
   });
+
+  test("observability: capture folded into ng_model_call_capture / ng_trajectory, stale files cleared, token monotonicity checked", async () => {
+    await using dir = await tempDir();
+    const cap = join(dir.path, "capture");
+    const call = (prompt: number[], gen: number[], usage: Record<string, number>) =>
+      JSON.stringify({ model_call_id: "m", dialect: "responses", status_code: 200, latency_ms: 5, request: { big: "x".repeat(100) }, response: { usage, output: [{ type: "message", prompt_token_ids: prompt, generation_token_ids: gen }] } });
+    const server = startEnvServer((row) => {
+      const id = `${row._ng_task_index}-${row._ng_rollout_index}`;
+      // Task 1 breaks monotonicity on its second call.
+      const second = row._ng_task_index === 1 ? [9, 9] : [1, 2, 3, 4];
+      writeFileSync(join(cap, `${id}.capture.jsonl`), `${call([1, 2], [3, 4], { input_tokens: 2, output_tokens: 2 })}\n${call(second, [5], { input_tokens: 4, output_tokens: 1, output_tokens_details: { reasoning_tokens: 1 } } as never)}\n`);
+      return { kind: "ok" };
+    });
+    try {
+      const input = join(dir.path, "in.jsonl");
+      await writeInput(input, 3);
+      const { mkdirSync } = await import("node:fs");
+      mkdirSync(cap, { recursive: true });
+      writeFileSync(join(cap, "2-0.capture.jsonl"), "stale\n");
+      writeFileSync(join(cap, "2-0.capture.incomplete"), "");
+      const s = await runRollouts(
+        rolloutConfigFrom({ input_jsonl_fpath: input, output_jsonl_fpath: join(dir.path, "r.jsonl"), observability_enabled: true, model_call_capture_dir: cap, disable_aggregation: true }),
+        { targets: targetsFromConfig(configFor(server.port)) },
+      );
+      expect(s.done).toBe(3);
+      const out = Object.fromEntries(lines(s.paths.output).map((r) => [r._ng_task_index, r]));
+      const c0 = out[0]!.ng_model_call_capture as Record<string, unknown>;
+      expect(c0.metrics).toMatchObject({ tokens_in: 6, tokens_out: 3, tokens_reasoning: 1, tokens_total: 9 });
+      expect((c0.calls as Record<string, unknown>[])[0]!.request).toBeUndefined();
+      expect(c0.token_sequence_violations).toBeUndefined();
+      expect(out[0]!.ng_trajectory).toMatchObject({ model_calls: 2 });
+      expect((out[1]!.ng_model_call_capture as Record<string, unknown>).token_sequence_violations).toEqual([2]);
+      // The stale incomplete marker was removed before dispatch: no gap reported.
+      expect((out[2]!.ng_model_call_capture as Record<string, unknown>).gaps).toBeUndefined();
+    } finally {
+      await server.stop();
+    }
+  });
 });
