@@ -4,6 +4,7 @@
  * NEMO_GYM_CONFIG_PATH. The child takes `cfg[name]` → first server type → first implementation,
  * resolves only that leaf (so `oc.env` reads the child's environment) and injects `name`.
  */
+import { readEnv } from "../env.ts";
 import { ConfigError } from "../errors.ts";
 import { resolveAt } from "./interpolate.ts";
 import { isPlainMap } from "./merge.ts";
@@ -38,4 +39,14 @@ export function loadChildConfig(dictYaml: string, instanceName: string): ChildCo
   const resolved = resolveAt(global, [instanceName, serverType, implementation]);
   if (!isPlainMap(resolved)) throw new ConfigError(`'${instanceName}.${serverType}.${implementation}' in NEMO_GYM_CONFIG_DICT is not a map`);
   return { global, leaf: { ...resolved, name: instanceName }, serverType: serverType as ServerType, implementation };
+}
+
+/**
+ * The merged config a parent handed down in NEMO_GYM_CONFIG_DICT, used as-is without parsing
+ * or validation (cli-config §1 step 6, §4.10); undefined when the variable is not set.
+ */
+export function inheritedGlobalConfig(): { dict: ConfigDict; instanceName: string | undefined } | undefined {
+  const env = readEnv();
+  if (env.configDict === undefined || env.configDict === "") return undefined;
+  return { dict: parseConfigDict(env.configDict), instanceName: env.configPath };
 }

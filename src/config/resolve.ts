@@ -115,7 +115,7 @@ export async function resolveGlobalConfig(req: ResolveRequest): Promise<Resolved
       s.dir = implementationDir(s.serverType, s.implementation, roots);
     }
   }
-  servers.push(...addLegacyAgentServers(dict, servers));
+  for (const g of addLegacyAgentServers(dict, servers)) servers.push({ ...g, dir: implementationDir(g.serverType, g.implementation, roots) });
   checkCrossRefs(servers, merged.locs);
   checkPoolLimits(read, servers, locate);
   checkProxyKeys(read, locate);

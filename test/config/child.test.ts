@@ -25,3 +25,21 @@ describe("child hand-off (D3)", () => {
     expect(() => loadChildConfig(serializeConfigDict(dict), "nope")).toThrow(/NEMO_GYM_CONFIG_PATH names 'nope'/);
   });
 });
+
+describe("inherited config", () => {
+  test("NEMO_GYM_CONFIG_DICT is used as-is when set", async () => {
+    const { inheritedGlobalConfig } = await import("../../src/config/child.ts");
+    const before = process.env.NEMO_GYM_CONFIG_DICT;
+    try {
+      delete process.env.NEMO_GYM_CONFIG_DICT;
+      expect(inheritedGlobalConfig()).toBeUndefined();
+      process.env.NEMO_GYM_CONFIG_DICT = serializeConfigDict({ a: "${b}", b: 1 });
+      process.env.NEMO_GYM_CONFIG_PATH = "a";
+      expect(inheritedGlobalConfig()).toEqual({ dict: { a: "${b}", b: 1 }, instanceName: "a" });
+    } finally {
+      if (before === undefined) delete process.env.NEMO_GYM_CONFIG_DICT;
+      else process.env.NEMO_GYM_CONFIG_DICT = before;
+      delete process.env.NEMO_GYM_CONFIG_PATH;
+    }
+  });
+});
