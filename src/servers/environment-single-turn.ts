@@ -19,6 +19,8 @@ export interface SingleTurnConfig {
   resourcesServer: string;
   agentServer: string;
   transports: ("direct_http" | "mcp")[];
+  /** Send the agent turn to `…/training-token-capture/v1/responses` (the `token_id_capture` block, §14). */
+  tokenCapture: boolean;
   limits: EpisodeLimits;
 }
 
@@ -109,7 +111,7 @@ export function singleAgentTurnRunner(opts: SingleTurnOptions): (ctx: RequestCon
     resourcesCookies = seed.cookies;
     if (Object.keys(resourcesCookies).length === 0) throw new EpisodeFailed(failure("Resources seed did not establish a session cookie", true, { stage: "seed" }));
     const seedBody = parse(seed, "seed", `resources server ${res} /seed_session`);
-    if (seedBody.resources_session_id !== undefined && seedBody.resources_session_id !== rsid) {
+    if (seedBody.resources_session_id !== rsid) {
       throw new EpisodeFailed(failure(`resources server ${res} answered resources_session_id ${String(seedBody.resources_session_id)}, expected ${rsid}`, true, { stage: "seed" }));
     }
 
@@ -130,62 +132,92 @@ export function singleAgentTurnRunner(opts: SingleTurnOptions): (ctx: RequestCon
     const closeAgent = async (): Promise<Obj> => {
       if (agentClosed) return agentClosed;
       const r = await step("cleanup", `agent ${agent} ${PATHS.agentSessionsClose}`, () => client.call(agent, PATHS.agentSessionsClose, { json: { agent_session_id: agentSessionId, episode_id }, cookies: agentCookies }));
-      agentClosed = parse(r, "cleanup", `agent ${agent} ${PATHS.agentSessionsClose}`);
+      const receipt = parse(r, "cleanup", `agent ${agent} ${PATHS.agentSessionsClose}`);
+      if (receipt.agent_session_id !== agentSessionId) throw new EpisodeFailed(failure(`Agent close returned a different agent_session_id (${String(receipt.agent_session_id)})`, true, { stage: "cleanup" }));
+      agentClosed = receipt;
       return agentClosed;
     };
     cleanup.add("close agent session", async () => {
       await closeAgent();
     });
     const created = await step("agent", `agent ${agent} ${PATHS.agentSessions}`, () =>
-      client.call(agent, PATHS.agentSessions, { json: { agent_session_id: agentSessionId, episode_id, task_id: task.task_id, tool_accesses: toolAccesses }, signal: ctx.signal }),
+      client.call(agent, PATHS.agentSessions, { json: { agent_session_id: agentSessionId, episode_id, task_id: task.task_id, tool_accesses: toolAccesses, sandbox_access: seedBody.sandbox_access ?? null }, signal: ctx.signal }),
     );
     agentCookies = created.cookies;
     if (parse(created, "agent", `agent ${agent} ${PATHS.agentSessions}`).agent_session_id !== agentSessionId) {
       throw new EpisodeFailed(failure(`agent ${agent} did not echo agent_session_id ${agentSessionId}`, true, { stage: "agent" }));
     }
 
-    const timeoutS = task.task_input.agent_timeout_seconds ?? null;
-    const path = `/ng-rollout/${captureKey(episode_id)}${ctx.trainingTokenCapture ? "/training-token-capture" : ""}/v1/responses`;
-    let response: Obj | undefined;
-    let timedOut = false;
-    const turnSignal = timeoutS === null ? ctx.signal : AbortSignal.any([ctx.signal, AbortSignal.timeout(timeoutS * 1000)]);
+    let partialResponse: Obj | undefined;
     try {
-      const r = await step("agent", `agent ${agent} /v1/responses`, () => client.call(agent, path, { json: task.task_input.responses_create_params, cookies: agentCookies, signal: turnSignal }));
-      const v = parse(r, "agent", `agent ${agent} /v1/responses`);
-      if (!validResponse.Check(v)) throw new EpisodeFailed(failure(`agent ${agent} returned an invalid response: ${r.text.slice(0, 500)}`, true, { stage: "agent" }));
-      response = v;
+      return await afterAgentCreated();
     } catch (e) {
-      if (!(timeoutS !== null && turnSignal.aborted && !ctx.signal.aborted)) throw e;
-      timedOut = true;
+      if (!(e instanceof EpisodeFailed)) throw e;
+      // Attach what the agent left behind (upstream's response finalizer): close it if still open.
+      let cleanupError: string | null = null;
+      try {
+        await closeAgent();
+      } catch (ce) {
+        cleanupError = `${(ce as Error).name}: ${(ce as Error).message}`.slice(0, 2000);
+      }
+      const rec = { ...e.record };
+      rec.partial_response ??= partialResponse ?? (agentClosed?.partial_response as Obj | undefined);
+      if (agentClosed) {
+        rec.ng_agent_observations = agentClosed.agent_observations ?? null;
+        rec.ng_trajectory = agentClosed.agent_trajectory ?? null;
+      }
+      rec.cleanup_error = cleanupError;
+      throw new EpisodeFailed(rec);
     }
 
-    let closed: Obj;
-    try {
-      closed = await closeAgent();
-    } catch (e) {
-      const rec = (e as EpisodeFailed).record ?? failure(String(e), true, { stage: "cleanup" });
-      throw new EpisodeFailed({ ...rec, stage: "cleanup", partial_response: response });
-    }
-    if (closed.resources_cookies && typeof closed.resources_cookies === "object") resourcesCookies = closed.resources_cookies as Record<string, string>;
-    if (timedOut) {
-      response = (closed.partial_response as Obj | undefined) ?? {
-        id: `resp_${hex32()}`, object: "response", created_at: Math.floor(Date.now() / 1000), model: "", status: "incomplete", output: [],
-        parallel_tool_calls: true, tool_choice: "auto", tools: [], incomplete_details: null,
-        metadata: { agent_timed_out: "true", response_source: "environment_timeout_envelope" },
+    /** Turn, close and verify (split out so failures after agent creation carry the agent's evidence). */
+    async function afterAgentCreated(): Promise<Obj> {
+      const timeoutS = task.task_input.agent_timeout_seconds ?? null;
+      const path = `/ng-rollout/${captureKey(episode_id)}${config.tokenCapture ? "/training-token-capture" : ""}/v1/responses`;
+      let response: Obj | undefined;
+      let timedOut = false;
+      const turnSignal = timeoutS === null ? ctx.signal : AbortSignal.any([ctx.signal, AbortSignal.timeout(timeoutS * 1000)]);
+      try {
+        const r = await step("agent", `agent ${agent} /v1/responses`, () => client.call(agent, path, { json: task.task_input.responses_create_params, cookies: agentCookies, signal: turnSignal }));
+        // The agent may rotate its cookies on the turn; close with the latest ones.
+        if (Object.keys(r.cookies).length > 0) agentCookies = r.cookies;
+        const v = parse(r, "agent", `agent ${agent} /v1/responses`);
+        if (!validResponse.Check(v)) throw new EpisodeFailed(failure(`agent ${agent} returned an invalid response: ${r.text.slice(0, 500)}`, true, { stage: "agent" }));
+        response = v;
+        partialResponse = v;
+      } catch (e) {
+        if (!(timeoutS !== null && turnSignal.aborted && !ctx.signal.aborted)) throw e;
+        timedOut = true;
+      }
+
+      let closed: Obj;
+      try {
+        closed = await closeAgent();
+      } catch (e) {
+        const rec = (e as EpisodeFailed).record ?? failure(String(e), true, { stage: "cleanup" });
+        throw new EpisodeFailed({ ...rec, stage: "cleanup", partial_response: response });
+      }
+      if (closed.resources_cookies && typeof closed.resources_cookies === "object") resourcesCookies = closed.resources_cookies as Record<string, string>;
+      if (timedOut) {
+        response = (closed.partial_response as Obj | undefined) ?? {
+          id: `agent-timeout-${captureKey(episode_id)}`, object: "response", created_at: Date.now() / 1000, model: "unknown", status: "incomplete", output: [],
+          parallel_tool_calls: false, tool_choice: "auto", tools: [], incomplete_details: null,
+          metadata: { agent_timed_out: "true", response_source: "environment_timeout_envelope" },
+        };
+      }
+
+      const verify = await step("verification", `resources server ${res} /verify`, () =>
+        client.call(res, PATHS.verify, { json: { ...taskData, responses_create_params: task.task_input.responses_create_params, response }, cookies: resourcesCookies, signal: ctx.signal }),
+      );
+      const verified = parse(verify, "verification", `resources server ${res} /verify`);
+      return {
+        ...verified,
+        ng_agent_observations: closed.agent_observations ?? [],
+        ng_trajectory: closed.agent_trajectory ?? null,
+        agent_timed_out: timedOut,
+        agent_timeout_seconds: timeoutS,
       };
     }
-
-    const verify = await step("verification", `resources server ${res} /verify`, () =>
-      client.call(res, PATHS.verify, { json: { ...taskData, responses_create_params: task.task_input.responses_create_params, response }, cookies: resourcesCookies, signal: ctx.signal }),
-    );
-    const verified = parse(verify, "verification", `resources server ${res} /verify`);
-    return {
-      ...verified,
-      ng_agent_observations: closed.agent_observations ?? [],
-      ng_trajectory: closed.agent_trajectory ?? null,
-      agent_timed_out: timedOut,
-      agent_timeout_seconds: timeoutS,
-    };
   }
 
   return episodeHandler(instanceName, config.limits, episode);

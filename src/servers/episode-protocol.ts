@@ -124,7 +124,9 @@ export interface EpisodeFailure {
   failure_kind?: string;
   stage?: FailureStage;
   partial_response?: unknown;
-  cleanup_error?: string;
+  cleanup_error?: string | null;
+  ng_agent_observations?: unknown;
+  ng_trajectory?: unknown;
 }
 
 /** Build a failure record (reason truncated to upstream's 2000 characters; unset keys omitted). */

@@ -119,6 +119,18 @@ describe("with scripted_model", () => {
     expect(wrong.json).toContain("does not match configured agent server");
   });
 
+  test("single_agent_turn: a verification failure is terminal and carries the agent's partial response and trajectory", async () => {
+    const row = rows("example_session_state_mgmt")[0]!;
+    // No expected_count in task_data: the resources server's /verify answers 422.
+    const req = { episode_id: { rollout_id: "v-0", attempt: 0 }, task: { task_id: { taskset: "counter", task_id: "v" }, task_input: { responses_create_params: row.responses_create_params, task_data: { initial_count: 1 } } } };
+    const r = await postJson(`${stack.url.counter_turn}/run`, req);
+    expect(r.json.result).toBeNull();
+    expect(r.json.failure).toMatchObject({ stage: "verification", terminal: true, cleanup_error: null });
+    expect(r.json.failure.failure_reason).toContain("422");
+    expect(r.json.failure.partial_response.output.at(-1).type).toBe("message");
+    expect(r.json.failure.ng_trajectory.length).toBeGreaterThan(0);
+  });
+
   test("single_agent_turn: bad episode requests are 422, a bad rollout id too", async () => {
     const bad = await postJson(`${stack.url.weather_turn}/run`, { episode_id: { rollout_id: "x", attempt: 0 }, task: { task_id: { taskset: "t", task_id: "1", revision: "r" }, task_input: { responses_create_params: { input: "x" } } } });
     expect(bad.status).toBe(422);

@@ -6,6 +6,16 @@ import { singleAgentTurnLegacyApp } from "../../servers/environment-single-turn-
 import { clientsFor, refName } from "../_support.ts";
 import type { BuiltinComponent } from "../registry.ts";
 
+/** Whether the agent's turn goes to the training-token-capture path: `token_id_capture.enabled` and (`all_agents` or the agent's own `token_id_capture`). */
+function tokenCaptureFor(ctx: ComponentContext, agent: string): boolean {
+  const block = ctx.globalConfig.token_id_capture as Record<string, unknown> | undefined;
+  if (!block || typeof block !== "object" || block.enabled !== true) return false;
+  if (block.all_agents === true) return true;
+  const top = ctx.globalConfig[agent] as Record<string, Record<string, Record<string, unknown>>> | undefined;
+  const leaf = top ? Object.values(Object.values(top)[0] ?? {})[0] : undefined;
+  return leaf?.token_id_capture === true;
+}
+
 function options(ctx: ComponentContext, className: string): SingleTurnOptions {
   const raw = ctx.config.resources_tool_transports;
   // Upstream default: no transports (the agent then gets no tool access).
@@ -20,6 +30,7 @@ function options(ctx: ComponentContext, className: string): SingleTurnOptions {
       resourcesServer: refName(ctx, "resources_server"),
       agentServer: refName(ctx, "agent_server"),
       transports: transports as ("direct_http" | "mcp")[],
+      tokenCapture: tokenCaptureFor(ctx, refName(ctx, "agent_server")),
       limits: episodeLimitsFromLeaf(ctx.config, ctx.instanceName),
     },
     client: clientsFor(ctx).inner,
