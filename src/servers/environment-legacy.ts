@@ -3,9 +3,9 @@
  * the agent's `/run` and of its answer back (status, body, every Set-Cookie), and of
  * `/aggregate_metrics`. No admission, timeout or cleanup applies.
  */
-import type { RequestContext, Route, ServerApp } from "../runtime/http-types.ts";
+import { InnerServerError, type RequestContext, type Route, type ServerApp } from "../runtime/http-types.ts";
 import { PATHS } from "./episode-protocol.ts";
-import type { InnerClient } from "./inner-client.ts";
+import { innerJson, type InnerClient } from "./inner-client.ts";
 
 /** Hop-by-hop headers dropped in both directions (cookies travel separately). */
 const HOP = new Set(["connection", "content-encoding", "content-length", "cookie", "host", "keep-alive", "transfer-encoding", "upgrade"]);
@@ -18,7 +18,7 @@ async function relay(client: InnerClient, agent: string, path: string, ctx: Requ
   const r = await client.call(agent, path, { json: ctx.body, headers, cookies: ctx.cookies, signal: ctx.signal });
   const out = new Headers();
   r.headers.forEach((v, k) => {
-    if (!HOP.has(k.toLowerCase()) && k.toLowerCase() !== "set-cookie" && k.toLowerCase() !== "date") out.set(k, v);
+    if (!HOP.has(k.toLowerCase()) && k.toLowerCase() !== "set-cookie") out.set(k, v);
   });
   for (const c of r.headers.getSetCookie()) out.append("set-cookie", c);
   return new Response(r.text, { status: r.status, headers: out });
@@ -28,7 +28,16 @@ async function relay(client: InnerClient, agent: string, path: string, ctx: Requ
 export function legacyAgentApp(opts: { className: string; instanceName: string; agentServer: string; client: InnerClient }): ServerApp {
   const routes: Route[] = [
     { method: "POST", path: PATHS.run, handler: (ctx) => relay(opts.client, opts.agentServer, PATHS.run, ctx) },
-    { method: "POST", path: PATHS.aggregateMetrics, handler: (ctx) => relay(opts.client, opts.agentServer, PATHS.aggregateMetrics, ctx) },
+    {
+      method: "POST",
+      path: PATHS.aggregateMetrics,
+      // Forwarded to the agent, which aggregates its own rollouts; a non-2xx is an inner-server error.
+      handler: async (ctx) => {
+        const r = await opts.client.call(opts.agentServer, PATHS.aggregateMetrics, { json: ctx.body, signal: ctx.signal });
+        if (r.status < 200 || r.status >= 300) throw new InnerServerError(r.status, r.text, `${opts.agentServer}${PATHS.aggregateMetrics}`);
+        return innerJson(r, `agent ${opts.agentServer}`);
+      },
+    },
   ];
   return { className: opts.className, instanceName: opts.instanceName, routes, sessions: false };
 }

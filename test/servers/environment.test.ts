@@ -95,6 +95,7 @@ describe("legacy_agent relay (§10.3)", () => {
     expect(res.headers.getSetCookie().map((c) => c.split(";")[0])).toEqual(["A=1", "B=2"]);
     expect(received.at(-1)).toEqual({ cookie: "C=3", custom: "y", body: { responses_create_params: { input: "x" }, k: 1 } });
     const agg = await postJson(`http://127.0.0.1:${env.port}/aggregate_metrics`, { verify_responses: [] });
-    expect(agg.status).toBe(201);
+    expect(agg.status).toBe(200);
+    expect(agg.json).toEqual({ reward: 0.5 });
   });
 });

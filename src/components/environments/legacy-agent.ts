@@ -16,7 +16,7 @@ export const component: BuiltinComponent = {
     const agentServer = refName(ctx, "agent_server");
     // The deprecation warning is printed once by the config step that generates legacy_agent servers (D1).
     const set = IGNORED.filter((k) => ctx.config[k] !== undefined && ctx.config[k] !== null);
-    if (set.length > 0) log.warn(`(${ctx.instanceName}) ${set.join(", ")} ${set.length === 1 ? "is" : "are"} ignored by legacy_agent (it relays /run without episode limits)`);
+    if (set.length > 0) log.warn(`${ctx.instanceName} sets ${set.sort().join(", ")}, which a relay does not enforce. This parameter has no effect.`);
     return legacyAgentApp({ className: CLASS_NAME, instanceName: ctx.instanceName, agentServer, client: clientsFor(ctx).inner });
   },
 };
