@@ -9,6 +9,7 @@ import { maxInFlight, rolloutConfigFrom, rolloutView } from "../rollout/config.t
 import { runRollouts } from "../rollout/driver.ts";
 import { respawnWithFetchCap, watchParent } from "../rollout/respawn.ts";
 import { targetsFromConfig } from "../rollout/targets.ts";
+import { OtlpMetrics } from "../rollout/otlp.ts";
 import { setupExporters } from "../export/index.ts";
 import { promptTransform } from "../dataset/prompt.ts";
 import { defineGymCommand, type GymArgDef } from "./_command.ts";
@@ -60,6 +61,12 @@ const table: FlagOverride[] = [
   { flag: "disable-aggregation", key: "disable_aggregation" },
   { flag: "status-port", key: "status_port" },
 ];
+
+/** OTLP metrics when observability or submit's gym telemetry is on and an endpoint is configured. */
+function otlpFor(observability: boolean, env: GymEnv): OtlpMetrics | undefined {
+  if (!(observability || env.otelEnabled) || !env.otlpMetricsEndpoint) return undefined;
+  return new OtlpMetrics(env.otlpMetricsEndpoint, env.otelRunId ? { "nemo.gym.run.id": env.otelRunId } : {});
+}
 
 /** `NEMO_GYM_MAX_ROLLOUT_ATTEMPTS` (positive int; anything else warns and falls back to 3, runtime §11.1). */
 function maxAttempts(env: GymEnv): number {
@@ -127,6 +134,7 @@ async function serveAndCollect(resolved: ResolvedConfig, view: Record<string, un
       transform: cfg.promptConfig ? await promptTransform(cfg.promptConfig, resolved.roots) : undefined,
       onResult: cfg.uploadRollouts ? (r) => exporters.spoolRollout(r) : undefined,
       onAggregated: (_entries, flat) => exporters.logMetrics(flat),
+      otlp: otlpFor(cfg.observability, env),
     });
     return summary.exitCode;
   } finally {
@@ -182,6 +190,7 @@ export default defineGymCommand({
         transform: cfg.promptConfig ? await promptTransform(cfg.promptConfig, resolved.roots) : undefined,
         onResult: cfg.uploadRollouts ? (r) => exporters.spoolRollout(r) : undefined,
         onAggregated: (_entries, flat) => exporters.logMetrics(flat),
+        otlp: otlpFor(cfg.observability, env),
       });
       return summary.exitCode;
     } finally {

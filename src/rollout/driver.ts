@@ -17,6 +17,7 @@ import { readJournal, pairKey, type JournalState } from "./journal.ts";
 import { JsonlAppender, readLines } from "./jsonl.ts";
 import { materialize, type MaterializeOptions } from "./materialize.ts";
 import { Monitor } from "./monitor.ts";
+import type { OtlpMetrics } from "./otlp.ts";
 import { rolloutPaths, type RolloutPaths } from "./paths.ts";
 import { Progress } from "./progress.ts";
 import { rolloutIdOf, routeOutcome, runRequestBody, type Row } from "./record.ts";
@@ -40,6 +41,8 @@ export interface DriverDeps {
   onAggregated?: (entries: AggregateEntry[], flat: Record<string, unknown>) => Promise<void> | void;
   /** Called with each success record (exporters spool rollouts; `retain_results_in_memory`). */
   onResult?: (record: Row) => void;
+  /** OTLP metrics of this run (observability), pushed periodically. */
+  otlp?: OtlpMetrics;
 }
 
 /** How a run ended. */
@@ -148,6 +151,11 @@ export async function runRollouts(cfg: RolloutConfig, deps: DriverDeps): Promise
     progress.state = "running";
     monitor.skipPassedMarks();
     monitor.start();
+    const counts = () => {
+      const snap = progress.snapshot();
+      return { done: progress.done, failed: progress.failed, in_flight: progress.inFlight, total: progress.total, mean_reward: snap.mean_reward as number | null };
+    };
+    deps.otlp?.begin(counts);
     const out = new JsonlAppender(paths.output);
     const fails = new JsonlAppender(paths.failures);
     const limit = maxInFlight(cfg);
@@ -174,6 +182,7 @@ export async function runRollouts(cfg: RolloutConfig, deps: DriverDeps): Promise
         debug: cfg.requestDebug,
       });
       monitor.inFlight.delete(id);
+      deps.otlp?.observe(performance.now() - flight.startedAt);
       const routed = routeOutcome(row, target, outcome);
       const agent = agentOf(row);
       // D22: the line is written before anything counts it.
@@ -250,6 +259,7 @@ export async function runRollouts(cfg: RolloutConfig, deps: DriverDeps): Promise
     out.close();
     fails.close();
     monitor.stop();
+    await deps.otlp?.end(counts());
     const stopped = deps.stop?.aborted === true;
 
     const summary: RunSummary = {
