@@ -10,7 +10,7 @@ import { log } from "../log.ts";
 import { RESERVED_KEYS } from "./global-keys.ts";
 import type { Layer } from "./load.ts";
 import { isPlainMap } from "./merge.ts";
-import { BenchmarkDataset, DATASET_TYPES, DatasetSources, INSTANCE_CLASS, ServerLeaf, TrainingDataset } from "./schema.ts";
+import { BenchmarkDataset, DATASET_TYPES, DatasetSources, DOMAINS, INSTANCE_CLASS, LICENSES, ServerLeaf, TrainingDataset } from "./schema.ts";
 import { SERVER_TYPES, type ServerInstance, type ServerType } from "./types.ts";
 import { check, choiceList, type Problem } from "./validate.ts";
 import { locationOf } from "./yaml-locations.ts";
@@ -54,7 +54,8 @@ export function implementationDir(type: string, impl: string, roots: string[]): 
   return found;
 }
 
-function datasetProblems(datasets: unknown, warnings: string[]): Problem[] {
+/** Problems of a `datasets:` list, paths relative to the leaf. */
+export function datasetProblems(datasets: unknown, warnings: string[]): Problem[] {
   if (!Array.isArray(datasets)) return [];
   const out: Problem[] = [];
   datasets.forEach((d, i) => {
@@ -97,8 +98,38 @@ function datasetProblems(datasets: unknown, warnings: string[]): Problem[] {
   return out;
 }
 
+const DOMAIN_SET: ReadonlySet<unknown> = new Set(DOMAINS);
+const LICENSE_SET: ReadonlySet<unknown> = new Set(LICENSES);
+const isInt = (v: unknown): boolean => typeof v === "number" && Number.isInteger(v);
+const absent = (v: unknown): boolean => v === undefined || v === null;
+
+/** A dataset item that certainly validates (a strict subset of the schema checks). */
+function quickDatasetOk(d: unknown): boolean {
+  if (!isPlainMap(d) || typeof d.name !== "string" || typeof d.jsonl_fpath !== "string") return false;
+  if (!(d.num_repeats === undefined || (isInt(d.num_repeats) && (d.num_repeats as number) >= 1))) return false;
+  if (d.type === "benchmark") return typeof d.prepare_script === "string" && (absent(d.prompt_config) || typeof d.prompt_config === "string");
+  if (d.type !== "example" && d.type !== "train" && d.type !== "validation") return false;
+  if (!(absent(d.license) ? d.type === "example" : LICENSE_SET.has(d.license))) return false;
+  return absent(d.source) && absent(d.gitlab_identifier) && absent(d.huggingface_identifier);
+}
+
+/**
+ * A leaf that certainly validates, checked by hand: the common case then skips the schema
+ * interpreter, whose cold start dominates a CLI run. Anything unusual falls through to the
+ * TypeBox schemas, which stay the single source of truth for what is valid and for messages.
+ */
+export function quickLeafOk(type: ServerType, leaf: Record<string, unknown>): boolean {
+  if (typeof leaf.entrypoint !== "string") return false;
+  if (!(absent(leaf.host) || typeof leaf.host === "string")) return false;
+  if (!(absent(leaf.port) || isInt(leaf.port))) return false;
+  if (!(absent(leaf.num_workers) || (isInt(leaf.num_workers) && (leaf.num_workers as number) >= 1))) return false;
+  if (leaf.domain === undefined ? type === "resources_servers" : !DOMAIN_SET.has(leaf.domain)) return false;
+  const ds = leaf.datasets;
+  return absent(ds) || (Array.isArray(ds) && ds.every(quickDatasetOk));
+}
+
 /** Problems of one `<type>: {<impl>: leaf}` entry, paths relative to the instance map. */
-function typeProblems(type: ServerType, impls: unknown, warnings: string[]): Problem[] {
+export function typeProblems(type: ServerType, impls: unknown, warnings: string[]): Problem[] {
   if (!isPlainMap(impls)) return [{ path: [type], message: "Input should be a valid dictionary" }];
   const names = Object.keys(impls);
   if (names.length !== 1) {
@@ -107,6 +138,7 @@ function typeProblems(type: ServerType, impls: unknown, warnings: string[]): Pro
   const impl = names[0]!;
   const leaf = impls[impl];
   if (!isPlainMap(leaf)) return [{ path: [type, impl], message: "Input should be a valid dictionary" }];
+  if (quickLeafOk(type, leaf)) return [];
   const out = check(ServerLeaf, leaf);
   if (type === "resources_servers" && leaf.domain === undefined) out.push({ path: ["domain"], message: "Field required" });
   out.push(...datasetProblems(leaf.datasets, warnings));
