@@ -88,7 +88,11 @@ interface AgentSession {
   resourcesCookies: Record<string, string>;
   trajectory: Obj[];
   closed: boolean;
+  receipt?: Obj;
 }
+
+/** How long a close receipt is kept for retried closes (upstream `session_close_retry_window_seconds` default). */
+const CLOSE_RETRY_WINDOW_MS = 300_000;
 
 /** Build a simple_agent server. */
 export function simpleAgentApp(opts: { className: string; instanceName: string; config: AgentConfig; client: InnerClient }): ServerApp {
@@ -209,12 +213,17 @@ export function simpleAgentApp(opts: { className: string; instanceName: string; 
         const req = sessionClose.parse(ctx.body) as unknown as AgentSessionClose;
         const s = byCookie.get(ctx.sessionId);
         if (!s || s.id !== req.agent_session_id) throw new HttpError(409, `agent_session_id ${req.agent_session_id} is not the session bound to this cookie`);
-        const answer = { agent_session_id: s.id, agent_observations: [], resources_cookies: s.resourcesCookies, agent_trajectory: s.trajectory };
-        // Keep only the binding (for the 409 on reuse); the transcript can be large.
+        // A retried close (the first answer may have been lost) gets the same receipt.
+        if (s.receipt) return s.receipt;
+        s.receipt = { agent_session_id: s.id, agent_observations: null, resources_cookies: s.resourcesCookies, agent_trajectory: s.trajectory };
         s.closed = true;
-        s.trajectory = [];
         s.toolAccess = undefined;
-        return answer;
+        // Keep the receipt for upstream's retry window, then only the binding (for the 409 on reuse).
+        setTimeout(() => {
+          s.receipt = { agent_session_id: s.id, agent_observations: null, resources_cookies: s.resourcesCookies };
+          s.trajectory = [];
+        }, CLOSE_RETRY_WINDOW_MS).unref();
+        return s.receipt;
       },
     },
   ];

@@ -212,7 +212,7 @@ export function singleAgentTurnRunner(opts: SingleTurnOptions): (ctx: RequestCon
       const verified = parse(verify, "verification", `resources server ${res} /verify`);
       return {
         ...verified,
-        ng_agent_observations: closed.agent_observations ?? [],
+        ng_agent_observations: closed.agent_observations ?? null,
         ng_trajectory: closed.agent_trajectory ?? null,
         agent_timed_out: timedOut,
         agent_timeout_seconds: timeoutS,
