@@ -372,7 +372,7 @@ export class Supervisor {
     this.stopping ??= (async () => {
       const procs = this.managed.flatMap((m) => m.procs);
       await stopChildren(procs, opts.quiet ? () => {} : this.out);
-      this.watchdog.stop();
+      await this.watchdog.stop();
       await this.head.stop();
       if (!opts.quiet) this.out("NeMo Gym finished!");
     })();

@@ -25,10 +25,13 @@ export class Watchdog {
     this.proc.send({ type: "watch", pid } satisfies WatchMessage);
   }
 
-  /** The supervisor cleaned up itself: stop the watchdog. */
-  stop(): void {
-    this.proc?.kill("SIGKILL");
+  /** The supervisor cleaned up itself: stop the watchdog and reap it. */
+  async stop(): Promise<void> {
+    const p = this.proc;
     this.proc = undefined;
+    if (!p) return;
+    p.kill("SIGKILL");
+    await Promise.race([p.exited, Bun.sleep(2000)]);
   }
 
   /** Watchdog pid, when running (tests check the process table). */

@@ -51,12 +51,15 @@ export async function pidGone(pid: number): Promise<boolean> {
   return stat === "" || / Z /.test(stat);
 }
 
-/** Wait until every pid is gone (bounded). */
-export async function waitGone(pids: number[], ms = 5000): Promise<number[]> {
+/**
+ * Wait until every pid is gone (bounded); returns the ones left. Zombies count as left unless
+ * `allowZombies` (processes re-parented to an init that may not reap them promptly).
+ */
+export async function waitGone(pids: number[], ms = 5000, allowZombies = false): Promise<number[]> {
   const deadline = Date.now() + ms;
   for (;;) {
     const left: number[] = [];
-    for (const p of pids) if (!(await pidGone(p))) left.push(p);
+    for (const p of pids) if (allowZombies ? !(await pidGone(p)) : pidAlive(p)) left.push(p);
     if (left.length === 0 || Date.now() > deadline) return left;
     await Bun.sleep(50);
   }
@@ -81,4 +84,29 @@ export function freePort(): number {
   const p = s.port!;
   s.stop(true);
   return p;
+}
+
+/** Every descendant pid of `pid` right now (from /proc/<pid>/task/<tid>/children, recursively). */
+export async function descendants(pid: number): Promise<number[]> {
+  const out: number[] = [];
+  const queue = [pid];
+  while (queue.length > 0) {
+    const p = queue.shift()!;
+    let tids: string[] = [];
+    try {
+      tids = (await Array.fromAsync(new Bun.Glob("*").scan({ cwd: `/proc/${p}/task`, onlyFiles: false }))) as string[];
+    } catch {
+      continue;
+    }
+    for (const tid of tids) {
+      const text = await Bun.file(`/proc/${p}/task/${tid}/children`).text().catch(() => "");
+      for (const c of text.split(/\s+/).filter((x) => x !== "").map(Number)) {
+        if (!out.includes(c)) {
+          out.push(c);
+          queue.push(c);
+        }
+      }
+    }
+  }
+  return out;
 }

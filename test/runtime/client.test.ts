@@ -1,4 +1,4 @@
-import { afterAll, describe, expect, test } from "bun:test";
+import { afterAll, describe, expect, test, setDefaultTimeout } from "bun:test";
 import {
   callKindOf,
   HttpClient,
@@ -15,6 +15,9 @@ import {
 import { InnerServerError } from "../../src/runtime/http-types.ts";
 import { ConfigError } from "../../src/errors.ts";
 import { envVar, setEnvVar } from "../../src/env.ts";
+
+// Real processes on a shared 2-core machine: allow more than bun's 5 s default.
+setDefaultTimeout(30_000);
 
 const policy = (over: Partial<ConstructorParameters<typeof HttpClient>[0]> = {}) => ({ retryBudgetSeconds: 5, limits: { limit: 0, limitPerHost: 0 }, debug: false, ...over });
 

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, test } from "bun:test";
+import { afterEach, describe, expect, test, setDefaultTimeout } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import "../../src/components/index.ts";
@@ -7,6 +7,9 @@ import { Profiler } from "../../src/runtime/profiling.ts";
 import { Supervisor } from "../../src/runtime/supervisor.ts";
 import { tempDir } from "../helpers/tmp.ts";
 import { getJson, resolvedConfig } from "./_env.ts";
+
+// Real processes on a shared 2-core machine: allow more than bun's 5 s default.
+setDefaultTimeout(30_000);
 
 describe("Profiler", () => {
   test("ncall/ttot/tsub: nested wrapped time counts in the parent's ttot but not its tsub", async () => {

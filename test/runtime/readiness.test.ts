@@ -1,6 +1,9 @@
-import { afterAll, describe, expect, test } from "bun:test";
+import { afterAll, describe, expect, test, setDefaultTimeout } from "bun:test";
 import { ConfigError } from "../../src/errors.ts";
 import { modelEndpoints, probeModelEndpoint, probeServer, waitForModelEndpoints } from "../../src/runtime/readiness.ts";
+
+// Real processes on a shared 2-core machine: allow more than bun's 5 s default.
+setDefaultTimeout(30_000);
 
 const paths: string[] = [];
 const up = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: (req) => (paths.push(new URL(req.url).pathname), new Response("no", { status: 401 })) });

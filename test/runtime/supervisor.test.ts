@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, test } from "bun:test";
+import { afterEach, describe, expect, test, setDefaultTimeout } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse as parseYaml } from "yaml";
@@ -9,6 +9,9 @@ import { ConfigError, RuntimeError } from "../../src/errors.ts";
 import { Supervisor } from "../../src/runtime/supervisor.ts";
 import { tempDir } from "../helpers/tmp.ts";
 import { FIXTURES, getJson, pidAlive, resolvedConfig, waitGone, type ServerDef } from "./_env.ts";
+
+// Real processes on a shared 2-core machine: allow more than bun's 5 s default.
+setDefaultTimeout(30_000);
 
 const started: Supervisor[] = [];
 afterEach(async () => {
