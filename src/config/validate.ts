@@ -4,7 +4,11 @@
  * Values are only checked, never cleaned or defaulted here (user config is never rewritten).
  */
 import type { TSchema } from "typebox";
+import { Settings } from "typebox/system";
 import { Value } from "typebox/value";
+
+/** How many problems one check reports at most (TypeBox buffers only 8 by default). */
+export const MAX_ERRORS = 1000;
 
 /** One validation problem: where (key segments relative to the checked value) and what. */
 export interface Problem {
@@ -41,6 +45,7 @@ export function check(schema: TSchema, value: unknown): Problem[] {
   // The interpreting checker: a CLI run validates each shape a few hundred times at most, which
   // costs less than generating and compiling checker code on every cold start.
   if (Value.Check(schema, value)) return [];
+  if (Settings.Get().maxErrors < MAX_ERRORS) Settings.Set({ maxErrors: MAX_ERRORS });
   const out: Problem[] = [];
   const seen = new Set<string>();
   for (const e of Value.Errors(schema, value)) {

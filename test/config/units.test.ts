@@ -54,3 +54,13 @@ describe("almost-servers (§6.3)", () => {
     expect(text).toContain("Almost-Server Detected: 'bad'\nThis server configuration failed validation:\n  - A -> b: c\nThis server will NOT be started.");
   });
 });
+
+describe("validation reports every problem", () => {
+  test("more than TypeBox's default 8 errors come back", async () => {
+    const Type = (await import("typebox")).default;
+    const { check } = await import("../../src/config/validate.ts");
+    const schema = Type.Object(Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`k${i}`, Type.Boolean()])));
+    const value = Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`k${i}`, "x"]));
+    expect(check(schema, value)).toHaveLength(12);
+  });
+});
