@@ -6,7 +6,7 @@
  */
 import Type from "typebox";
 import { log } from "../log.ts";
-import { HttpError, InnerServerError, type RequestContext, type Route, type ServerApp } from "../runtime/http-types.ts";
+import { HttpError, InnerServerError, RequestValidationError, type RequestContext, type Route, type ServerApp } from "../runtime/http-types.ts";
 import { AgentSessionClose, AgentSessionCreate, PATHS, type ToolAccess } from "./episode-protocol.ts";
 import { innerJson, type InnerClient, type InnerResponse } from "./inner-client.ts";
 import { NeMoGymResponse, ResponseCreateParams } from "./openai-schemas.ts";
@@ -84,7 +84,7 @@ function addUsage(acc: Usage | null, u: Usage | null | undefined): Usage | null 
 interface AgentSession {
   id: string;
   episodeKey: string;
-  toolAccess: Extract<ToolAccess, { kind: "direct_http" }> | undefined;
+  toolAccess: Extract<ToolAccess, { kind?: "direct_http" }> | undefined;
   resourcesCookies: Record<string, string>;
   trajectory: Obj[];
   closed: boolean;
@@ -139,7 +139,7 @@ export function simpleAgentApp(opts: { className: string; instanceName: string; 
         // The tool name is one path segment: a model-made name must not steer the call elsewhere.
         const segment = encodeURIComponent(String(fc.name));
         const tool = await (access
-          ? client.callUrl(`${access.base_url.replace(/\/+$/, "")}/${segment}`, { json: args, cookies: resourcesCookies, headers: access.headers, signal: ctx.signal })
+          ? client.callUrl(`${access.base_url.replace(/\/+$/, "")}/${segment}`, { json: args, cookies: resourcesCookies, headers: access.headers ?? {}, signal: ctx.signal })
           : client.call(resourcesServer(), `/${segment}`, { json: args, cookies: resourcesCookies, signal: ctx.signal }));
         // The body goes to the model whatever the status: an error is a valid tool answer (§8.2).
         resourcesCookies = tool.cookies;
@@ -199,8 +199,10 @@ export function simpleAgentApp(opts: { className: string; instanceName: string; 
         if (bound && (bound.id !== req.agent_session_id || bound.episodeKey !== episodeKey)) {
           throw new HttpError(409, `this agent session cookie is bound to agent_session_id ${bound.id}`);
         }
-        const access = req.tool_accesses.find((a): a is Extract<ToolAccess, { kind: "direct_http" }> => a.kind === "direct_http");
-        const mcp = req.tool_accesses.find((a) => a.kind === "mcp" && a.required);
+        const accesses = req.tool_accesses ?? [];
+        if (new Set(accesses.map((a) => a.name)).size !== accesses.length) throw new RequestValidationError([{ type: "value_error", loc: ["body", "tool_accesses"], msg: "Value error, tool access names must be unique within an agent session", input: accesses }]);
+        const access = accesses.find((a): a is Extract<ToolAccess, { kind?: "direct_http" }> => a.kind === undefined || a.kind === "direct_http");
+        const mcp = accesses.find((a) => a.kind === "mcp" && a.required);
         if (mcp) throw new HttpError(422, `simple_agent cannot use the required MCP tool access ${mcp.name}; use resources_tool_transports: [direct_http]`);
         byCookie.set(ctx.sessionId, bound ?? { id: req.agent_session_id, episodeKey, toolAccess: access, resourcesCookies: { ...(access?.cookies ?? {}) }, trajectory: [], closed: false });
         return { agent_session_id: req.agent_session_id };

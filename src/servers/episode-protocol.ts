@@ -50,16 +50,16 @@ export function isNativeSeed(body: unknown): boolean {
   return !!body && typeof body === "object" && "episode_id" in body && "task_id" in body && "task_data" in body && !("responses_create_params" in body);
 }
 
-/** A tool access granted to an agent session (only `direct_http` is built in; `mcp` passes through). */
+/** A tool access granted to an agent session (`kind` defaults to `direct_http`; `mcp` passes through). */
 export const ToolAccess = Type.Union([
   Type.Object(
     {
-      kind: Type.Literal("direct_http"),
-      name: Type.String(),
+      kind: Type.Optional(Type.Literal("direct_http")),
+      name: Type.String({ pattern: "^[A-Za-z0-9][A-Za-z0-9._-]*$" }),
       required: Type.Boolean(),
       base_url: Type.String(),
-      cookies: Type.Record(Type.String(), Type.String()),
-      headers: Type.Record(Type.String(), Type.String()),
+      cookies: Type.Optional(Type.Record(Type.String(), Type.String())),
+      headers: Type.Optional(Type.Record(Type.String(), Type.String())),
     },
     { additionalProperties: false },
   ),
@@ -74,7 +74,7 @@ export const AgentSessionCreate = Type.Object(
     agent_session_id: Type.String(),
     episode_id: EpisodeId,
     task_id: TaskId,
-    tool_accesses: Type.Array(ToolAccess),
+    tool_accesses: Type.Optional(Type.Array(ToolAccess)),
     sandbox_access: Type.Optional(Type.Unknown()),
   },
   { additionalProperties: false },
