@@ -3,6 +3,9 @@
  * (host: references only, D28) and the `gym-job.json` submission record.
  */
 import { randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { userInfo } from "node:os";
+import { envVar } from "../env.ts";
 import { stringify } from "yaml";
 import { GIT_SHA, VERSION } from "../version.ts";
 import type { SubmitConfig } from "./schema.ts";
@@ -36,6 +39,22 @@ export interface SubmissionRecord {
 
 function utcStamp(d: Date): string {
   return d.toISOString().replace(/\.\d+Z$/, "Z");
+}
+
+/** The submitting user: $USER/$LOGNAME, else the passwd entry of this uid (Bun's userInfo reads $USER). */
+export function currentUser(): string {
+  const fromEnv = envVar("USER") || envVar("LOGNAME");
+  if (fromEnv) return fromEnv;
+  const uid = process.getuid?.();
+  try {
+    for (const line of readFileSync("/etc/passwd", "utf8").split("\n")) {
+      const f = line.split(":");
+      if (f.length > 2 && Number(f[2]) === uid) return f[0]!;
+    }
+  } catch {
+    // no passwd file: fall through
+  }
+  return userInfo().username;
 }
 
 /** `gym-job-<YYYYMMDDTHHMMSSZ>-<6 hex>`. */

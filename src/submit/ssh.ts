@@ -2,7 +2,7 @@
  * Where commands run (spec submit.md §9.3): locally when `hostname` is unset or this host, else
  * over one SSH master connection. Programs go over stdin (`bash -s`), so secrets never touch disk.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { mkdir, rm } from "node:fs/promises";
 import { hostname as osHostname, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -67,14 +67,19 @@ export function localConnection(): Connection {
   };
 }
 
-/** Open an SSH master to `host` (waits ≤ 10 s for the control socket). */
-export async function sshConnection(host: string): Promise<Connection> {
+/**
+ * Open an SSH master to `host` (waits ≤ 10 s for the control socket). `extraArgs` go before the
+ * standard options on every ssh call (tests pass `-F <config>`; users configure ~/.ssh/config).
+ */
+export async function sshConnection(host: string, extraArgs: string[] = []): Promise<Connection> {
   const dir = mkdtempSync(join(tmpdir(), "gym-ssh-"));
   const sock = join(dir, "ctl");
-  const master = Bun.spawn(["ssh", ...SSH_OPTS, "-o", "ControlMaster=yes", "-o", `ControlPath=${sock}`, "-o", "ControlPersist=yes", "-N", host], { stdout: "ignore", stderr: "pipe" });
+  const base = [...extraArgs, ...SSH_OPTS];
+  const master = Bun.spawn(["ssh", ...base, "-o", "ControlMaster=yes", "-o", `ControlPath=${sock}`, "-o", "ControlPersist=yes", "-N", host], { stdout: "ignore", stderr: "pipe" });
   const deadline = Date.now() + 10_000;
-  while (!(await Bun.file(sock).exists())) {
-    if (master.exitCode !== null) {
+  while (!existsSync(sock)) {
+    // With ControlPersist the first ssh forks the master into the background and exits 0.
+    if (master.exitCode !== null && master.exitCode !== 0) {
       rmSync(dir, { recursive: true, force: true });
       throw new RuntimeError(`SSH master to '${host}' exited with code ${master.exitCode}`, { code: "E_SUBMIT_SSH", hint: "check that `ssh " + host + "` works without a password prompt" });
     }
@@ -85,7 +90,7 @@ export async function sshConnection(host: string): Promise<Connection> {
     }
     await Bun.sleep(100);
   }
-  const opts = [...SSH_OPTS, "-o", "ControlMaster=no", "-o", `ControlPath=${sock}`];
+  const opts = [...base, "-o", "ControlMaster=no", "-o", `ControlPath=${sock}`];
   return {
     host,
     run: (program, _context, timeoutMs = 600_000) => exec(["ssh", ...opts, host, "bash", "-s"], program, timeoutMs),

@@ -4,14 +4,14 @@
  * Nothing here starts anything locally except `sbatch`/`ssh`/`cp`.
  */
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
-import { homedir, userInfo } from "node:os";
+import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { envVar, readEnv } from "../env.ts";
 import { ConfigError, RuntimeError } from "../errors.ts";
 import { composeSubmit, checkConfigPath } from "./compose.ts";
 import { layoutOf } from "./deployment.ts";
 import { executorPrechecks } from "./prechecks.ts";
-import { buildRecord, newGymJobId, resolvedYaml, type SubmissionRecord } from "./records.ts";
+import { buildRecord, currentUser, newGymJobId, resolvedYaml, type SubmissionRecord } from "./records.ts";
 import { collectorYaml } from "./render/otel.ts";
 import { renderScript } from "./render/script.ts";
 import { q } from "./render/shell.ts";
@@ -31,6 +31,8 @@ export interface SubmitOptions {
   cwd?: string;
   out: (text: string) => void;
   warn: (text: string) => void;
+  /** Opens the SSH connection (tests pass ssh options; default: sshConnection). */
+  connect?: (host: string) => Promise<Connection>;
 }
 
 /** Compose and validate (shared by every mode). */
@@ -107,7 +109,7 @@ export async function runSubmit(o: SubmitOptions): Promise<number> {
     });
   }
 
-  const conn: Connection = local ? localConnection() : await sshConnection(compute.hostname!);
+  const conn: Connection = local ? localConnection() : await (o.connect ?? sshConnection)(compute.hostname!);
   let stagingDir: string | undefined;
   try {
     await checkMounts(conn, v);
@@ -121,7 +123,7 @@ export async function runSubmit(o: SubmitOptions): Promise<number> {
       runDir,
       cluster,
       hostname: local ? null : compute.hostname,
-      user: userInfo().username,
+      user: currentUser(),
       benchmarks: names.map((n) => ({ benchmark: n, job_dir: `${runDir}/${n}`, job_id: results[n]!.jobId, error: results[n]!.error })),
     });
     await persist(conn, v, record);
