@@ -49,6 +49,14 @@ export interface ResourcesSpec {
   reverifyMode?: "stateless" | "unsupported" | "unknown";
 }
 
+/** A judge call failed (transport or unusable answer): `/verify` answers 200 with a judge_failed marker, not a 500 (§7.1). */
+export class JudgeError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "JudgeError";
+  }
+}
+
 /** Per-session state, keyed by session id (the cookie carries only the id, §6.1). */
 export class SessionStore<T> {
   private readonly map = new Map<string, T>();
@@ -153,7 +161,14 @@ export function resourcesServerApp(spec: ResourcesSpec): ServerApp {
       path: PATHS.verify,
       handler: async (ctx) => {
         const body = verifyBody.parse(ctx.body);
-        const result = await spec.verify(body, { sessionId: ctx.sessionId, ctx });
+        let result: Obj;
+        try {
+          result = await spec.verify(body, { sessionId: ctx.sessionId, ctx });
+        } catch (e) {
+          // judge_failsafe: the collector routes this row to the failures file; it never counts as reward 0 (D21).
+          if (!(e instanceof JudgeError)) throw e;
+          return { ...body, reward: 0.0, _ng_failure_class: "judge_failed", _ng_failure_judge_error: e.message };
+        }
         const { reward, ...extra } = result;
         if (typeof reward !== "number" || !Number.isFinite(reward)) throw new Error(`${spec.instanceName}: verify produced a non-numeric reward ${String(reward)}`);
         return { responses_create_params: fullCreateParams(body.responses_create_params as Obj), response: fullResponse(body.response as Obj), reward, ...extra };

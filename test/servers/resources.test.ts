@@ -84,3 +84,30 @@ describe("example_multi_step grading", () => {
     expect(mine).toMatchObject({ reward: 0, set_overlap: 0, original_term_minefield_hit: true, parsed_synonym_values: [5] });
   });
 });
+
+describe("judge_failsafe", () => {
+  test("a JudgeError in verify is a 200 with the request fields, reward 0 and the judge_failed marker; other errors stay 500s", async () => {
+    const { resourcesServerApp, JudgeError } = await import("../../src/servers/resources.ts");
+    const { serveApp } = await import("../../src/runtime/http.ts");
+    const app = resourcesServerApp({
+      className: "JudgeRS",
+      instanceName: "judge_rs",
+      verify: (body) => {
+        if (body.mode === "judge") throw new JudgeError("judge endpoint timed out");
+        throw new Error("bug");
+      },
+    });
+    const server = serveApp(app, { host: "127.0.0.1", port: 0 });
+    try {
+      const url = `http://127.0.0.1:${server.port}/verify`;
+      const r = await postJson(url, verifyBody({ mode: "judge", expected_answer: "4" }));
+      expect(r.status).toBe(200);
+      expect(r.json).toMatchObject({ reward: 0, _ng_failure_class: "judge_failed", _ng_failure_judge_error: "judge endpoint timed out", expected_answer: "4" });
+      const bug = await postJson(url, verifyBody({ mode: "other" }));
+      expect(bug.status).toBe(500);
+      expect(bug.json).toBe("Error('bug')");
+    } finally {
+      server.stop(true);
+    }
+  });
+});
