@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { parse } from "yaml";
 import { tempDir, runGym } from "../helpers/tmp.ts";
@@ -42,6 +43,20 @@ describe("gym env resolve", () => {
     const out = parse(r.stdout) as Servers;
     expect(out.example_single_tool_call!.resources_servers!.example_single_tool_call!.description).toBe("plugin shadow");
     expect(r.stderr).toContain("matches multiple configs");
+  });
+
+  const builtinRs = resolve(import.meta.dir, "../../assets/resources_servers/example_single_tool_call/configs/example_single_tool_call.yaml");
+  test.if(existsSync(builtinRs))("acceptance: the embedded built-ins resolve, and a --search-dir plugin shadows the built-in", async () => {
+    await using d = await tempDir();
+    const args = ["env", "resolve", "--resources-server", "example_single_tool_call", "--model-type", "openai_model", ...POLICY];
+    const plain = await runGym(args, { cwd: d.path });
+    expect(plain.code).toBe(0);
+    expect(plain.stdout).not.toContain("sk-very-secret");
+    const builtin = parse(plain.stdout) as Servers;
+    expect(builtin.example_single_tool_call!.resources_servers!.example_single_tool_call!.description).not.toBe("plugin shadow");
+    const shadowed = await runGym(["env", "resolve", "--search-dir", PLUGIN, ...args.slice(2)], { cwd: d.path });
+    expect(shadowed.code).toBe(0);
+    expect((parse(shadowed.stdout) as Servers).example_single_tool_call!.resources_servers!.example_single_tool_call!.description).toBe("plugin shadow");
   });
 
   test("gym env validate: no-model parse prints the success line", async () => {
