@@ -14,16 +14,19 @@ if [ "$(id -u)" != "0" ]; then
 fi
 
 export DEBIAN_FRONTEND=noninteractive
-need=()
-for bin in slurmctld slurmd sinfo munged; do
-  command -v "$bin" >/dev/null 2>&1 || need=(slurm-wlm munge)
+# slurm-wlm + munge for the cluster; openssh-server + rsync so the submit tests can also reach this
+# "cluster" over SSH like a login node (they start their own sshd on loopback; none is started here).
+need=0
+for bin in slurmctld slurmd sinfo munged rsync; do
+  command -v "$bin" >/dev/null 2>&1 || need=1
 done
-if [ "${#need[@]}" -gt 0 ]; then
+[ -x /usr/sbin/sshd ] || need=1
+if [ "$need" = 1 ]; then
   apt-get update -qq
   # policy-rc.d: keep the packages' init scripts from starting daemons with the stock config.
   printf '#!/bin/sh\nexit 101\n' > /usr/sbin/policy-rc.d
   chmod +x /usr/sbin/policy-rc.d
-  apt-get install -y -qq --no-install-recommends slurm-wlm munge >/dev/null
+  apt-get install -y -qq --no-install-recommends slurm-wlm munge openssh-server openssh-client rsync >/dev/null
   rm -f /usr/sbin/policy-rc.d
 fi
 
