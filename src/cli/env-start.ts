@@ -5,6 +5,8 @@
 import { isBuiltin } from "../components/registry.ts";
 import { resolveGlobalConfig } from "../config/resolve.ts";
 import { setVerbose } from "../log.ts";
+import { RuntimeError } from "../errors.ts";
+import { launchProblems } from "../runtime/dry-run.ts";
 import { runUntilStopped } from "../runtime/run.ts";
 import { Supervisor } from "../runtime/supervisor.ts";
 import { defineGymCommand } from "./_command.ts";
@@ -23,6 +25,12 @@ export default defineGymCommand({
     const resolved = await resolveGlobalConfig({ selectors: selectorArgs(ctx.args), overrides: commandOverrides(ctx) });
     if (resolved.dict.verbose === true) setVerbose(true);
     await import("../components/index.ts");
+    if (resolved.dict.dry_run === true) {
+      const problems = launchProblems(resolved, isBuiltin);
+      if (problems.length > 0) throw new RuntimeError(`Dry run failed to set up ${problems.length} servers:\n${problems.map((p) => `  - ${p}`).join("\n")}`);
+      process.stderr.write(`Dry run: all ${resolved.servers.length} servers can be launched; nothing was started.\n`);
+      return 0;
+    }
     const sup = new Supervisor({ resolved, isBuiltin });
     return await runUntilStopped(sup);
   },

@@ -8,7 +8,11 @@ import type { Supervisor } from "./supervisor.ts";
 /** Start, wait, and shut down; returns the exit code on a requested stop, throws on failure. */
 export async function runUntilStopped(sup: Supervisor, opts: { onReady?: () => void } = {}): Promise<number> {
   const { promise: signalled, resolve: onSignal } = Promise.withResolvers<string>();
-  const handler = (sig: string) => () => onSignal(sig);
+  let signalSeen = false;
+  const handler = (sig: string) => () => {
+    signalSeen = true;
+    onSignal(sig);
+  };
   const onInt = handler("SIGINT");
   const onTerm = handler("SIGTERM");
   process.on("SIGINT", onInt);
@@ -25,7 +29,8 @@ export async function runUntilStopped(sup: Supervisor, opts: { onReady?: () => v
     opts.onReady?.();
     const outcome = await Promise.race([signalled.then(() => undefined), sup.waitForFailure()]);
     await sup.shutdown();
-    if (outcome) throw outcome;
+    // A terminal Ctrl+C reaches the servers too; their exit is then expected, not a failure.
+    if (outcome && !signalSeen) throw outcome;
     return 0;
   } finally {
     process.off("SIGINT", onInt);

@@ -246,6 +246,11 @@ export class Supervisor {
     const builtins = this.managed.filter((m) => m.builtin);
     const prelim = serializeConfig(this.dict);
     const first = builtins.map((m) => this.spawnBuiltin(m, 0, prelim));
+    mark("built-ins spawned");
+    for (const c of first) {
+      void c.bound.then(() => mark(`${c.name} bound`), () => {});
+      void c.serving.then(() => mark(`${c.name} serving`), () => {});
+    }
     const unbound = new Set(builtins);
     await withDeadline(
       this.guard(Promise.all(first.map((c, i) => c.bound.then((port) => (this.setPort(builtins[i]!, port), unbound.delete(builtins[i]!)))))),

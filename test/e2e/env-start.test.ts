@@ -115,6 +115,20 @@ describe("gym env start", () => {
     expect(await waitGone(env.pids)).toEqual([]);
   }, 60_000);
 
+  test("dry_run=true checks every server and starts nothing", async () => {
+    await using dir = await tempDir();
+    const cfg = join(dir.path, "env.yaml");
+    writeFileSync(cfg, CONFIG);
+    const ok = await runGym(["env", "start", "--config", cfg, "--search-dir", FIXTURES, "++dry_run=true"], { cwd: dir.path });
+    expect(ok.code).toBe(0);
+    expect(ok.stderr).toContain("Dry run: all 2 servers can be launched; nothing was started.");
+    writeFileSync(cfg, CONFIG.replace("entrypoint: app.py\n      domain: other", "entrypoint: missing.py\n      domain: other"));
+    const bad = await runGym(["env", "start", "--config", cfg, "--search-dir", FIXTURES, "++dry_run=true"], { cwd: dir.path });
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain("Dry run failed to set up 1 servers:");
+    expect(bad.stderr).toContain("weather_py: entrypoint");
+  }, 60_000);
+
   test("a SIGKILLed gym leaves no server processes behind", async () => {
     await using dir = await tempDir();
     const env = await startEnv(dir.path);
