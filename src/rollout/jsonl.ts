@@ -87,6 +87,46 @@ export class JsonlAppender {
   }
 }
 
+/** A buffered JSONL writer for files that are renamed into place afterwards (no per-line durability needed). */
+export class BufferedJsonlWriter {
+  private fd: number;
+  private buf: string[] = [];
+  private size = 0;
+  /** Lines written. */
+  count = 0;
+
+  constructor(readonly path: string, private readonly flushAt = 1 << 20) {
+    this.fd = openSync(path, "w");
+  }
+
+  /** Queue one record. */
+  append(record: unknown): void {
+    const line = `${JSON.stringify(record)}\n`;
+    this.buf.push(line);
+    this.size += line.length;
+    this.count++;
+    if (this.size >= this.flushAt) this.flush();
+  }
+
+  /** Write what is queued. */
+  flush(): void {
+    if (this.buf.length === 0) return;
+    const bytes = Buffer.from(this.buf.join(""));
+    this.buf = [];
+    this.size = 0;
+    let off = 0;
+    while (off < bytes.length) off += writeSync(this.fd, bytes, off, bytes.length - off);
+  }
+
+  /** Flush and close. */
+  close(): void {
+    if (this.fd < 0) return;
+    this.flush();
+    closeSync(this.fd);
+    this.fd = -1;
+  }
+}
+
 /**
  * Make a JSONL file end on a line boundary (runtime §11.7 step 1): a last line without a
  * newline is kept (newline added) when it parses as JSON, dropped otherwise. Returns what it did.

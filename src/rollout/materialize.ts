@@ -6,7 +6,7 @@
 import { renameSync, rmSync } from "node:fs";
 import { ConfigError } from "../errors.ts";
 import { log } from "../log.ts";
-import { JsonlAppender, readLines } from "./jsonl.ts";
+import { BufferedJsonlWriter, readLines } from "./jsonl.ts";
 import type { NumRepeats, RolloutConfig } from "./config.ts";
 import type { Row } from "./record.ts";
 
@@ -70,7 +70,7 @@ export async function materialize(cfg: RolloutConfig, dest: string, opts: Materi
   let overridden = 0;
   const tmp = `${dest}.tmp-${process.pid}`;
   rmSync(tmp, { force: true });
-  const out = new JsonlAppender(tmp);
+  const out = new BufferedJsonlWriter(tmp);
 
   const parse = (text: string, lineNo: number, hasNewline: boolean): ParsedInput | undefined => {
     let row: Row;
@@ -137,6 +137,10 @@ export async function materialize(cfg: RolloutConfig, dest: string, opts: Materi
         if (cfg.limit !== undefined && taken >= cfg.limit) break;
         if (l.text.trim() === "") continue;
         taken++;
+        // Let timers (status file, signals) run during long inputs; JSC collects lazily, so a
+        // periodic collection keeps RSS flat on million-row inputs.
+        if (taken % 10_000 === 0) await new Promise((r) => setImmediate(r));
+        if (taken % 100_000 === 0) Bun.gc(true);
         const p = parse(l.text, l.lineNo, l.hasNewline);
         if (!p) continue;
         if (!cfg.interleaveRepeats) {
