@@ -53,7 +53,7 @@ function located<T>(locs: LocNode | undefined, fn: () => T): T {
     return fn();
   } catch (err) {
     if (err instanceof ConfigError && !err.location && err.key) {
-      const location = locationOf(locs, err.key.split("."));
+      const location = locationOf(locs, err.key.replace(/\[(\d+)\]/g, ".$1").split("."));
       if (location) throw new ConfigError(err.message, { key: err.key, location, hint: err.hint, code: err.code, cause: err });
     }
     throw err;

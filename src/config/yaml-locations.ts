@@ -117,21 +117,26 @@ export function locAt(root: LocNode | undefined, path: readonly string[]): LocNo
 
 /** The deepest known `file:line:col` for a path (falls back to the nearest located ancestor). */
 export function locationOf(root: LocNode | undefined, path: readonly string[]): SourceLocation | undefined {
+  const chain: LocNode[] = [];
   let cur = root;
-  let best: LocNode | undefined = cur?.src ? cur : undefined;
+  if (cur?.src) chain.push(cur);
   for (const seg of path) {
     cur = childLoc(cur, seg);
     if (!cur) break;
-    if (cur.src) best = cur;
+    if (cur.src) chain.push(cur);
   }
-  if (!best?.src) return undefined;
-  if (best.offset === undefined && best.filePath) best.offset = lazyOffset(best);
-  if (best.offset === undefined) return { file: best.src.file };
-  if (!best.src.lineCounter) documentOf(best.src);
-  const lc = best.src.lineCounter;
-  if (!lc) return { file: best.src.file };
-  const { line, col } = lc.linePos(best.offset);
-  return { file: best.src.file, line, col };
+  for (let i = chain.length - 1; i >= 0; i--) {
+    const node = chain[i]!;
+    if (node.offset === undefined && node.filePath) node.offset = lazyOffset(node);
+    if (node.offset === undefined) continue;
+    if (!node.src!.lineCounter) documentOf(node.src!);
+    const lc = node.src!.lineCounter;
+    if (!lc) continue;
+    const { line, col } = lc.linePos(node.offset);
+    return { file: node.src!.file, line, col };
+  }
+  const last = chain[chain.length - 1];
+  return last?.src ? { file: last.src.file } : undefined;
 }
 
 /** Set (or replace) the LocNode at a path, creating empty parents. */
