@@ -6,7 +6,7 @@
 import { existsSync, realpathSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
 import { embeddedRoot } from "../assets/embedded.ts";
-import { readEnv } from "../env.ts";
+import { readEnv, setEnvVar } from "../env.ts";
 
 /** Options of `searchRoots`. */
 export interface RootOptions {
@@ -70,4 +70,16 @@ export function findAllInRoots(path: string, roots: string[], accept: (abs: stri
     out.push(r);
   }
   return out;
+}
+
+/**
+ * Fold `--search-dir` values into NEMO_GYM_EXTRA_ROOTS for the rest of a command (D5: they
+ * replace the previous value, so spawned servers inherit exactly these roots). Returns the
+ * function that restores the previous value (or unsets it). No dirs: nothing changes.
+ */
+export function foldSearchDirs(dirs: string[], cwd: string = process.cwd()): () => void {
+  if (dirs.length === 0) return () => {};
+  const previous = readEnv().extraRoots;
+  setEnvVar("NEMO_GYM_EXTRA_ROOTS", dirs.map((d) => resolve(cwd, d)).join(":"));
+  return () => setEnvVar("NEMO_GYM_EXTRA_ROOTS", previous);
 }

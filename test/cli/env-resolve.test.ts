@@ -97,3 +97,15 @@ describe("bad input: exit 2, one clear error, no stack trace (stack only with -v
     expect(r.stderr).toMatch(/^\s+at /m);
   });
 });
+
+describe("gym env validate routing", () => {
+  test("NAME and --manifest together is a usage error; manifest validation says it is not built yet", async () => {
+    await using d = await tempDir();
+    const both = await runGym(["env", "validate", "x", "--manifest", "m.yaml"], { cwd: d.path });
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain("select a catalog name or --manifest, not both");
+    const one = await runGym(["env", "validate", "--manifest", "m.yaml"], { cwd: d.path });
+    expect(one.code).toBe(2);
+    expect(one.stderr).toContain("not implemented yet");
+  });
+});
