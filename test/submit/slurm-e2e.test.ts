@@ -76,6 +76,14 @@ function writeEnvConfig(dir: string): string {
   return join(dir, "env.yaml");
 }
 
+/** A port that is free right now (the head server of the driver binds it). */
+function freePort(): number {
+  const l = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
+  const port = l.port;
+  l.stop(true);
+  return port;
+}
+
 function rolloutConfig(out: string, port: number, envYaml: string): string {
   return `services:
   policy:
@@ -98,7 +106,7 @@ driver:
         split: validation
         num_repeats: 2
         num_samples_in_parallel: 4
-        head_server: {port: 0}
+        head_server: {port: ${freePort()}}
 job:
   output_path: ${out}
 otel: {enabled: false}
