@@ -177,7 +177,7 @@ export class HttpClient {
       let res: Response | undefined;
       let error: unknown;
       try {
-        res = await fetch(url, { method, headers, body, signal: signals.length > 0 ? AbortSignal.any(signals) : undefined, redirect: "manual" });
+        res = await fetch(url, { method, headers, body, signal: signals.length > 0 ? AbortSignal.any(signals) : undefined });
       } catch (e) {
         error = e;
       } finally {
@@ -206,7 +206,12 @@ export class HttpClient {
         );
       }
       this.retryCount++;
-      log.warn(`[request_retry url=${url} error=${why} retry=${attempt + 1} elapsed_s=${elapsed().toFixed(1)}]`);
+      if (this.policy.debug) log.warn(`[request_debug ${method} ${url} headers=${JSON.stringify(Object.keys(headers))}]`, error ?? `status ${res?.status}`);
+      // Upstream's two retry line shapes: model calls and everything else.
+      if (kind === "model") {
+        const retryKind = res?.status === 429 ? "rate_limit" : res ? "server_error" : "connection_error";
+        log.warn(`[model_retry url=${url} status=${res?.status ?? "none"} kind=${retryKind} try=${attempt + 1} elapsed_s=${elapsed().toFixed(1)} error_msg=${why.slice(0, 200)}]`);
+      } else log.warn(`[request_retry url=${url} error=${why} retry=${attempt + 1} elapsed_s=${elapsed().toFixed(1)}]`);
       if (res) await res.body?.cancel().catch(() => {});
       await sleep(delay, opts.signal);
     }

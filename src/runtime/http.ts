@@ -98,14 +98,23 @@ export function createHandler(app: ServerApp, opts: HandlerOptions = {}): (req: 
     return res;
 
     async function dispatch(): Promise<Response> {
-      const found = match(req.method, path);
+      // Starlette answers HEAD on every GET route.
+      const method = req.method === "HEAD" ? "GET" : req.method;
+      const found = match(method, path);
       if (found.kind === "none") {
-        if (req.method === "GET" && LIVENESS.has(path)) return jsonResponse({ status: "ok" });
-        if (req.method === "GET" && path === "/docs") return new Response(DOCS_HTML, { headers: { "content-type": "text/html; charset=utf-8" } });
+        // Starlette's redirect_slashes: `/verify/` → 307 to `/verify` (and the reverse) when that route exists.
+        const other = path.endsWith("/") && path !== "/" ? path.slice(0, -1) : `${path}/`;
+        if (match(method, other).kind === "found") {
+          const to = new URL(url);
+          to.pathname = url.pathname.slice(0, url.pathname.length - path.length) + other;
+          return new Response(null, { status: 307, headers: { location: to.toString() } });
+        }
+        if (method === "GET" && LIVENESS.has(path)) return jsonResponse({ status: "ok" });
+        if (method === "GET" && path === "/docs") return new Response(DOCS_HTML, { headers: { "content-type": "text/html; charset=utf-8" } });
         return jsonResponse({ detail: "Not Found" }, 404);
       }
       if (found.kind === "method") return jsonResponse({ detail: "Method Not Allowed" }, 405, { allow: found.allowed.join(", ") });
-      const body = req.method === "GET" ? undefined : await parseBody(req, maxBody);
+      const body = method === "GET" ? undefined : await parseBody(req, maxBody);
       const client = clientOf(req, opts.peerAddress?.(req), opts.proxy);
       const ctx: RequestContext = {
         request: path === url.pathname ? req : withPath(req, url, path),

@@ -143,6 +143,15 @@ describe("createHandler", () => {
     expect(await (await model(new Request("http://x/ng-rollout/r/training-token-capture/items/1"))).json()).toEqual({ id: "1", rollout: "r" });
   });
 
+  test("HEAD answers like GET; a trailing slash redirects to the route (Starlette's redirect_slashes)", async () => {
+    expect((await h(new Request("http://x/items/3", { method: "HEAD" }))).status).toBe(200);
+    const r = await h(post("/get_weather/", "{}"));
+    expect(r.status).toBe(307);
+    expect(r.headers.get("location")).toBe("http://127.0.0.1/get_weather");
+    const pre = await h(new Request("http://x/ng-rollout/r1/items/3/"));
+    expect(pre.headers.get("location")).toBe("http://x/ng-rollout/r1/items/3");
+  });
+
   test("the head-style app without sessions sends no cookie", async () => {
     const bare = createHandler(app({ sessions: false }));
     expect((await bare(new Request("http://x/"))).headers.get("set-cookie")).toBeNull();
