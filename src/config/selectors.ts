@@ -129,6 +129,18 @@ function hintFor(kind: SelectorKind, value: string, roots: string[]): string {
   return near ? `Did you mean \`${near}\`?` : "";
 }
 
+/** Every selectable name of a kind under all roots (benchmarks/environments: incl. grouped names). */
+export function availableNames(kind: SelectorKind, roots: string[]): string[] {
+  if (kind.nested) return nestedNames(kind.parent, roots);
+  const names = new Set<string>();
+  for (const r of roots) {
+    for (const d of listDir(join(r, kind.parent))) {
+      if (listDir(join(r, kind.parent, d, kind.subdir ?? "")).some((f) => /\.ya?ml$/.test(f))) names.add(d);
+    }
+  }
+  return [...names].sort();
+}
+
 /** Resolve one selector value to the absolute real path of its config file (exit 2 when none). */
 export function resolveSelector(field: keyof typeof SELECTOR_KINDS, value: string, roots: string[]): string {
   const kind: SelectorKind = SELECTOR_KINDS[field];
@@ -140,9 +152,11 @@ export function resolveSelector(field: keyof typeof SELECTOR_KINDS, value: strin
     const searched = [...new Set(roots.map((r) => join(r, kind.parent)).filter((d) => existsSync(d)))];
     const where = searched.length > 0 ? searched.map((d) => `\`${d}\``).join(", ") : roots.map((r) => `\`${join(r, kind.parent)}\``).join(", ");
     const hint = hintFor(kind, value, roots);
+    const names = availableNames(kind, roots);
+    const shown = names.length > 30 ? `${names.slice(0, 30).join(", ")}, … (${names.length} in all)` : names.join(", ");
     throw new UsageError(
       `\`${kind.flag} ${value}\` was specified which implies config \`${rel}\`, which does not exist.${hint ? ` ${hint}` : ""} See available ${kind.noun} configs in ${where}.`,
-      { code: "E_UNKNOWN_SELECTOR" },
+      { code: "E_UNKNOWN_SELECTOR", hint: names.length > 0 ? `available ${kind.noun} names: ${shown}` : `no ${kind.noun} configs were found under any search root` },
     );
   }
   if (found.length > 1) {

@@ -58,3 +58,17 @@ describe("combining +config_paths tokens (§2.3)", () => {
     expect(combineConfigPathTokens([], ["+a=1"])).toEqual(["+a=1"]);
   });
 });
+
+describe("unknown selector hints", () => {
+  test("the hint lists the available names", async () => {
+    await using a = await tempDir();
+    writeTree(a.path, { "resources_servers/alpha/configs/alpha.yaml": "", "resources_servers/beta/configs/b.yaml": "", "resources_servers/empty/.keep": "" });
+    let hint: string | undefined;
+    try {
+      resolveSelector("resourcesServer", "zzz", [a.path]);
+    } catch (e) {
+      hint = (e as { hint?: string }).hint;
+    }
+    expect(hint).toBe("available resources server names: alpha, beta");
+  });
+});
