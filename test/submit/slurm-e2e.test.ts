@@ -6,7 +6,7 @@
  * only when `sinfo` is absent.
  */
 import { describe, expect, test } from "bun:test";
-import { copyFileSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runGym, tempDir } from "../helpers/tmp.ts";
 
@@ -158,6 +158,56 @@ describe.skipIf(!HAS_SLURM)("real Slurm (bare metal)", () => {
       const bs = JSON.parse(st.stdout).benchmarks["tool-call"];
       expect(bs).toMatchObject({ job_id: jobId, state: "COMPLETED", exit_code: "0:0", chain: [jobId] });
       expect(bs.progress).not.toBeNull();
+    },
+    200_000,
+  );
+
+  test(
+    "a failing resumable driver is retried by the chain until max_retries, then the chain stops",
+    async () => {
+      await using dir = await tempDir("gym-slurm-chain-");
+      writeFileSync(
+        join(dir.path, "submit.yaml"),
+        `services: {}
+compute:
+  cluster: {type: slurm, account: gym-test, walltime: "00:05:00", container_runtime: none}
+driver:
+  benchmarks:
+    broken:
+      resumable: {max_retries: 1}
+      run: {config_paths: [${dir.path}/does-not-exist.yaml]}
+job: {output_path: ${join(dir.path, "runs")}}
+otel: {enabled: false}
+`,
+      );
+      const r = await runGym(["eval", "submit", "-c", "submit.yaml", "--json"], { cwd: dir.path });
+      expect(r.code).toBe(0);
+      const rec = JSON.parse(r.stdout);
+      const first = rec.benchmarks[0].job_id as string;
+      const bench = join(rec.run_dir, "broken");
+      const mine = () =>
+        Bun.spawnSync(["squeue", "-h", "-o", "%i %o"], { stdout: "pipe" }).stdout.toString().split("\n").filter((l) => l.includes(bench)).map((l) => l.split(" ")[0]!);
+      const deadline = Date.now() + 150_000;
+      try {
+        while (Date.now() < deadline && (mine().length > 0 || !existsSync(join(bench, ".gym_infra_retries")) || readFileSync(join(bench, ".gym_infra_retries"), "utf8").trim() !== "2")) {
+          await Bun.sleep(1000);
+        }
+        while (Date.now() < deadline && mine().length > 0) await Bun.sleep(1000);
+      } finally {
+        for (const id of mine()) Bun.spawnSync(["scancel", id]);
+      }
+      const chain = readFileSync(join(bench, ".gym_job_chain"), "utf8").split("\n").filter((x) => x !== "");
+      expect(chain.length).toBe(2);
+      expect(chain[0]).toBe(first);
+      expect(readFileSync(join(bench, ".gym_infra_retries"), "utf8")).toBe("2\n");
+      // The third job judged its predecessor and stopped the chain in the prologue.
+      const outs = readdirSync(bench).filter((f) => /^slurm-\d+\.out$/.test(f)).sort();
+      expect(outs.length).toBe(3);
+      const last = readFileSync(join(bench, outs.find((f) => !chain.some((id) => f === `slurm-${id}.out`))!), "utf8");
+      expect(last).toContain(`Predecessor ${chain[1]} ended FAILED. Infra retry limit (1) reached.`);
+      expect(readFileSync(join(bench, `slurm-${chain[1]}.out`), "utf8")).toContain(`Predecessor ${first} ended FAILED. Infra retry 1 of 1. Resuming.`);
+      const st = await runGym(["eval", "status", rec.run_dir, "--json"], { cwd: dir.path });
+      expect(JSON.parse(st.stdout).benchmarks.broken).toMatchObject({ job_id: chain[1], state: "FAILED", chain });
     },
     200_000,
   );
