@@ -27,15 +27,20 @@ export function openFileLimits(): { soft: number; hard: number } | undefined {
   }
 }
 
-/** The warning for `inFlight` concurrent rollouts, or undefined when the budget suffices. */
+/**
+ * The warning for `inFlight` concurrent rollouts, or undefined when the budget suffices. The
+ * tightest process is a relaying server (environment server, agent): it holds an inbound and an
+ * outbound socket per rollout, so it needs about twice the in-flight count.
+ */
 export function fdBudgetWarning(inFlight: number, limits = openFileLimits()): string | undefined {
   if (!limits) return undefined;
-  const need = inFlight + FD_OVERHEAD;
+  const need = 2 * inFlight + FD_OVERHEAD;
   if (need <= limits.soft) return undefined;
+  const most = Math.max(1, Math.floor((limits.soft - FD_OVERHEAD) / 2));
   const raise = limits.hard > limits.soft ? ` Raise it with \`ulimit -n ${Number.isFinite(limits.hard) ? limits.hard : need}\` before starting gym, or` : "";
   return (
-    `${inFlight} rollouts in flight need about ${need} open files, but this process may open only ${limits.soft} ` +
-    `(ulimit -n; hard limit ${limits.hard}).${raise} lower num_samples_in_parallel / max_resident_rollout_tasks to at most ${Math.max(1, limits.soft - FD_OVERHEAD)}. ` +
+    `${inFlight} rollouts in flight need about ${need} open files in each relaying server (an inbound and an outbound socket per rollout), ` +
+    `but a process may open only ${limits.soft} (ulimit -n; hard limit ${limits.hard}).${raise} lower num_samples_in_parallel / max_resident_rollout_tasks to at most ${most}. ` +
     `Otherwise requests fail with "Too many open files" (EMFILE) mid-run.`
   );
 }

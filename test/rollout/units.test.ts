@@ -203,7 +203,8 @@ describe("progress, watchdog, drain, capacity", () => {
 
   test("fd budget and fetch cap", () => {
     expect(fdBudgetWarning(100, { soft: 20000, hard: 20000 })).toBeUndefined();
-    expect(fdBudgetWarning(20000, { soft: 20000, hard: 20000 })).toContain("lower num_samples_in_parallel");
+    expect(fdBudgetWarning(8192, { soft: 20000, hard: 20000 })).toBeUndefined();
+    expect(fdBudgetWarning(10000, { soft: 20000, hard: 20000 })).toContain("lower num_samples_in_parallel / max_resident_rollout_tasks to at most 9968");
     expect(fdBudgetWarning(5000, { soft: 1024, hard: 20000 })).toContain("ulimit -n 20000");
     expect(neededMaxHttpRequests(100, undefined)).toBeUndefined();
     expect(neededMaxHttpRequests(8192, undefined)).toBe(8208);
