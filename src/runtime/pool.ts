@@ -49,7 +49,7 @@ export function poolLimits(dict: Record<string, unknown>, workers = 1, serverNam
 /** Log the limits once per server and warn when the intended concurrency exceeds them (never fails). */
 export function reportPoolLimits(dict: Record<string, unknown>, limits: PoolLimits, serverName: string, fdSoftLimit?: number): void {
   const fd = fdSoftLimit === undefined ? "" : `, file descriptors ${fdSoftLimit}`;
-  log.debug(`(${serverName}) outbound pool: limit ${limits.limit || "unlimited"}, per host ${limits.limitPerHost || "unlimited"}${fd}`);
+  log.info(`(${serverName}) outbound pool: limit ${limits.limit || "unlimited"}, per host ${limits.limitPerHost || "unlimited"}${fd}`);
   const pairs: [string, number][] = [
     ["global_aiohttp_intended_concurrency", limits.limit],
     ["global_aiohttp_intended_concurrency_per_host", limits.limitPerHost],

@@ -91,6 +91,11 @@ export class Supervisor {
     this.logDir = configured ? (isAbsolute(configured) ? configured : resolvePath(configured)) : defaultLogDir();
   }
 
+  /** The live config: after `start()` it holds every final port (build an in-process ServerClient from it). */
+  get config(): Record<string, unknown> {
+    return this.dict;
+  }
+
   /** Every process started so far (tests check the process table with these). */
   get pids(): number[] {
     return [...this.managed.flatMap((m) => m.procs.map((p) => p.pid)), ...(this.watchdog.pid ? [this.watchdog.pid] : [])];
