@@ -52,27 +52,28 @@ export function configPathNotFound(entry: string, roots: string[], location?: So
   );
 }
 
-/** Resolve one entry through the roots to an existing file. */
-function locate(entry: string, roots: string[], location?: SourceLocation): string {
+/** Resolve one entry through the roots to an existing file; `where` is only asked on error. */
+function locate(entry: string, roots: string[], where: () => SourceLocation | undefined = () => undefined): string {
   if (isAbsolute(entry)) {
     if (isFile(entry)) return real(entry);
-    throw configPathNotFound(entry, roots, location);
+    throw configPathNotFound(entry, roots, where());
   }
   for (const root of roots) {
     const abs = join(root, entry);
     if (isFile(abs)) return real(abs);
   }
-  throw configPathNotFound(entry, roots, location);
+  throw configPathNotFound(entry, roots, where());
 }
 
 /** The `config_paths` of a loaded file, checked to be a list of strings. */
-function nestedPaths(layer: Layer, file: string): { value: string; location?: SourceLocation }[] {
+function nestedPaths(layer: Layer, file: string): { value: string; where: () => SourceLocation | undefined }[] {
   const raw = layer.dict.config_paths;
   if (raw === undefined || raw === null) return [];
   if (!Array.isArray(raw) || raw.some((p) => typeof p !== "string")) {
     throw malformedConfigPaths(raw, locationOf(layer.locs, ["config_paths"]) ?? { file });
   }
-  return raw.map((p, i) => ({ value: p as string, location: locationOf(layer.locs, ["config_paths", String(i)]) }));
+  // Positions are looked up only when an error needs one (a lookup may re-read the file).
+  return raw.map((p, i) => ({ value: p as string, where: () => locationOf(layer.locs, ["config_paths", String(i)]) }));
 }
 
 /** `config_paths` that is not a list of path strings (MalformedConfigPathsError). */
@@ -102,15 +103,15 @@ export function loadIncludeTree(rootEntries: string[], roots: string[]): Include
       cache.set(file, layer);
     }
     layers[i] = layer;
-    for (const { value, location } of nestedPaths(layer, file)) {
-      const target = locate(value, roots, location);
+    for (const { value, where } of nestedPaths(layer, file)) {
+      const target = locate(value, roots, where);
       const chain: number[] = [];
       for (let a: number | undefined = i; a !== undefined; a = parent[a]) chain.unshift(a);
       if (chain.some((a) => files[a] === target)) {
         const names = [...chain.map((a) => paths[a]!), value];
         throw new ConfigError(`config_paths cycle: ${names.join(" → ")}`, {
           key: "config_paths",
-          location,
+          location: where(),
           code: "E_CONFIG_PATHS_CYCLE",
           hint: `remove '${value}' from the config_paths of ${file}; a config must not include itself through its own includes`,
         });
