@@ -239,11 +239,18 @@ export class Supervisor {
   }
 
   private async startProcesses(deadline: number): Promise<void> {
-    const timeout = (what: Managed[]) => this.spinupError(what);
-    const withDeadline = <T>(p: Promise<T>, pending: () => Managed[]): Promise<T> =>
-      Number.isFinite(deadline)
-        ? Promise.race([p, Bun.sleep(Math.max(0, deadline - performance.now())).then(() => Promise.reject(timeout(pending())))])
-        : p;
+    const withDeadline = async <T>(p: Promise<T>, pending: () => Managed[]): Promise<T> => {
+      if (!Number.isFinite(deadline)) return p;
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const expired = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(this.spinupError(pending())), Math.max(0, deadline - performance.now()));
+      });
+      try {
+        return await Promise.race([p, expired]);
+      } finally {
+        clearTimeout(timer);
+      }
+    };
 
     const t0 = performance.now();
     const mark = (what: string) => log.debug(`startup: ${what} after ${(performance.now() - t0).toFixed(0)} ms`);
@@ -284,13 +291,14 @@ export class Supervisor {
     mark("config published");
     // 4. Readiness step 1: every server answers HTTP at `/`.
     await withDeadline(this.guard(this.waitAnswering(this.managed, deadline)), () => this.managed.filter((m) => !this.answered.has(m)));
+    mark("servers answering");
 
     // 5. Readiness step 2: upstream model endpoints.
     const endpoints = modelEndpoints(this.dict, this.managed.map((m) => m.name));
     const modelTimeout = Number(this.dict.model_endpoint_readiness_timeout_seconds ?? 600);
     await this.guard(waitForModelEndpoints(endpoints, modelTimeout, { info: this.out, warn: this.out }));
 
-    mark("servers answering");
+    mark("ready");
     this.head.markReady();
     this.out(`All ${this.managed.length} / ${this.managed.length} servers ready! Polling every 60s`);
     for (const m of this.managed) this.out(`  - ${m.name} (${m.serverType}/${m.implementation}${m.builtin ? "" : ", external"}): ${urlOf(m.host, m.port!)}  pid ${m.procs.map((p) => p.pid).join(",")}`);

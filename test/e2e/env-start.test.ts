@@ -41,7 +41,7 @@ afterEach(async () => {
   }
 });
 
-async function startEnv(dir: string): Promise<Running> {
+async function startEnv(dir: string, opts: { ownGroup?: boolean } = {}): Promise<Running> {
   const cfg = join(dir, "env.yaml");
   writeFileSync(cfg, CONFIG);
   const head = freePort();
@@ -50,6 +50,8 @@ async function startEnv(dir: string): Promise<Running> {
     stdin: "ignore",
     stdout: "pipe",
     stderr: "pipe",
+    // Its own process group, so a test can send SIGINT to the whole group like a terminal's Ctrl+C.
+    detached: opts.ownGroup ?? false,
   });
   running.push(proc);
   let text = "";
@@ -112,6 +114,17 @@ describe("gym env start", () => {
     expect(env.stderr()).toContain("error: Process `weather_py` finished unexpectedly!");
     expect(env.stderr()).toContain("serving weather_py on 127.0.0.1:");
     expect(env.stderr()).toContain("NeMo Gym finished!");
+    expect(await waitGone(env.pids)).toEqual([]);
+  }, 60_000);
+
+  test("Ctrl+C in a terminal (SIGINT to the whole process group) is a clean stop, not a server failure", async () => {
+    await using dir = await tempDir();
+    const env = await startEnv(dir.path, { ownGroup: true });
+    process.kill(-env.proc.pid, "SIGINT");
+    expect(await env.proc.exited).toBe(0);
+    await Bun.sleep(20);
+    expect(env.stderr()).not.toContain("finished unexpectedly");
+    expect(env.stderr().trimEnd().endsWith("NeMo Gym finished!")).toBe(true);
     expect(await waitGone(env.pids)).toEqual([]);
   }, 60_000);
 
