@@ -19,7 +19,7 @@ export default defineGymCommand({
   args: { ...selectorFlags, ...policyFlags },
   examples: [
     "gym env start --resources-server example_single_tool_call --model-type scripted_model",
-    "gym env start --config my-env.yaml +head_server.port=11001",
+    "gym env start --config my-env.yaml ++head_server.port=11001",
   ],
   async run(ctx) {
     const resolved = await resolveGlobalConfig({ selectors: selectorArgs(ctx.args), overrides: commandOverrides(ctx) });

@@ -9,7 +9,7 @@ import { jsonFlag, selectorArgs } from "./_flags.ts";
 export default defineGymCommand({
   meta: { name: "status", description: "Show the servers of a running environment" },
   args: { ...jsonFlag },
-  examples: ["gym env status", "gym env status --json +head_server.port=11001"],
+  examples: ["gym env status", "gym env status --json ++head_server.port=11001"],
   async run(ctx) {
     // The head address comes from env.yaml and overrides, like every other command's config.
     const cfg = await resolveGlobalConfig({ selectors: selectorArgs(ctx.args), overrides: ctx.data.overrides, offline: true });

@@ -30,7 +30,7 @@ export async function envStatus(head: { host: string; port: number }): Promise<E
     if (!Array.isArray(instances)) throw new Error(`unexpected answer ${JSON.stringify(instances).slice(0, 100)}`);
   } catch (err) {
     throw new RuntimeError(`Could not connect to the head server at ${base}. Perhaps you are not running a server or your head server is on a different port?`, {
-      hint: "start one with `gym env start …`, or pass +head_server.port=<port> (and +head_server.host=<host>) where it runs",
+      hint: "start one with `gym env start …`, or pass ++head_server.port=<port> (and ++head_server.host=<host>) where it runs",
       cause: err,
     });
   }

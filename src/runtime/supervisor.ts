@@ -222,7 +222,7 @@ export class Supervisor {
     } catch (err) {
       if (isAddressInUse(err)) {
         throw new RuntimeError(`the head server cannot listen on ${headHost}:${headPort}: the port is already in use (is another \`gym env start\` running?)`, {
-          hint: "stop the other environment, or give this one its own head port: +head_server.port=<free port> (clients then need the same head_server.port)",
+          hint: "stop the other environment, or give this one its own head port: ++head_server.port=<free port> (clients then need the same head_server.port)",
           cause: err,
         });
       }
