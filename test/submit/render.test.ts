@@ -9,6 +9,8 @@ import { executorPrechecks } from "../../src/submit/prechecks.ts";
 import { flattenOverrides } from "../../src/submit/render/flatten.ts";
 import { parseWalltime } from "../../src/submit/render/resume.ts";
 import { renderScript } from "../../src/submit/render/script.ts";
+import { renderAll } from "../../src/submit/submit.ts";
+import { parse as parseYaml } from "yaml";
 import { tempDir } from "../helpers/tmp.ts";
 import { baseConfig, check, ID } from "./_helpers.ts";
 import { FIXTURES, renderFixture } from "./_render.ts";
@@ -236,6 +238,29 @@ describe("script shapes", () => {
     const s = render(c);
     expect(s).toContain("for _i in $(seq 1 1); do");
     expect(s.indexOf('kill -0 "$POLICY_PID"')).toBeLessThan(s.indexOf("curl -sf"));
+  });
+});
+
+describe("collector.yaml (§7)", () => {
+  test("scrapes every model service (PD router and tiers), dcgm/node unless null; the token stays a reference", () => {
+    const c = baseConfig();
+    c.compute.cluster.node_pools = { a: { partition: "p", nodes: 1, gpus_per_node: 1 }, b: { partition: "p", nodes: 1, gpus_per_node: 1 } };
+    c.services = {
+      pd: { type: "vllm_pd", container: "c", model: "m", served_model_name: "served", port: 9000, prefill: { node_pool: "a" }, decode: { node_pool: "b" } },
+      r: { type: "ray", container: "r" },
+    };
+    c.driver.policy_model = "pd";
+    c.otel = { endpoint: "https://otel.example", service_name: "svc", token_env: "MY_OTEL", node_metrics_port: null };
+    const staged = renderAll(check(c), ID.gymJobId, ID.runDir);
+    const doc = parseYaml(staged[0]!.collectorYaml!);
+    const jobs = doc.receivers.prometheus.config.scrape_configs.map((j: { job_name: string; static_configs: { targets: string[] }[] }) => [j.job_name, j.static_configs[0]!.targets[0]]);
+    expect(jobs).toEqual([["gym-vllm/pd-prefill", "localhost:9001"], ["gym-vllm/pd-decode", "localhost:9002"], ["gym-vllm/pd", "localhost:9000"], ["dcgm", "localhost:9400"]]);
+    expect(doc.exporters.otlphttp).toEqual({ endpoint: "https://otel.example", headers: { Authorization: "Bearer ${env:MY_OTEL}" } });
+    expect(doc.exporters["file/metrics"].path).toBe(`${ID.runDir}/b1/otel/metrics.jsonl`);
+    expect(doc.extensions.health_check.endpoint).toBe("0.0.0.0:13133");
+    const attrs = Object.fromEntries(doc.processors["resource/gym"].attributes.filter((a: { value?: string }) => a.value !== undefined).map((a: { key: string; value: string }) => [a.key, a.value]));
+    expect(attrs).toMatchObject({ "service.name": "svc", run_id: ID.gymJobId, benchmark: "b1", cluster: "cluster", model: "served", Authorization: "${env:MY_OTEL}" });
+    expect(staged[0]!.script).toContain(`env "MY_OTEL=\${MY_OTEL}"`);
   });
 });
 
