@@ -32,6 +32,7 @@ export default defineGymCommand({
       json: ctx.args.json === true,
       out: (t) => process.stdout.write(t),
       warn: (t) => process.stderr.write(`warning: ${t}\n`),
+      error: (t) => process.stderr.write(`error: ${t}\n`),
     });
   },
 });

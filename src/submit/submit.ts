@@ -31,6 +31,8 @@ export interface SubmitOptions {
   cwd?: string;
   out: (text: string) => void;
   warn: (text: string) => void;
+  /** Reports a failure line (the CLI prefixes `error:`, D31). */
+  error?: (text: string) => void;
   /** Opens the SSH connection (tests pass ssh options; default: sshConnection). */
   connect?: (host: string) => Promise<Connection>;
 }
@@ -130,7 +132,7 @@ export async function runSubmit(o: SubmitOptions): Promise<number> {
     report(o, record);
     const failed = record.benchmarks.filter((b) => b.job_id === null).length;
     if (failed > 0) {
-      o.warn(`Error: ${failed} benchmark(s) failed to submit`);
+      (o.error ?? o.warn)(`${failed} benchmark(s) failed to submit`);
       return 1;
     }
     return 0;

@@ -114,7 +114,7 @@ describe("gym eval submit CLI", () => {
     const env = { ...SECRETS, PATH: `${bin}:${process.env.PATH}` };
     const r = await runGym(["eval", "submit", "-c", "s.yaml", "--json"], { cwd: dir.path, env });
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain("Error: 1 benchmark(s) failed to submit");
+    expect(r.stderr).toContain("error: 1 benchmark(s) failed to submit");
     const rec = JSON.parse(r.stdout);
     expect(rec.benchmarks).toEqual([
       { benchmark: "b1", job_dir: `${rec.run_dir}/b1`, job_id: "4711", error: null },
