@@ -14,7 +14,7 @@ import { poolLimits, reportPoolLimits } from "./pool.ts";
 import { Profiler, setActiveProfiler } from "./profiling.ts";
 import { proxySettingsFromConfig } from "./proxy-headers.ts";
 import { raiseFdLimit } from "./rlimit.ts";
-import { RuntimeError } from "../errors.ts";
+import { ConfigError, RuntimeError } from "../errors.ts";
 
 /** Messages between supervisor and child. */
 export type ChildMessage = { type: "bound"; port: number } | { type: "serving" } | { type: "error"; message: string };
@@ -129,6 +129,9 @@ export async function runChildServer(opts: ChildServeOptions): Promise<number> {
   reportPoolLimits(cfg.global, poolLimits(cfg.global, workers > 1 ? workers : 1, opts.instanceName), opts.instanceName, fdLimit?.soft);
   const routes = [...app.routes];
   if (cfg.global.profiling_enabled === true) {
+    if (/\s/.test(opts.instanceName)) {
+      throw new ConfigError(`profiling: server name '${opts.instanceName}' contains whitespace; rename the server or turn profiling_enabled off`, { key: "profiling_enabled" });
+    }
     profiler = new Profiler();
     setActiveProfiler(profiler);
     profileDir = String(cfg.global.profiling_results_dirpath ?? "profiling_results");

@@ -3,7 +3,7 @@
  * (`<log dir>/<instance with / → _>.log`) and echoed on our stderr as `(<instance>) line`,
  * coloured per server on a terminal. The last lines are kept for error reports.
  */
-import { appendFileSync, mkdirSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { readEnv } from "../env.ts";
@@ -27,6 +27,7 @@ export class ServerLog {
   readonly file: string;
   private readonly tail: string[] = [];
   private readonly prefix: string;
+  private fd: number | undefined;
 
   constructor(
     readonly instance: string,
@@ -46,12 +47,20 @@ export class ServerLog {
     this.tail.push(text);
     if (this.tail.length > TAIL_LINES) this.tail.shift();
     try {
-      appendFileSync(this.file, `${text}\n`);
+      // One append-mode descriptor per server: a write per line, no open/close per line.
+      this.fd ??= openSync(this.file, "a");
+      writeSync(this.fd, `${text}\n`);
     } catch {
       // A full disk must not take the server down with it; the terminal copy remains.
     }
     // consola pads its boxes with empty lines: keep them in the file, not on the shared terminal.
     if (text.trim() !== "") this.echo(`${this.prefix}${text}`);
+  }
+
+  /** Close the log file (after the process's output is drained). */
+  close(): void {
+    if (this.fd !== undefined) closeSync(this.fd);
+    this.fd = undefined;
   }
 
   /** The last lines seen, for "finished unexpectedly" reports. */

@@ -391,6 +391,7 @@ export class Supervisor {
       const procs = this.managed.flatMap((m) => m.procs);
       await stopChildren(procs, opts.quiet ? () => {} : this.out);
       await this.watchdog.stop();
+      for (const m of this.managed) m.log.close();
       await this.head.stop();
       if (!opts.quiet) this.out("NeMo Gym finished!");
     })();
