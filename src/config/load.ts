@@ -34,16 +34,16 @@ const PARSE_OPTIONS: ParseOptions & DocumentOptions & SchemaOptions = {
   customTags: (tags) => [...PY_BOOLS, ...tags.filter((t) => typeof t === "string" || !DROPPED_TAGS.has(t.tag))],
 };
 
-// Text where Bun's native YAML 1.2 reader and PyYAML's 1.1 rules can disagree: 1.1 booleans,
-// leading-zero/underscore/binary/sexagesimal numbers, tags, several documents. Such files take the
-// slow, exact path. A false positive only costs speed.
+// Text where Bun's native YAML 1.2 reader and PyYAML's 1.1 rules can disagree, as a whole plain
+// scalar (key or value): 1.1 booleans, leading-zero/underscore/binary/sexagesimal numbers; and
+// tags or several documents anywhere. Such files take the slow, exact path; a false positive
+// only costs speed, so words like "on" inside longer strings are left alone.
+const BOOL_11 = "(?:yes|Yes|YES|no|No|NO|on|On|ON|off|Off|OFF)";
+const NUM_11 = String.raw`[-+]?(?:0[0-9_]+|0[bo][0-7_]+|\d[\d_]*_[\d_]*|\d[\d_]*(?::[0-5]?\d)+)(?:\.[\d_]*)?`;
+const SCALAR_START = String.raw`(?:^[ \t]*(?:-[ \t]+)*|[:\-\[{,][ \t]*)`;
+const SCALAR_END = String.raw`[ \t]*(?:$|[,\]}:]|[ \t]#)`;
 const RISKY = new RegExp(
-  [
-    String.raw`(?<![\w.\-/$])(?:yes|Yes|YES|no|No|NO|on|On|ON|off|Off|OFF)(?![\w.\-/])`,
-    String.raw`(?<![\w.:/\-])[-+]?(?:0[0-9_]+|0[bo][0-7_]+|\d[\d_]*_[\d_]*|\d[\d_]*(?::[0-5]?\d)+)(?:\.\d*)?(?![\w.:/\-])`,
-    String.raw`(?:^|[\s\[{,])![^\s]`,
-    String.raw`^(?:---|\.\.\.)`,
-  ].join("|"),
+  [`${SCALAR_START}(?:${BOOL_11}|${NUM_11})${SCALAR_END}`, String.raw`(?:^|[\s\[{,])![^\s]`, String.raw`^(?:---|\.\.\.)`].join("|"),
   "m",
 );
 

@@ -73,3 +73,22 @@ describe("fast and exact YAML paths agree", () => {
     expect(locationOf(parseConfigText("a:\n  b:\n  - c: 1\n", "p.yaml").locs, ["a", "b", "0", "c"])).toEqual({ file: "p.yaml", line: 3, col: 8 });
   });
 });
+
+describe("which files need the exact YAML 1.1 reading", () => {
+  test.each([
+    ["flag: on\n", { flag: true }],
+    ["l: [yes, no]\n", { l: [true, false] }],
+    ["- a\n", null],
+    ["t: 1:30 # time\n", { t: 90 }],
+    ["o: [0755]\n", { o: [493] }],
+    ["off: 1\n", { false: 1 }],
+  ])("%j reads as PyYAML does", (text, want) => {
+    if (want === null) expect(() => parseConfigText(text, "x.yaml")).toThrow();
+    else expect(parseConfigText(text, "x.yaml").dict).toEqual(want as Record<string, unknown>);
+  });
+  test("ordinary prose and URLs keep the fast path and still read the same", () => {
+    const text = "description: Runs on GPU, no network\nurl: http://10.0.0.1:8000/v1\nhost: 10.0.0.1:8000\nname: yes_or_no\n";
+    expect(parseConfigText(text, "x.yaml").dict).toEqual(exactParse(text, "x.yaml").dict);
+    expect(parseConfigText(text, "x.yaml").locs.filePath).toEqual([]);
+  });
+});
