@@ -178,7 +178,18 @@ export class Supervisor {
   private spawnExternal(m: Managed, yaml: string): ChildProcess {
     const env = childEnv({ configYaml: yaml, instance: m.name, maxHttpRequests: m.maxHttpRequests, dict: this.dict });
     const python = typeof this.dict.python_executable === "string" && this.dict.python_executable !== "" ? this.dict.python_executable : "python3";
-    const child = new ChildProcess(m.name, 0, externalSpec(m.name, m.dir!, m.entrypoint!, python, env), m.log, true);
+    const spec = externalSpec(m.name, m.dir!, m.entrypoint!, python, env);
+    let child: ChildProcess;
+    try {
+      child = new ChildProcess(m.name, 0, spec, m.log, true);
+    } catch (err) {
+      const usesPython = m.entrypoint!.endsWith(".py");
+      throw new ConfigError(`server '${m.name}': cannot run ${spec.argv[0]}: ${(err as Error).message}`, {
+        key: usesPython ? "python_executable" : `${m.name}.${m.serverType}.${m.implementation}.entrypoint`,
+        hint: usesPython ? `create ${m.dir}/.venv, or set python_executable to an interpreter that exists` : "make the entrypoint executable (chmod +x) with a valid #! line",
+        cause: err,
+      });
+    }
     this.watchdog.watch(child.pid);
     this.track(m, child);
     return child;

@@ -154,6 +154,15 @@ describe("Supervisor", () => {
     expect(((await ok.json()) as { city: string }).city).toBe("Oslo");
   });
 
+  test("a missing interpreter is a clear error naming the server and python_executable", async () => {
+    const sup = supervisor([weather], { python_executable: "/nonexistent/python3" });
+    const err = (await sup.start().catch((e) => e)) as ConfigError;
+    expect(err).toBeInstanceOf(ConfigError);
+    expect(err.message).toContain("server 'weather_py': cannot run /nonexistent/python3");
+    expect(err.key).toBe("python_executable");
+    expect(sup.head.port).toBeUndefined();
+  });
+
   test("num_workers: 2 runs two processes sharing one port", async () => {
     const sup = supervisor([{ ...builtinRs, leaf: { ...builtinRs.leaf, num_workers: 2 } }]);
     await sup.start();
