@@ -60,6 +60,8 @@ async function gymOnce(): Promise<{ ms: number; rss: Record<string, number> }> {
   return { ms, rss };
 }
 
+let baseRss = 0;
+
 /** Baseline: 4 trivial Bun.serve processes to answering. */
 async function baselineOnce(): Promise<number> {
   const t0 = performance.now();
@@ -87,6 +89,7 @@ async function baselineOnce(): Promise<number> {
     }),
   );
   const ms = performance.now() - t0;
+  for (const p of procs) baseRss = Math.max(baseRss, peakRssMb(p.pid) ?? 0);
   for (const p of procs) p.kill("SIGKILL");
   await Promise.all(procs.map((p) => p.exited));
   return ms;
@@ -112,3 +115,4 @@ console.log(`baseline: 4 × bun -e Bun.serve → answering, median of ${runs}: $
 console.log(`ratio gym / baseline: ${(g / b).toFixed(2)}×`);
 console.log("peak RSS per server process (VmHWM, max over runs; target ≤ 60 MB):");
 for (const [k, v] of Object.entries(peak)) console.log(`  ${k.padEnd(56)} ${v.toFixed(1)} MB`);
+console.log(`  ${"(baseline: one bun -e Bun.serve process)".padEnd(56)} ${baseRss.toFixed(1)} MB`);
