@@ -11,7 +11,7 @@
  *
  * The machine's open-file hard limit is 20,000; the fd-budget warning is printed before a run that exceeds it.
  */
-import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parse as parseYaml } from "yaml";
@@ -31,6 +31,14 @@ function rssMb(pid: number): number {
   }
 }
 
+function fdCount(pid: number): number {
+  try {
+    return readdirSync(`/proc/${pid}/fd`).length;
+  } catch {
+    return 0;
+  }
+}
+
 function childPids(pid: number): number[] {
   try {
     const kids = readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/).filter(Boolean).map(Number);
@@ -42,6 +50,8 @@ function childPids(pid: number): number[] {
 
 function cmdline(pid: number): string {
   try {
+    const instance = readFileSync(`/proc/${pid}/environ`, "utf8").split("\0").find((e) => e.startsWith("NEMO_GYM_CONFIG_PATH="));
+    if (instance) return `server ${instance.slice("NEMO_GYM_CONFIG_PATH=".length)}`;
     return readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").filter(Boolean).slice(1, 6).join(" ");
   } catch {
     return "?";
@@ -130,8 +140,12 @@ async function inflight(n: number): Promise<void> {
     const input = join(work, "in.jsonl");
     writeFileSync(input, Array.from({ length: n }, (_, i) => JSON.stringify({ ...ROW, id: i, agent_ref: { name: "example_single_tool_call_simple_agent" } })).join("\n") + "\n");
     const peaks = new Map<number, number>();
+    const fds = new Map<number, number>();
     const sampler = setInterval(() => {
-      for (const pid of [process.pid, ...childPids(process.pid)]) peaks.set(pid, Math.max(peaks.get(pid) ?? 0, rssMb(pid)));
+      for (const pid of [process.pid, ...childPids(process.pid)]) {
+        peaks.set(pid, Math.max(peaks.get(pid) ?? 0, rssMb(pid)));
+        fds.set(pid, Math.max(fds.get(pid) ?? 0, fdCount(pid)));
+      }
     }, 250);
     const t0 = performance.now();
     const s = await runRollouts(
@@ -142,8 +156,8 @@ async function inflight(n: number): Promise<void> {
     clearInterval(sampler);
     console.log(`${n} rollouts, ${n} in flight, 2 model calls each at 1 s latency: ${s.newlyDone} ok, ${s.failed} failed in ${sec.toFixed(1)} s (${(s.newlyDone / sec).toFixed(0)} rollouts/s)`);
     console.log(`failures by type: ${JSON.stringify(s.failuresByCategory)}`);
-    console.log("peak RSS per process:");
-    for (const [pid, mb] of peaks) console.log(`  ${String(pid).padStart(7)} ${mb.toFixed(0).padStart(6)} MB  ${pid === process.pid ? "driver (this bench)" : cmdline(pid)}`);
+    console.log("peak RSS and open files per process:");
+    for (const [pid, mb] of peaks) console.log(`  ${String(pid).padStart(7)} ${mb.toFixed(0).padStart(6)} MB ${String(fds.get(pid) ?? 0).padStart(6)} fds  ${pid === process.pid ? "driver (this bench)" : cmdline(pid)}`);
     start.kill("SIGINT");
     await start.exited;
   } finally {
@@ -153,8 +167,7 @@ async function inflight(n: number): Promise<void> {
 }
 
 async function rs(n: number): Promise<void> {
-  const warn = fdBudgetWarning(n);
-  if (warn) console.log(`warning before the run: ${warn}`);
+  // No relay here: the server holds one inbound socket per request (n < the 20,000 fd limit).
   const work = mkdtempSync(join(tmpdir(), "gym-bench-rs-"));
   const headPort = await freePort();
   const start = Bun.spawn(
@@ -172,7 +185,7 @@ async function rs(n: number): Promise<void> {
     if (!dict) throw new Error("gym env start did not become ready");
     const leaf = ((dict.example_single_tool_call as Record<string, Record<string, Record<string, unknown>>>).resources_servers!).example_single_tool_call!;
     const url = `http://127.0.0.1:${leaf.port}`;
-    const rsPid = childPids(process.pid).find((p) => cmdline(p).includes("internal")) ?? 0;
+    const rsPid = childPids(process.pid).find((p) => cmdline(p) === "server example_single_tool_call") ?? 0;
     const body = JSON.stringify({ ...ROW, response: { id: "r", output: [{ type: "function_call", name: "get_weather", arguments: "{}", call_id: "c" }] } });
     let peak = 0;
     const sampler = setInterval(() => (peak = Math.max(peak, rssMb(rsPid))), 100);
