@@ -141,8 +141,18 @@ export async function runChildServer(opts: ChildServeOptions): Promise<number> {
     log.info(`(${opts.instanceName}) profiling enabled; results go to ${dir}/${opts.instanceName}.log`);
   }
   const handler = createHandler({ ...app, routes }, { proxy, peerAddress: peer, profile: profiler ? (n, fn) => profiler!.time(n, fn) : undefined });
-  ready = handler;
-  setHandler(handler);
+  // uvicorn_logging_show_200_ok: uvicorn's access log line per request (off by default, as upstream).
+  const accessLog = cfg.global.uvicorn_logging_show_200_ok === true;
+  const served: Handler = accessLog
+    ? async (req) => {
+        const res = await handler(req);
+        const u = new URL(req.url);
+        log.info(`${peer(req) ?? "-"} - "${req.method} ${u.pathname}${u.search} HTTP/1.1" ${res.status}`);
+        return res;
+      }
+    : handler;
+  ready = served;
+  setHandler(served);
   send({ type: "serving" });
   return stopped;
 }
