@@ -154,6 +154,21 @@ describe("Supervisor", () => {
     expect(((await ok.json()) as { city: string }).city).toBe("Oslo");
   });
 
+  test("a server that ignores SIGINT is killed after the 1 s grace and named", async () => {
+    const lines: string[] = [];
+    const sup = supervisor([{ ...weather, name: "stubborn", leaf: { ...weather.leaf, ignore_sigint: true } }, builtinRs], {}, lines);
+    await sup.start();
+    const pids = sup.pids;
+    const t0 = performance.now();
+    await sup.shutdown();
+    const took = performance.now() - t0;
+    expect(lines).toContain("Some processes (stubborn) didn't shutdown within the 1s timeout, killing instead. You may see messages like: \"raylet ... GCS ... failed\" from servers killed this way.");
+    expect(lines.at(-1)).toBe("NeMo Gym finished!");
+    expect(took).toBeGreaterThanOrEqual(900);
+    expect(took).toBeLessThan(4000);
+    expect(await waitGone(pids)).toEqual([]);
+  });
+
   test("a missing interpreter is a clear error naming the server and python_executable", async () => {
     const sup = supervisor([weather], { python_executable: "/nonexistent/python3" });
     const err = (await sup.start().catch((e) => e)) as ConfigError;
