@@ -12,6 +12,8 @@ import { check } from "./validate.ts";
 const Bool = Type.Boolean();
 const OptStr = Type.Union([Type.String(), Type.Null()]);
 const Port = Type.Integer({ minimum: 1, maximum: 65535 });
+// The head server may ask for an ephemeral port (0): tests and parallel runs use it.
+const HeadPort = Type.Integer({ minimum: 0, maximum: 65535 });
 const NonNegInt = Type.Integer({ minimum: 0 });
 const OptNonNegInt = Type.Union([NonNegInt, Type.Null()]);
 const Seconds = Type.Number({ minimum: 0 });
@@ -20,7 +22,7 @@ const Seconds = Type.Number({ minimum: 0 });
 export const GLOBAL_KEY_SCHEMAS: Record<string, TSchema> = {
   use_absolute_ip: Bool,
   default_host: Type.String(),
-  head_server: Type.Union([Type.Object({ host: Type.Optional(OptStr), port: Type.Optional(Type.Union([Port, Type.Null()])) }), Type.Null()]),
+  head_server: Type.Union([Type.Object({ host: Type.Optional(OptStr), port: Type.Optional(Type.Union([HeadPort, Type.Null()])) }), Type.Null()]),
   port_range_low: Port,
   port_range_high: Port,
   disallowed_ports: Type.Array(Port),
@@ -53,6 +55,12 @@ export const GLOBAL_KEY_SCHEMAS: Record<string, TSchema> = {
   max_resident_rollout_tasks: Type.Union([Type.Integer({ minimum: 1 }), Type.Null()]),
 };
 
+function valueAt(value: unknown, path: (string | number)[]): unknown {
+  let cur = value;
+  for (const k of path) cur = cur !== null && typeof cur === "object" ? (cur as Record<string, unknown>)[String(k)] : undefined;
+  return cur;
+}
+
 /** Check every documented global key present in the config; all problems are reported at once. */
 export function checkGlobalKeys(
   has: (key: string) => boolean,
@@ -63,10 +71,12 @@ export function checkGlobalKeys(
   for (const [key, schema] of Object.entries(GLOBAL_KEY_SCHEMAS)) {
     if (!has(key)) continue;
     const value = read(key);
-    for (const p of check(schema, value)) {
-      const at = [key, ...p.path].join(".");
-      errors.push(new ConfigError(`${at}: ${p.message}, got ${JSON.stringify(value)}`, { key: at, location: locate(key) }));
-    }
+    // A union reports one problem per branch; the deepest one is what the user got wrong.
+    const problems = check(schema, value).sort((a, b) => b.path.length - a.path.length);
+    const p = problems[0];
+    if (p === undefined) continue;
+    const at = [key, ...p.path].join(".");
+    errors.push(new ConfigError(`${at}: ${p.message}, got ${JSON.stringify(valueAt(value, p.path))}`, { key: at, location: locate(key) }));
   }
   const low = has("port_range_low") ? read("port_range_low") : 10001;
   const high = has("port_range_high") ? read("port_range_high") : 20000;
