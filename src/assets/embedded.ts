@@ -33,6 +33,7 @@ export async function embeddedRoot(): Promise<string> {
   if (!existsSync(join(target, ".complete"))) {
     // Extract into a private temp dir, then rename: concurrent first runs never see half a tree.
     const tmp = `${target}.tmp-${process.pid}-${Date.now()}`;
+    mkdirSync(tmp, { recursive: true });
     for (const [rel, text] of ASSET_FILES) {
       const p = join(tmp, rel);
       mkdirSync(dirname(p), { recursive: true });
