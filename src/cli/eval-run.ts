@@ -1,6 +1,7 @@
 /** `gym eval run`: Collect rewarded rollouts from a JSONL dataset (runtime §11, cli-config §2.4). */
 import { resolveGlobalConfig } from "../config/resolve.ts";
 import { resolveAt } from "../config/interpolate.ts";
+import { resolveInRoots } from "../config/roots.ts";
 import { readEnv } from "../env.ts";
 import { log } from "../log.ts";
 import { setupServerClient } from "../runtime/client.ts";
@@ -166,6 +167,9 @@ export default defineGymCommand({
     if (!noServe) return serveAndCollect(resolved, view, env);
 
     const cfg = rolloutConfigFrom(view);
+    // Input paths resolve through the search roots, then the cwd, then the install root (§11.1).
+    const found = resolveInRoots(cfg.input, resolved.roots);
+    if (existsSync(found)) cfg.input = found;
     const inFlight = maxInFlight(cfg);
     const cap = neededMaxHttpRequests(inFlight, env.bunMaxHttpRequests);
     if (cap !== undefined && !env.driverRespawned) return respawnWithFetchCap(cap);

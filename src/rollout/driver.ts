@@ -15,7 +15,7 @@ import { EXIT_DRAINED, WalltimeDrain } from "./drain.ts";
 import { postJson } from "./http.ts";
 import { readJournal, pairKey, type JournalState } from "./journal.ts";
 import { JsonlAppender, readLines } from "./jsonl.ts";
-import { materialize, type MaterializeOptions } from "./materialize.ts";
+import { checkInput, materialize, type MaterializeOptions } from "./materialize.ts";
 import { Monitor } from "./monitor.ts";
 import type { OtlpMetrics } from "./otlp.ts";
 import { rolloutPaths, type RolloutPaths } from "./paths.ts";
@@ -120,6 +120,7 @@ export async function runRollouts(cfg: RolloutConfig, deps: DriverDeps): Promise
       for (const r of journal.repaired) log.warn(`resume: ${r}`);
       await countMaterialized(paths.materialized, progress);
     } else {
+      checkInput(cfg);
       for (const f of [paths.output, paths.failures, paths.aggregate, paths.drained]) rmSync(f, { force: true });
       // The output exists before the materialized file does, so "both exist" means materialization finished.
       writeFileSync(paths.output, "");

@@ -3,7 +3,7 @@
  * per pass, so memory holds only the task-index table (a 53-bit hash of each distinct raw line,
  * not the line). The file is written under a temporary name and renamed into place (D22).
  */
-import { renameSync, rmSync } from "node:fs";
+import { existsSync, renameSync, rmSync } from "node:fs";
 import { ConfigError } from "../errors.ts";
 import { log } from "../log.ts";
 import { BufferedJsonlWriter, readLines } from "./jsonl.ts";
@@ -52,6 +52,13 @@ interface ParsedInput {
   repeats: number;
 }
 
+/** Fail when the input file is missing (before anything of an earlier run is deleted). */
+export function checkInput(cfg: Pick<RolloutConfig, "input">): void {
+  if (!existsSync(cfg.input)) {
+    throw new ConfigError(`Input file not found: '${cfg.input}'. Check the path is spelled correctly.`, { key: "input_jsonl_fpath", hint: "relative paths are looked up in the search roots, then the cwd, then the install root" });
+  }
+}
+
 /** Options beyond the config: a row transform (prompt config) and a known-agent check. */
 export interface MaterializeOptions {
   /** Applied to each parsed row before stamping (prompt rendering). */
@@ -62,6 +69,7 @@ export interface MaterializeOptions {
 
 /** Materialize `cfg.input` into `dest`; returns counts. */
 export async function materialize(cfg: RolloutConfig, dest: string, opts: MaterializeOptions = {}): Promise<MaterializeResult> {
+  checkInput(cfg);
   const taskByLine = new Map<number, number>();
   const nextRollout = new Map<number, number>();
   let nextTask = 0;

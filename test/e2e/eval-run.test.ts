@@ -100,6 +100,20 @@ describe("gym eval run --no-serve", () => {
     expect(missing.stderr).toContain("output_jsonl_fpath");
   });
 
+  test("a missing input file is a config error naming it", async () => {
+    await using dir = await tempDir();
+    const env = startEnvServer();
+    const head = startHead(env);
+    try {
+      const r = await runGym(["eval", "run", "--no-serve", "-i", "missing.jsonl", "-o", "o.jsonl", `+head_server={host: 127.0.0.1, port: ${head.port}}`], { cwd: dir.path });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain("Input file not found: 'missing.jsonl'");
+    } finally {
+      head.stop(true);
+      await env.stop();
+    }
+  });
+
   test("no head server: a clear runtime error, exit 1", async () => {
     await using dir = await tempDir();
     const input = join(dir.path, "in.jsonl");
