@@ -63,6 +63,11 @@ const table: FlagOverride[] = [
   { flag: "status-port", key: "status_port" },
 ];
 
+/** 128 + the signal number for a run stopped by SIGINT (130) or SIGTERM (143); other codes unchanged. */
+function stoppedCode(code: number, signal: string | undefined): number {
+  return code === 130 && signal === "SIGTERM" ? 143 : code;
+}
+
 /** OTLP metrics when observability or submit's gym telemetry is on and an endpoint is configured. */
 function otlpFor(observability: boolean, env: GymEnv): OtlpMetrics | undefined {
   if (!(observability || env.otelEnabled) || !env.otlpMetricsEndpoint) return undefined;
@@ -114,7 +119,11 @@ async function serveAndCollect(resolved: ResolvedConfig, view: Record<string, un
   await import("../components/index.ts");
   const supervisor = new Supervisor({ resolved, isBuiltin });
   const stop = new AbortController();
-  const onSignal = () => stop.abort();
+  let signal: string | undefined;
+  const onSignal = (sig: string) => {
+    signal = sig;
+    stop.abort();
+  };
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
   const unwatch = watchParent(() => process.exit(137));
@@ -137,7 +146,7 @@ async function serveAndCollect(resolved: ResolvedConfig, view: Record<string, un
       onAggregated: (_entries, flat) => exporters.logMetrics(flat),
       otlp: otlpFor(cfg.observability, env),
     });
-    return summary.exitCode;
+    return stoppedCode(summary.exitCode, signal);
   } finally {
     unwatch();
     process.off("SIGINT", onSignal);
@@ -180,7 +189,11 @@ export default defineGymCommand({
     const targets = targetsFromConfig(client.config);
     const exporters = await setupExporters(dict, (k) => resolveAt(dict, [k]));
     const stop = new AbortController();
-    const onSignal = () => stop.abort();
+    let signal: string | undefined;
+  const onSignal = (sig: string) => {
+    signal = sig;
+    stop.abort();
+  };
     process.on("SIGINT", onSignal);
     process.on("SIGTERM", onSignal);
     const unwatch = watchParent(() => process.exit(137));
@@ -196,7 +209,7 @@ export default defineGymCommand({
         onAggregated: (_entries, flat) => exporters.logMetrics(flat),
         otlp: otlpFor(cfg.observability, env),
       });
-      return summary.exitCode;
+      return stoppedCode(summary.exitCode, signal);
     } finally {
       unwatch();
       process.off("SIGINT", onSignal);

@@ -276,7 +276,7 @@ export async function runRollouts(cfg: RolloutConfig, deps: DriverDeps): Promise
       results: results.sort((a, b) => Number(a._ng_task_index) - Number(b._ng_task_index) || Number(a._ng_rollout_index) - Number(b._ng_rollout_index)),
     };
     if (drained || stopped) {
-      progress.state = "drained";
+      progress.state = drained ? "drained" : "stopped";
       if (drained) writeFileSync(paths.drained, `${JSON.stringify({ drained_at: Date.now() / 1000, done: progress.done, total: progress.total })}\n`);
       summary.exitCode = drained ? EXIT_DRAINED : 130;
       process.stderr.write(`${drained ? "Drained for walltime" : "Stopped"}: ${progress.done}/${progress.total} rollouts done; resume with --resume (+resume_from_cache=true).\n`);

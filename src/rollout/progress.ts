@@ -19,7 +19,7 @@ export class Progress {
   rewardCount = 0;
   readonly startedAt = performance.now();
   readonly startedAtEpoch = Date.now() / 1000;
-  state: "materializing" | "running" | "draining" | "aggregating" | "finished" | "drained" | "failed" = "materializing";
+  state: "materializing" | "running" | "draining" | "aggregating" | "finished" | "drained" | "stopped" | "failed" = "materializing";
   /** Rows per agent (total) and finished per agent (done or failed). */
   readonly agentTotal = new Map<string, number>();
   readonly agentFinished = new Map<string, number>();

@@ -90,6 +90,35 @@ describe("gym eval run --no-serve", () => {
     }
   });
 
+  test("SIGTERM stops admission, exits 143, and --resume finishes the rest exactly once", async () => {
+    await using dir = await tempDir();
+    const env = startEnvServer(() => ({ kind: "ok", delayMs: 20 }), { record: false });
+    const head = startHead(env);
+    try {
+      const input = join(dir.path, "in.jsonl");
+      await writeInput(input, 200);
+      const out = join(dir.path, "rollouts.jsonl");
+      const args = ["eval", "run", "--no-serve", "-i", input, "-o", out, "--concurrency", "8", "--disable-aggregation", `+head_server={host: 127.0.0.1, port: ${head.port}}`];
+      const envVars: Record<string, string> = {};
+      for (const [k, v] of Object.entries(process.env)) if (v !== undefined) envVars[k] = v;
+      const proc = Bun.spawn([process.execPath, GYM_MAIN, ...args], { cwd: dir.path, env: envVars, stdout: "ignore", stderr: "ignore" });
+      const deadline = performance.now() + 20_000;
+      while (countLines(out) < 30 && performance.now() < deadline) await Bun.sleep(5);
+      proc.kill("SIGTERM");
+      expect(await proc.exited).toBe(143);
+      expect(JSON.parse(readFileSync(`${out}.status.json`, "utf8")).state).toBe("stopped");
+      expect(countLines(out)).toBeLessThan(200);
+      const r = await runGym([...args, "--resume"], { cwd: dir.path });
+      expect(r.code).toBe(0);
+      const keys = lines(out).map((x) => `${x._ng_task_index}:${x._ng_rollout_index}`);
+      expect(keys.length).toBe(200);
+      expect(new Set(keys).size).toBe(200);
+    } finally {
+      head.stop(true);
+      await env.stop();
+    }
+  });
+
   test("usage and config errors exit 2", async () => {
     await using dir = await tempDir();
     const bad = await runGym(["eval", "run", "--no-serve", "--outptu", "x.jsonl"], { cwd: dir.path });
