@@ -7,7 +7,7 @@ import { findBuiltin } from "../components/registry.ts";
 import { readEnv } from "../env.ts";
 import { ConfigError } from "../errors.ts";
 import { setVerbose } from "../log.ts";
-import { runChildServer } from "../runtime/child.ts";
+import { receiveInitialConfig, runChildServer } from "../runtime/child.ts";
 import { runWatchdog } from "../runtime/watchdog.ts";
 import { defineGymCommand } from "./_command.ts";
 
@@ -17,10 +17,13 @@ export default defineGymCommand({
   args: {
     "reuse-port": { type: "boolean", description: "Share the port with sibling workers (SO_REUSEPORT)" },
     watchdog: { type: "boolean", description: "Guard external server processes against a dead supervisor" },
+    "config-via-ipc": { type: "boolean", description: "Read the initial config from the supervisor over IPC (too large for NEMO_GYM_CONFIG_DICT)" },
   },
   async run(ctx) {
     if (ctx.args.watchdog === true) return await runWatchdog();
     const env = readEnv();
+    // A config too large for one environment value comes over IPC instead (runtime/spawn.ts).
+    if (ctx.args["config-via-ipc"] === true) env.configDict = await receiveInitialConfig();
     if (!env.configDict || !env.configPath) {
       throw new ConfigError("`gym internal serve` needs NEMO_GYM_CONFIG_DICT and NEMO_GYM_CONFIG_PATH in its environment", {
         hint: "this command is started by `gym env start`; run that instead",

@@ -19,7 +19,7 @@ import { ConfigError, RuntimeError } from "../errors.ts";
 /** Messages between supervisor and child. */
 export type ChildMessage = { type: "bound"; port: number } | { type: "serving" } | { type: "error"; message: string };
 /** Messages from the supervisor to a child. */
-export type ParentMessage = { type: "config"; yaml: string };
+export type ParentMessage = { type: "config"; yaml: string } | { type: "init"; yaml: string };
 
 /** What the child entry passes in. */
 export interface ChildServeOptions {
@@ -46,6 +46,21 @@ function finalConfig(initial: string): Promise<string> {
     const onMessage = (m: unknown) => {
       const msg = m as ParentMessage;
       if (msg && msg.type === "config") {
+        process.off("message", onMessage);
+        resolve(msg.yaml);
+      }
+    };
+    process.on("message", onMessage);
+  });
+}
+
+/** The initial config of a child started with `--config-via-ipc` (config too large for the environment). */
+export function receiveInitialConfig(): Promise<string> {
+  return new Promise((resolve, reject) => {
+    if (!process.send) return reject(new Error("--config-via-ipc needs an IPC channel to the supervisor"));
+    const onMessage = (m: unknown) => {
+      const msg = m as ParentMessage;
+      if (msg && msg.type === "init") {
         process.off("message", onMessage);
         resolve(msg.yaml);
       }

@@ -89,6 +89,12 @@ export class ChildProcess {
     return sig ? `signal ${sig}` : `code ${this.exitCode ?? this.proc.exitCode}`;
   }
 
+  /** Send the initial config to a built-in started with `--config-via-ipc`. */
+  sendInitialConfig(yaml: string): void {
+    const msg: ParentMessage = { type: "init", yaml };
+    this.proc.send(msg);
+  }
+
   /** Send the final config to a built-in. */
   sendConfig(yaml: string): void {
     if (this.external || !this.alive) return;

@@ -37,13 +37,27 @@ export function childEnv(vars: { configYaml: string; instance: string; maxHttpRe
   return { ...env, ...vars.extra };
 }
 
-/** Spec of a built-in server process (worker `reusePort` when the server has several). */
-export function builtinSpec(env: Record<string, string>, reusePort: boolean): SpawnSpec {
-  return { argv: [...selfCommand(), "internal", "serve", ...(reusePort ? ["--reuse-port"] : [])], env };
+/**
+ * Linux refuses a single environment string over 128 KiB (MAX_ARG_STRLEN, E2BIG). Built-ins then
+ * receive the config over IPC instead; external servers cannot, so they get a clear error.
+ */
+export const ENV_VALUE_LIMIT = 120 * 1024;
+
+/** Spec of a built-in server process (worker `reusePort` when the server has several; config over IPC when too big for env). */
+export function builtinSpec(env: Record<string, string>, reusePort: boolean, configViaIpc = false): SpawnSpec {
+  const e = { ...env };
+  if (configViaIpc) delete e.NEMO_GYM_CONFIG_DICT;
+  return { argv: [...selfCommand(), "internal", "serve", ...(reusePort ? ["--reuse-port"] : []), ...(configViaIpc ? ["--config-via-ipc"] : [])], env: e };
 }
 
 /** Spec of an external server: interpreter choice, cwd = server dir, PYTHONPATH prefixed for `.py`. */
 export function externalSpec(name: string, dir: string, entrypoint: string, pythonExecutable: string, env: Record<string, string>): SpawnSpec {
+  const size = Buffer.byteLength(env.NEMO_GYM_CONFIG_DICT ?? "");
+  if (size > ENV_VALUE_LIMIT) {
+    throw new ConfigError(`server '${name}': the config is ${size} bytes as YAML, too large for NEMO_GYM_CONFIG_DICT (Linux limits one environment value to 128 KiB)`, {
+      hint: "shrink the config (move large inline values such as prompts into files), or use a built-in implementation",
+    });
+  }
   const script = isAbsolute(entrypoint) ? entrypoint : join(dir, entrypoint);
   if (!existsSync(script)) {
     throw new ConfigError(`server '${name}': entrypoint ${script} does not exist`, { key: `${name}.entrypoint`, hint: "fix the entrypoint, or use a built-in implementation" });

@@ -17,7 +17,7 @@ import { bunMaxHttpRequests, poolLimits } from "./pool.ts";
 import { proxySettingsFromConfig } from "./proxy-headers.ts";
 import { modelEndpoints, probeServer, waitForModelEndpoints } from "./readiness.ts";
 import { defaultLogDir, ServerLog } from "./logs.ts";
-import { builtinSpec, childEnv, externalSpec, selfCommand } from "./spawn.ts";
+import { builtinSpec, childEnv, ENV_VALUE_LIMIT, externalSpec, selfCommand } from "./spawn.ts";
 import { Watchdog } from "./watchdog.ts";
 import { stopChildren } from "./shutdown.ts";
 
@@ -170,7 +170,9 @@ export class Supervisor {
 
   private spawnBuiltin(m: Managed, worker: number, yaml: string): ChildProcess {
     const env = childEnv({ configYaml: yaml, instance: m.name, maxHttpRequests: m.maxHttpRequests, dict: this.dict });
-    const child = new ChildProcess(m.name, worker, builtinSpec(env, m.workers > 1), m.log, false);
+    const viaIpc = Buffer.byteLength(yaml) > ENV_VALUE_LIMIT;
+    const child = new ChildProcess(m.name, worker, builtinSpec(env, m.workers > 1, viaIpc), m.log, false);
+    if (viaIpc) child.sendInitialConfig(yaml);
     this.track(m, child);
     return child;
   }

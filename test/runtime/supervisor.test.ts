@@ -169,6 +169,18 @@ describe("Supervisor", () => {
     expect(await waitGone(pids)).toEqual([]);
   });
 
+  test("a config too large for one environment value reaches built-ins over IPC; externals get a clear error", async () => {
+    const big = { notes: "x".repeat(200 * 1024) };
+    const sup = supervisor([builtinRs], big);
+    await sup.start();
+    const [inst] = (await getJson(`http://127.0.0.1:${sup.head.port}/server_instances`)).body as { url: string }[];
+    expect((await fetch(`${inst!.url}/get_weather`, { method: "POST", body: '{"city":"a"}' })).status).toBe(200);
+    const ext = supervisor([weather], big);
+    const err = (await ext.start().catch((e) => e)) as ConfigError;
+    expect(err).toBeInstanceOf(ConfigError);
+    expect(err.message).toContain("too large for NEMO_GYM_CONFIG_DICT");
+  });
+
   test("a missing interpreter is a clear error naming the server and python_executable", async () => {
     const sup = supervisor([weather], { python_executable: "/nonexistent/python3" });
     const err = (await sup.start().catch((e) => e)) as ConfigError;
