@@ -192,6 +192,22 @@ describe("ServerClient", () => {
     }
   });
 
+  test("setupServerClient waits while the head answers 503 starting, then reads the published config", async () => {
+    let calls = 0;
+    const head = Bun.serve({
+      hostname: "127.0.0.1",
+      port: 0,
+      fetch: () => (++calls < 3 ? Response.json({ status: "starting" }, { status: 503 }) : Response.json("a:\n  b:\n    c:\n      host: 127.0.0.1\n      port: 4242\n")),
+    });
+    try {
+      const c = await setupServerClient({ head_server: { host: "127.0.0.1", port: head.port } });
+      expect(calls).toBe(3);
+      expect(c.address("a").baseUrl).toBe("http://127.0.0.1:4242");
+    } finally {
+      head.stop(true);
+    }
+  });
+
   test("setupServerClient fails with upstream's message when nothing listens", async () => {
     const dead = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response() });
     const port = dead.port;
