@@ -1,5 +1,5 @@
 /**
- * Run a supervisor in the foreground until Ctrl+C/SIGINT/SIGTERM or a server failure
+ * Run a supervisor in the foreground until Ctrl+C/SIGINT/SIGTERM/SIGHUP or a server failure
  * (runtime.md §4.2–§4.3): a signal shuts down cleanly (exit 0); a server that dies is reported by
  * name with its log tail, everything is shut down, and the error is thrown (exit 1).
  */
@@ -15,8 +15,11 @@ export async function runUntilStopped(sup: Supervisor, opts: { onReady?: () => v
   };
   const onInt = handler("SIGINT");
   const onTerm = handler("SIGTERM");
+  // A closed terminal (SIGHUP) must also shut the servers down rather than kill us mid-way.
+  const onHup = handler("SIGHUP");
   process.on("SIGINT", onInt);
   process.on("SIGTERM", onTerm);
+  process.on("SIGHUP", onHup);
   try {
     const started = sup.start().then(() => "ready" as const);
     const first = await Promise.race([started, signalled]);
@@ -35,5 +38,6 @@ export async function runUntilStopped(sup: Supervisor, opts: { onReady?: () => v
   } finally {
     process.off("SIGINT", onInt);
     process.off("SIGTERM", onTerm);
+    process.off("SIGHUP", onHup);
   }
 }

@@ -69,8 +69,9 @@ export async function runWatchdog(): Promise<number> {
     if (msg?.type === "watch") pids.add(msg.pid);
     else if (msg?.type === "unwatch") pids.delete(msg.pid);
   });
-  // The terminal's Ctrl+C reaches the whole foreground group; the supervisor handles it, not us.
-  process.on("SIGINT", () => {});
+  // Signals sent to the whole group (Ctrl+C, a closed terminal, `kill -TERM -<pgid>`) are for the
+  // supervisor; the watchdog outlives it so it can clean up if the supervisor dies of them.
+  for (const sig of ["SIGINT", "SIGHUP", "SIGTERM"] as const) process.on(sig, () => {});
   const parent = process.ppid;
   await new Promise<void>((resolve) => {
     process.on("disconnect", () => resolve());

@@ -128,6 +128,16 @@ describe("gym env start", () => {
     expect(await waitGone(env.pids)).toEqual([]);
   }, 60_000);
 
+  test("a closed terminal (SIGHUP) shuts down like Ctrl+C", async () => {
+    await using dir = await tempDir();
+    const env = await startEnv(dir.path);
+    env.proc.kill("SIGHUP");
+    expect(await env.proc.exited).toBe(0);
+    await Bun.sleep(20);
+    expect(env.stderr().trimEnd().endsWith("NeMo Gym finished!")).toBe(true);
+    expect(await waitGone(env.pids)).toEqual([]);
+  }, 60_000);
+
   test("dry_run=true checks every server and starts nothing", async () => {
     await using dir = await tempDir();
     const cfg = join(dir.path, "env.yaml");
