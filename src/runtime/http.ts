@@ -90,7 +90,7 @@ export function createHandler(app: ServerApp, opts: HandlerOptions = {}): (req: 
       res = toResponse(err, app, req);
     }
     if (sessions || Object.keys(responseCookies).length > 0) {
-      if (res.headers.has("set-cookie") || !isMutable(res)) res = mutable(res);
+      if (!isMutable(res)) res = mutable(res);
       // Inner servers' cookies first; our own session cookie is always (re)sent, 500s included (§6.1).
       for (const [k, v] of Object.entries(responseCookies)) res.headers.append("set-cookie", `${k}=${v}; Path=/; SameSite=lax`);
       if (sessions) res.headers.append("set-cookie", sessions.setCookie(sessionId));
