@@ -32,6 +32,8 @@ export interface SupervisorOptions {
   command?: string[];
   /** Override the log directory (default `nemo_gym_log_dir`, else a per-run temp dir). */
   logDir?: string;
+  /** Echo server output on the terminal as `(name) line` (default true; logs are written either way). */
+  echoServerOutput?: boolean;
 }
 
 /** One configured server instance and its processes. */
@@ -153,7 +155,7 @@ export class Supervisor {
         workers,
         builtin,
         maxHttpRequests: bunMaxHttpRequests(limits),
-        log: new ServerLog(s.name, this.logDir, index, this.out),
+        log: new ServerLog(s.name, this.logDir, index, this.opts.echoServerOutput === false ? () => {} : this.out),
         procs: [],
       });
     });
