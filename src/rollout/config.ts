@@ -31,6 +31,8 @@ export interface RolloutConfig {
   uploadRollouts: boolean;
   interleaveRepeats: boolean;
   retryTerminalTimeouts: boolean;
+  /** On resume, dispatch retried rows longest-first by their recorded `elapsed_seconds` ([NEWER]). */
+  dispatchLongestFirst: boolean;
   /** Per-request timeout for `/run`, ms; 0 = none (D15: default 21,600 s for episode calls). */
   runTimeoutMs: number;
   /** Retry budget for connect errors and 429/502/503/504, ms (D15, default 120 s). */
@@ -107,6 +109,14 @@ export function rolloutConfigFrom(dict: ConfigDict, opts: { requireInput?: boole
       hint: "remove the key; gym's built-in driver covers collection",
     });
   }
+  for (const key of ["count_failure_classes_as_zero", "count_missing_rollouts_as_zero"]) {
+    if (bool(dict, key, false)) {
+      throw new ConfigError(`${key} is not supported: gym never counts a failed or missing rollout as reward 0 (D21)`, {
+        key,
+        hint: "failures are typed records in <output>_failures.jsonl; use require_complete to fail incomplete runs",
+      });
+    }
+  }
   const rcp = dict.responses_create_params;
   if (rcp !== undefined && rcp !== null && (typeof rcp !== "object" || Array.isArray(rcp))) {
     throw new ConfigError("responses_create_params must be a mapping", { key: "responses_create_params" });
@@ -143,6 +153,7 @@ export function rolloutConfigFrom(dict: ConfigDict, opts: { requireInput?: boole
     uploadRollouts: bool(dict, "upload_rollouts", true) && bool(dict, "upload_rollouts_to_wandb", true),
     interleaveRepeats: bool(dict, "interleave_repeats", false),
     retryTerminalTimeouts: bool(dict, "retry_terminal_timeouts", false),
+    dispatchLongestFirst: bool(dict, "dispatch_longest_first", false),
     runTimeoutMs: (timeout ?? 21600) * 1000,
     retryBudgetMs: (budget ?? 120) * 1000,
     stallWarningSeconds: num(dict, "stall_warning_seconds", { positive: true }) ?? 300,
@@ -168,6 +179,7 @@ export const ROLLOUT_KEYS = [
   "upload_rollouts_to_wandb", "interleave_repeats", "retry_terminal_timeouts", "request_timeout_seconds",
   "request_retry_budget_seconds", "stall_warning_seconds", "drain_margin_s", "status_port", "observability_enabled",
   "model_call_capture_dir", "global_aiohttp_client_request_debug", "rollout_collection_driver", "split",
+  "dispatch_longest_first", "count_failure_classes_as_zero", "count_missing_rollouts_as_zero",
 ] as const;
 
 /** A dict of the driver's keys with interpolations resolved by `resolve` (keys absent from `dict` are left out). */

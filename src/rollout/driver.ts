@@ -19,7 +19,7 @@ import { checkInput, materialize, type MaterializeOptions } from "./materialize.
 import { Monitor } from "./monitor.ts";
 import type { OtlpMetrics } from "./otlp.ts";
 import { rolloutPaths, type RolloutPaths } from "./paths.ts";
-import { Progress } from "./progress.ts";
+import { LatencySample, Progress } from "./progress.ts";
 import { rolloutIdOf, routeOutcome, runRequestBody, type Row } from "./record.ts";
 import { StatusPublisher } from "./status.ts";
 import type { RunTarget, RunTargets } from "./targets.ts";
@@ -164,6 +164,7 @@ export async function runRollouts(cfg: RolloutConfig, deps: DriverDeps): Promise
     const onStop = () => abortAll.abort();
     deps.stop?.addEventListener("abort", onStop, { once: true });
     const failuresByCategory: Record<string, number> = {};
+    const latency = new LatencySample();
     const results: Row[] = [];
     let newlyDone = 0;
     let drained = false;
@@ -199,6 +200,7 @@ export async function runRollouts(cfg: RolloutConfig, deps: DriverDeps): Promise
         out.append(routed.record);
         newlyDone++;
         drain.record(performance.now() - flight.startedAt);
+        latency.record(performance.now() - flight.startedAt);
         progress.finish(agent, true, routed.record);
         if (cfg.retainResults) results.push(routed.record);
         deps.onResult?.(routed.record);
@@ -230,15 +232,33 @@ export async function runRollouts(cfg: RolloutConfig, deps: DriverDeps): Promise
 
     const slot = () => (running.size < limit ? Promise.resolve() : new Promise<void>((r) => waiters.push(r)));
 
-    for await (const l of readLines(paths.materialized)) {
-      if (l.text.trim() === "") continue;
+    // [NEWER] dispatch_longest_first: on resume, retried rows with a recorded duration go first, longest first.
+    const first = new Map<number, Row>();
+    if (journal && cfg.dispatchLongestFirst && journal.elapsed.size > 0) {
+      for await (const l of readLines(paths.materialized)) {
+        if (l.text.trim() === "") continue;
+        const row = JSON.parse(l.text) as Row;
+        const key = pairKey(Number(row._ng_task_index), Number(row._ng_rollout_index ?? 0));
+        if (journal.elapsed.has(key) && !gated(key)) first.set(key, row);
+      }
+    }
+    const ordered = async function* (): AsyncGenerator<Row> {
+      const keys = [...first.keys()].sort((a, b) => journal!.elapsed.get(b)! - journal!.elapsed.get(a)!);
+      for (const k of keys) yield first.get(k)!;
+      for await (const l of readLines(paths.materialized)) {
+        if (l.text.trim() === "") continue;
+        const row = JSON.parse(l.text) as Row;
+        if (first.size > 0 && first.has(pairKey(Number(row._ng_task_index), Number(row._ng_rollout_index ?? 0)))) continue;
+        yield row;
+      }
+    };
+    for await (const row of ordered()) {
       await slot();
       if (abortAll.signal.aborted) break;
       if (drain.shouldDrain()) {
         drained = true;
         break;
       }
-      const row = JSON.parse(l.text) as Row;
       const key = pairKey(Number(row._ng_task_index), Number(row._ng_rollout_index ?? 0));
       const g = gated(key);
       if (g) continue;
@@ -308,6 +328,7 @@ export async function runRollouts(cfg: RolloutConfig, deps: DriverDeps): Promise
         "",
       ].join("\n"),
     );
+    if (latency.count > 0) process.stderr.write(`${latency.summary()}\n`);
     const cats = Object.entries(failuresByCategory).map(([k, n]) => `${k}: ${n}`).join(", ");
     if (progress.done === 0 && progress.total > 0) {
       progress.state = "failed";

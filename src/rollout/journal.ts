@@ -30,6 +30,8 @@ export interface JournalState {
   failureLines: number;
   /** Distinct tasks among sidecar lines. */
   failureTasks: number;
+  /** Longest recorded `elapsed_seconds` per failed pair (for `dispatch_longest_first`). */
+  elapsed: Map<number, number>;
   /** Repairs made to torn last lines, for the resume summary. */
   repaired: string[];
 }
@@ -61,6 +63,7 @@ export async function readJournal(paths: RolloutPaths, opts: { retryTerminalTime
   const attempts = new Map<number, number>();
   const terminal = new Set<number>();
   const tasks = new Set<number>();
+  const elapsed = new Map<number, number>();
   let failureLines = 0;
   if (existsSync(paths.failures)) {
     for await (const l of readLines(paths.failures)) {
@@ -78,10 +81,11 @@ export async function readJournal(paths: RolloutPaths, opts: { retryTerminalTime
       tasks.add(t);
       const k = pairKey(t, r);
       attempts.set(k, (attempts.get(k) ?? 0) + 1);
+      if (typeof v.elapsed_seconds === "number") elapsed.set(k, Math.max(elapsed.get(k) ?? 0, v.elapsed_seconds));
       const cls = String(v._ng_failure_class ?? "");
       const isTerminal = cls === "skipped" || (v._ng_failure_terminal === true && !(opts.retryTerminalTimeouts && RETRYABLE_WITH_FLAG.has(cls)));
       if (isTerminal) terminal.add(k);
     }
   }
-  return { successes, attempts, terminal, failureLines, failureTasks: tasks.size, repaired };
+  return { successes, attempts, terminal, failureLines, failureTasks: tasks.size, elapsed, repaired };
 }

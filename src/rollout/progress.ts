@@ -132,3 +132,35 @@ export function percentBlock(p: Progress): string {
 
 /** Percent marks at which the block is printed: 1…99, 99.5, 100. */
 export const PERCENT_MARKS: number[] = [...Array.from({ length: 99 }, (_, i) => i + 1), 99.5, 100];
+
+/** A bounded uniform sample of rollout durations (reservoir), for the end-of-run latency summary. */
+export class LatencySample {
+  private sample: number[] = [];
+  count = 0;
+  max = 0;
+
+  constructor(private readonly size = 10_000) {}
+
+  /** Add one duration (ms). */
+  record(ms: number): void {
+    this.count++;
+    if (ms > this.max) this.max = ms;
+    if (this.sample.length < this.size) this.sample.push(ms);
+    else {
+      const j = Math.floor(Math.random() * this.count);
+      if (j < this.size) this.sample[j] = ms;
+    }
+  }
+
+  /** Quantile q (0..1) of the sample, ms. */
+  quantile(q: number): number {
+    const s = [...this.sample].sort((a, b) => a - b);
+    return s.length === 0 ? 0 : s[Math.min(s.length - 1, Math.max(0, Math.ceil(q * s.length) - 1))]!;
+  }
+
+  /** `Rollout latency: median …, p90 …, p99 …, max …` ([NEWER] summary). */
+  summary(): string {
+    const f = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+    return `Rollout latency (${this.count} successful this run): median ${f(this.quantile(0.5))}, p90 ${f(this.quantile(0.9))}, p99 ${f(this.quantile(0.99))}, max ${f(this.max)}`;
+  }
+}

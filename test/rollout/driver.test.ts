@@ -308,4 +308,30 @@ describe("runRollouts", () => {
       await server.stop();
     }
   });
+
+  test("dispatch_longest_first: retried rows go longest recorded duration first", async () => {
+    await using dir = await tempDir();
+    let healthy = false;
+    const server = startEnvServer((row) => {
+      const t = Number(row._ng_task_index);
+      if (!healthy && t < 4) return { kind: "status", status: 500, delayMs: 0 } as never;
+      return { kind: "ok" };
+    });
+    try {
+      const input = join(dir.path, "in.jsonl");
+      await writeInput(input, 6);
+      const dict = { input_jsonl_fpath: input, output_jsonl_fpath: join(dir.path, "r.jsonl"), disable_aggregation: true, num_samples_in_parallel: 1 };
+      const targets = targetsFromConfig(configFor(server.port));
+      await runRollouts(rolloutConfigFrom(dict), { targets });
+      // Give the recorded failures distinct durations: task t took t seconds.
+      const failures = join(dir.path, "r_failures.jsonl");
+      writeFileSync(failures, lines(failures).map((f) => JSON.stringify({ ...f, elapsed_seconds: Number(f._ng_task_index) })).join("\n") + "\n");
+      healthy = true;
+      server.received.length = 0;
+      await runRollouts(rolloutConfigFrom({ ...dict, resume_from_cache: true, dispatch_longest_first: true }), { targets });
+      expect(server.received.map((r) => r._ng_task_index)).toEqual([3, 2, 1, 0]);
+    } finally {
+      await server.stop();
+    }
+  });
 });

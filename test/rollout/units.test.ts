@@ -70,6 +70,7 @@ describe("config", () => {
     expect(parseNumRepeats(null)).toBe(1);
     expect(() => rolloutConfigFrom({ input_jsonl_fpath: "i", output_jsonl_fpath: "o", rollout_collection_driver: "m:f" })).toThrow("not supported");
     expect(maxInFlight({ concurrency: 10, maxResident: 4 })).toBe(4);
+    expect(() => rolloutConfigFrom({ input_jsonl_fpath: "i", output_jsonl_fpath: "o", count_failure_classes_as_zero: true })).toThrow("D21");
     expect(rolloutConfigFrom({ input_jsonl_fpath: "i", output_jsonl_fpath: "o", upload_rollouts_to_wandb: false }).uploadRollouts).toBe(false);
   });
 });
