@@ -5,7 +5,9 @@
  * same hop path (env → agent → seed/model→endpoint/tool/model→endpoint/verify), one process per
  * server in both cases, measured in the same run. Prints figures and the ratio (target ≥ 85 %).
  *
- *   bun scripts/bench-rollouts.ts [rollouts=2000] [inFlight=256]
+ *   bun scripts/bench-rollouts.ts [rollouts=2000] [inFlight=256] [hops]
+ *
+ * With `hops`, each gym server is also hit directly (256 in flight) to show where time goes.
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -166,6 +168,32 @@ async function main(): Promise<void> {
     const s = await runRollouts(rolloutConfigFrom({ input_jsonl_fpath: input, output_jsonl_fpath: join(work, "out.jsonl"), num_samples_in_parallel: inFlight, disable_aggregation: true }), { targets });
     const gymSec = (performance.now() - t0) / 1000;
     const driverRss = rssMb(process.pid);
+    const hopLines: string[] = [];
+    if (process.argv[4] === "hops") {
+      const port = (name: string) => (Object.values(Object.values(dict[name] as Record<string, unknown>)[0] as Record<string, unknown>)[0] as { port: number }).port;
+      const hammer = async (label: string, url: string, body: unknown) => {
+        const b = JSON.stringify(body);
+        let next = 0;
+        let errors = 0;
+        const t = performance.now();
+        await Promise.all(Array.from({ length: inFlight }, async () => {
+          while (next++ < total) {
+            const r = await fetch(url, { method: "POST", body: b, headers: { "content-type": "application/json" } });
+            await r.text();
+            if (!r.ok) errors++;
+          }
+        }));
+        hopLines.push(`  ${label.padEnd(44)} ${(total / ((performance.now() - t) / 1000)).toFixed(0).padStart(6)} req/s${errors ? `  (${errors} errors)` : ""}`);
+      };
+      const row = base[0]!;
+      const rsUrl = `http://127.0.0.1:${port("example_single_tool_call")}`;
+      await hammer("endpoint (scripted_model) /v1/responses", `${endpointUrl}/v1/responses`, row.responses_create_params);
+      await hammer("policy_model (openai_model) /v1/responses", `http://127.0.0.1:${port("policy_model")}/v1/responses`, row.responses_create_params);
+      await hammer("resources server /seed_session", `${rsUrl}/seed_session`, row);
+      await hammer("resources server /get_weather", `${rsUrl}/get_weather`, { city: "SF" });
+      await hammer("agent (simple_agent) /run", `http://127.0.0.1:${port("example_single_tool_call_simple_agent")}/run`, row);
+      await hammer("environment server (legacy_agent) /run", `http://127.0.0.1:${port("example_single_tool_call_simple_agent__legacy_agent")}/run`, row);
+    }
     start.kill("SIGINT");
     await start.exited;
 
@@ -176,6 +204,7 @@ async function main(): Promise<void> {
     console.log(`gym driver on the bare servers: ${viaDriver.newlyDone} ok in ${driverOnBareSec.toFixed(2)} s = ${(viaDriver.newlyDone / driverOnBareSec).toFixed(1)} rollouts/s (driver alone: ${((100 * viaDriver.newlyDone) / driverOnBareSec / bareRate).toFixed(1)} % of the bare driver)`);
     console.log(`gym (env start + driver):      ${s.newlyDone} ok, ${s.failed} failed in ${gymSec.toFixed(2)} s = ${gymRate.toFixed(1)} rollouts/s (bench process RSS ${driverRss.toFixed(0)} MB)`);
     console.log(`ratio gym / bare: ${((100 * gymRate) / bareRate).toFixed(1)} % (target ≥ 85 %)`);
+    if (hopLines.length > 0) console.log(`gym servers hit directly (${inFlight} in flight):\n${hopLines.join("\n")}`);
   } finally {
     for (const p of procs) if (p.exitCode === null) p.kill();
     rmSync(work, { recursive: true, force: true });
