@@ -145,6 +145,7 @@ async function serveAndCollect(resolved: ResolvedConfig, view: Record<string, un
       onResult: cfg.uploadRollouts ? (r) => exporters.spoolRollout(r) : undefined,
       onAggregated: (_entries, flat) => exporters.logMetrics(flat),
       otlp: otlpFor(cfg.observability, env),
+      keepResults: false,
     });
     return stoppedCode(summary.exitCode, signal);
   } finally {
@@ -208,6 +209,7 @@ export default defineGymCommand({
         onResult: cfg.uploadRollouts ? (r) => exporters.spoolRollout(r) : undefined,
         onAggregated: (_entries, flat) => exporters.logMetrics(flat),
         otlp: otlpFor(cfg.observability, env),
+        keepResults: false,
       });
       return stoppedCode(summary.exitCode, signal);
     } finally {

@@ -43,6 +43,11 @@ export interface DriverDeps {
   onResult?: (record: Row) => void;
   /** OTLP metrics of this run (observability), pushed periodically. */
   otlp?: OtlpMetrics;
+  /**
+   * Keep success records for `RunSummary.results` (default: `retain_results_in_memory`). The CLI
+   * passes false: it never reads them, and aggregation re-reads the journal either way.
+   */
+  keepResults?: boolean;
 }
 
 /** How a run ended. */
@@ -202,7 +207,7 @@ export async function runRollouts(cfg: RolloutConfig, deps: DriverDeps): Promise
         drain.record(performance.now() - flight.startedAt);
         latency.record(performance.now() - flight.startedAt);
         progress.finish(agent, true, routed.record);
-        if (cfg.retainResults) results.push(routed.record);
+        if (deps.keepResults ?? cfg.retainResults) results.push(routed.record);
         deps.onResult?.(routed.record);
       } else if (routed.dest === "failures") {
         fails.append(routed.record);
