@@ -36,7 +36,7 @@ describe("gym eval run --no-serve", () => {
       const input = join(dir.path, "in.jsonl");
       await writeInput(input, 50, undefined);
       const out = join(dir.path, "res", "rollouts.jsonl");
-      const r = await runGym(["eval", "run", "--no-serve", "-i", input, "-o", out, "-a", "my_agent", "--num-repeats", "2", "--concurrency", "8", "--temperature", "0.3", `+head_server={host: 127.0.0.1, port: ${head.port}}`], {
+      const r = await runGym(["eval", "run", "--no-serve", "-i", input, "-o", out, "-a", "my_agent", "--num-repeats", "{my_agent: 2, _default: 1}", "--concurrency", "8", "--temperature", "0.3", `+head_server={host: 127.0.0.1, port: ${head.port}}`], {
         cwd: dir.path,
       });
       expect(r.stderr).toContain("Finished rollout collection!");
