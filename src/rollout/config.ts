@@ -33,6 +33,12 @@ export interface RolloutConfig {
   retryTerminalTimeouts: boolean;
   /** On resume, dispatch retried rows longest-first by their recorded `elapsed_seconds` ([NEWER]). */
   dispatchLongestFirst: boolean;
+  /** [NEWER] `environment_routing_mode`: flat rows by agent, all to one server (legacy), or rejected (taskset). */
+  routingMode: "agent" | "legacy" | "taskset";
+  /** `environment_server_name`: where flat rows go in legacy routing mode. */
+  environmentServerName: string | undefined;
+  /** `environment_server_routes`: taskset → environment server, for native rows (`task_id` + `task_input`). */
+  environmentServerRoutes: Record<string, string>;
   /** Per-request timeout for `/run`, ms; 0 = none (D15: default 21,600 s for episode calls). */
   runTimeoutMs: number;
   /** Retry budget for connect errors and 429/502/503/504, ms (D15, default 120 s). */
@@ -117,6 +123,18 @@ export function rolloutConfigFrom(dict: ConfigDict, opts: { requireInput?: boole
       });
     }
   }
+  const mode = dict.environment_routing_mode ?? "agent";
+  if (mode !== "agent" && mode !== "legacy" && mode !== "taskset") {
+    throw new ConfigError(`environment_routing_mode must be one of agent, legacy, taskset, got ${JSON.stringify(mode)}`, { key: "environment_routing_mode" });
+  }
+  const envServerName = str(dict, "environment_server_name");
+  if (mode === "legacy" && !envServerName) {
+    throw new ConfigError("environment_routing_mode=legacy needs environment_server_name (the environment server that takes every flat row)", { key: "environment_server_name" });
+  }
+  const routes = dict.environment_server_routes ?? {};
+  if (typeof routes !== "object" || Array.isArray(routes) || Object.values(routes as object).some((v) => typeof v !== "string")) {
+    throw new ConfigError("environment_server_routes must map taskset names to environment server names", { key: "environment_server_routes" });
+  }
   const rcp = dict.responses_create_params;
   if (rcp !== undefined && rcp !== null && (typeof rcp !== "object" || Array.isArray(rcp))) {
     throw new ConfigError("responses_create_params must be a mapping", { key: "responses_create_params" });
@@ -154,6 +172,9 @@ export function rolloutConfigFrom(dict: ConfigDict, opts: { requireInput?: boole
     interleaveRepeats: bool(dict, "interleave_repeats", false),
     retryTerminalTimeouts: bool(dict, "retry_terminal_timeouts", false),
     dispatchLongestFirst: bool(dict, "dispatch_longest_first", false),
+    routingMode: mode,
+    environmentServerName: envServerName,
+    environmentServerRoutes: routes as Record<string, string>,
     runTimeoutMs: (timeout ?? 21600) * 1000,
     retryBudgetMs: (budget ?? 120) * 1000,
     stallWarningSeconds: num(dict, "stall_warning_seconds", { positive: true }) ?? 300,
@@ -180,6 +201,7 @@ export const ROLLOUT_KEYS = [
   "request_retry_budget_seconds", "stall_warning_seconds", "drain_margin_s", "status_port", "observability_enabled",
   "model_call_capture_dir", "global_aiohttp_client_request_debug", "rollout_collection_driver", "split",
   "dispatch_longest_first", "count_failure_classes_as_zero", "count_missing_rollouts_as_zero",
+  "environment_routing_mode", "environment_server_name", "environment_server_routes",
 ] as const;
 
 /** A dict of the driver's keys with interpolations resolved by `resolve` (keys absent from `dict` are left out). */

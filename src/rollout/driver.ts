@@ -69,7 +69,7 @@ export interface RunSummary {
 }
 
 function agentOf(row: Row): string {
-  return (row.agent_ref as { name?: string } | undefined)?.name ?? "";
+  return (row.agent_ref as { name?: string } | undefined)?.name ?? (typeof row._ng_environment_server === "string" ? row._ng_environment_server : "");
 }
 
 function targetOf(row: Row, targets: RunTargets): RunTarget {
@@ -129,7 +129,7 @@ export async function runRollouts(cfg: RolloutConfig, deps: DriverDeps): Promise
       for (const f of [paths.output, paths.failures, paths.aggregate, paths.drained]) rmSync(f, { force: true });
       // The output exists before the materialized file does, so "both exist" means materialization finished.
       writeFileSync(paths.output, "");
-      const m = await materialize(cfg, paths.materialized, { transform: deps.transform, checkAgent: (a) => void deps.targets.forAgent(a) });
+      const m = await materialize(cfg, paths.materialized, { transform: deps.transform, checkAgent: (a) => void deps.targets.forAgent(a), checkServer: (srv) => void deps.targets.forServer(srv) });
       progress.total = m.total;
       for (const [a, n] of m.perAgent) progress.agentTotal.set(a, n);
     }

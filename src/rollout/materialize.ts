@@ -65,6 +65,8 @@ export interface MaterializeOptions {
   transform?: (row: Row, lineNo: number) => Row;
   /** Called once per distinct agent name; throws when the agent is unknown. */
   checkAgent?: (agent: string) => void;
+  /** Called once per distinct environment server a row is routed to directly; throws when unknown. */
+  checkServer?: (server: string) => void;
 }
 
 /** Materialize `cfg.input` into `dest`; returns counts. */
@@ -74,6 +76,7 @@ export async function materialize(cfg: RolloutConfig, dest: string, opts: Materi
   const nextRollout = new Map<number, number>();
   let nextTask = 0;
   const perAgent = new Map<string, number>();
+  const checkedServers = new Set<string>();
   const noAgent: number[] = [];
   let overridden = 0;
   const tmp = `${dest}.tmp-${process.pid}`;
@@ -98,6 +101,31 @@ export async function materialize(cfg: RolloutConfig, dest: string, opts: Materi
       agent = cfg.agentName;
       row.agent_ref = { ...(ref ?? {}), name: cfg.agentName };
     }
+    // Where the row goes (§11.1 environment_routing_mode): native rows by taskset, flat rows by mode.
+    const taskId = row.task_id as { taskset?: unknown } | undefined;
+    const native = !!taskId && typeof taskId === "object" && typeof taskId.taskset === "string" && !!row.task_input && typeof row.task_input === "object";
+    let server: string | undefined;
+    if (native) {
+      server = cfg.environmentServerRoutes[taskId.taskset as string];
+      if (!server && agent === undefined) {
+        throw new ConfigError(`native row at line ${lineNo} has taskset '${taskId.taskset}', which environment_server_routes does not route`, {
+          key: "environment_server_routes",
+          location: { file: cfg.input, line: lineNo },
+          hint: `add +environment_server_routes.${taskId.taskset}=<environment server>`,
+        });
+      }
+    } else if (cfg.routingMode === "legacy") server = cfg.environmentServerName;
+    else if (cfg.routingMode === "taskset") {
+      throw new ConfigError(`flat row at line ${lineNo} is rejected in environment_routing_mode=taskset (only task_id + task_input rows are routed)`, { location: { file: cfg.input, line: lineNo } });
+    }
+    if (server !== undefined) {
+      row._ng_environment_server = server;
+      if (!checkedServers.has(server)) {
+        opts.checkServer?.(server);
+        checkedServers.add(server);
+      }
+      agent ??= server;
+    }
     if (agent === undefined) {
       noAgent.push(lineNo - 1);
       return undefined;
@@ -118,11 +146,15 @@ export async function materialize(cfg: RolloutConfig, dest: string, opts: Materi
       taskIndex = t;
     }
     if (!perAgent.has(agent)) {
-      opts.checkAgent?.(agent);
+      if (server === undefined) opts.checkAgent?.(agent);
       perAgent.set(agent, 0);
     }
-    const rcp = { ...((row.responses_create_params as Row | null | undefined) ?? {}), ...cfg.rcpOverrides };
-    row.responses_create_params = rcp;
+    if (native) {
+      const ti = row.task_input as Row;
+      row.task_input = { ...ti, responses_create_params: { ...((ti.responses_create_params as Row | null | undefined) ?? {}), ...cfg.rcpOverrides } };
+    } else {
+      row.responses_create_params = { ...((row.responses_create_params as Row | null | undefined) ?? {}), ...cfg.rcpOverrides };
+    }
     if (cfg.skills !== undefined) row.skills_ref = cfg.skills;
     return { row, agent, taskIndex, repeats: repeatsFor(cfg.numRepeats, agent) };
   };
@@ -130,8 +162,12 @@ export async function materialize(cfg: RolloutConfig, dest: string, opts: Materi
   const emit = (p: ParsedInput) => {
     const r = nextRollout.get(p.taskIndex) ?? 0;
     nextRollout.set(p.taskIndex, r + 1);
-    const rcp = p.row.responses_create_params as Row;
-    const row: Row = { ...p.row, responses_create_params: cfg.numRepeatsAddSeed ? withSeed(rcp, r) : rcp, _ng_task_index: p.taskIndex, _ng_rollout_index: r };
+    const row: Row = { ...p.row, _ng_task_index: p.taskIndex, _ng_rollout_index: r };
+    if (cfg.numRepeatsAddSeed) {
+      const ti = p.row.task_input as Row | undefined;
+      if (p.row.responses_create_params) row.responses_create_params = withSeed(p.row.responses_create_params as Row, r);
+      else if (ti?.responses_create_params) row.task_input = { ...ti, responses_create_params: withSeed(ti.responses_create_params as Row, r) };
+    }
     out.append(row);
     perAgent.set(p.agent, (perAgent.get(p.agent) ?? 0) + 1);
   };

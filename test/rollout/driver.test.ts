@@ -334,4 +334,28 @@ describe("runRollouts", () => {
       await server.stop();
     }
   });
+
+  test("native rows: episode envelope to a native environment server, result or failure unwrapped", async () => {
+    await using dir = await tempDir();
+    const server = startEnvServer((body) => {
+      const ep = body.episode_id as { rollout_id: string };
+      const task = body.task as { task_id: { taskset: string; task_id: string } };
+      if (task.task_id.task_id === "q1") return { kind: "json", body: { episode_id: ep, task_id: task.task_id, result: null, failure: { failure_reason: "Episode timed out", terminal: false } } };
+      return { kind: "json", body: { episode_id: ep, task_id: task.task_id, result: { reward: 1, response: { output: [] } }, failure: null } };
+    });
+    try {
+      const input = join(dir.path, "in.jsonl");
+      writeFileSync(input, [0, 1].map((i) => JSON.stringify({ task_id: { taskset: "ts", task_id: `q${i}` }, task_input: { responses_create_params: { input: "x" }, task_data: { k: i } } })).join("\n") + "\n");
+      const dict = { env_native: { environment_servers: { single_agent_turn: { host: "127.0.0.1", port: server.port, agent_server: { name: "a" } } } } };
+      const s = await runRollouts(rolloutConfigFrom({ input_jsonl_fpath: input, output_jsonl_fpath: join(dir.path, "r.jsonl"), environment_server_routes: { ts: "env_native" }, disable_aggregation: true }), {
+        targets: targetsFromConfig(dict),
+      });
+      expect(s.done).toBe(1);
+      expect(server.received[0]).toMatchObject({ episode_id: { rollout_id: "0-0", attempt: 0 }, task: { task_id: { taskset: "ts", task_id: "q0" }, task_input: { task_data: { k: 0 } } } });
+      expect(lines(s.paths.output)[0]).toMatchObject({ reward: 1, _ng_task_id: { taskset: "ts", task_id: "q0" }, _ng_environment_server: "env_native", _ng_result_type: "single_agent_turn" });
+      expect(lines(join(dir.path, "r_failures.jsonl"))[0]).toMatchObject({ _ng_failure_class: "environment_server_failed", _ng_failure_category: "timeout", _ng_failure_message: "Episode timed out" });
+    } finally {
+      await server.stop();
+    }
+  });
 });

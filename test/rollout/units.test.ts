@@ -62,6 +62,29 @@ describe("materialize", () => {
   });
 });
 
+describe("routing modes", () => {
+  const native = (i: number, taskset = "ts") => JSON.stringify({ task_id: { taskset, task_id: `q${i}` }, task_input: { responses_create_params: { input: `n${i}` }, task_data: {} } });
+
+  test("native rows route by environment_server_routes; legacy mode sends flat rows to one server; taskset mode rejects flat rows", async () => {
+    await using d = await tempDir();
+    const checked: string[] = [];
+    const p = join(d.path, "in.jsonl");
+    writeFileSync(p, [native(0), native(1), line(2)].join("\n") + "\n");
+    const base = { input_jsonl_fpath: p, output_jsonl_fpath: join(d.path, "o.jsonl"), environment_server_routes: { ts: "env_native" }, responses_create_params: { temperature: 0.5 } };
+    const r = await materialize(rolloutConfigFrom({ ...base, environment_routing_mode: "legacy", environment_server_name: "env_legacy" }), join(d.path, "m.jsonl"), { checkServer: (s) => void checked.push(s) });
+    const rows: Record<string, unknown>[] = [];
+    for await (const { value } of readJsonl(join(d.path, "m.jsonl"))) rows.push(value);
+    expect(rows.map((x) => x._ng_environment_server)).toEqual(["env_native", "env_native", "env_legacy"]);
+    expect((rows[0]!.task_input as { responses_create_params: unknown }).responses_create_params).toEqual({ input: "n0", temperature: 0.5 });
+    expect(checked).toEqual(["env_native", "env_legacy"]);
+    expect(r.total).toBe(3);
+    await expect(materialize(rolloutConfigFrom({ ...base, environment_routing_mode: "taskset" }), join(d.path, "m2.jsonl"))).rejects.toThrow("rejected in environment_routing_mode=taskset");
+    writeFileSync(p, native(0, "other") + "\n");
+    await expect(materialize(rolloutConfigFrom(base), join(d.path, "m3.jsonl"))).rejects.toThrow("environment_server_routes does not route");
+    expect(() => rolloutConfigFrom({ ...base, environment_routing_mode: "legacy" })).toThrow("environment_server_name");
+  });
+});
+
 describe("config", () => {
   test("validation names the key", () => {
     expect(() => rolloutConfigFrom({ input_jsonl_fpath: "i" })).toThrow("output_jsonl_fpath is required");
