@@ -3,6 +3,7 @@
  * reader never sees half a file) and, with `--status-port`, `GET /status` on 127.0.0.1.
  */
 import { renameSync, writeFileSync } from "node:fs";
+import { RuntimeError } from "../errors.ts";
 import { log } from "../log.ts";
 import type { Progress } from "./progress.ts";
 
@@ -23,7 +24,18 @@ export class StatusPublisher {
     this.timer = setInterval(() => this.write(), 1000);
     this.timer.unref?.();
     if (port === undefined) return undefined;
-    this.server = Bun.serve({
+    try {
+      this.server = this.serve(port, host);
+    } catch (e) {
+      if (this.timer) clearInterval(this.timer);
+      throw new RuntimeError(`cannot serve /status on ${host}:${port}: ${(e as Error).message}`, { hint: "pick another --status-port (0 picks a free one)", cause: e });
+    }
+    log.info(`status: http://${host}:${this.server.port}/status`);
+    return this.server.port;
+  }
+
+  private serve(port: number, host: string): ReturnType<typeof Bun.serve> {
+    return Bun.serve({
       hostname: host,
       port,
       fetch: (req) => {
@@ -32,8 +44,6 @@ export class StatusPublisher {
         return Response.json({ detail: "Not Found" }, { status: 404 });
       },
     });
-    log.info(`status: http://${host}:${this.server.port}/status`);
-    return this.server.port;
   }
 
   /** Write the status file now. */
