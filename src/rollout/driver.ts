@@ -4,23 +4,24 @@
  * (D30), aggregate, and report. Where rollouts go is the small `RunTargets` interface, so the
  * same core serves `--no-serve` (head-server discovery) and serve mode.
  */
-import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
-import { RuntimeError } from "../errors.ts";
 import { log } from "../log.ts";
-import { aggregate, groupRollouts, type AggregateEntry } from "./aggregate.ts";
+import type { AggregateEntry } from "./aggregate.ts";
 import { clearCapture, foldCapture } from "./capture.ts";
 import { maxInFlight, type RolloutConfig } from "./config.ts";
 import { EXIT_DRAINED, WalltimeDrain } from "./drain.ts";
 import { postJson } from "./http.ts";
-import { readJournal, pairKey, type JournalState } from "./journal.ts";
-import { JsonlAppender, readLines } from "./jsonl.ts";
-import { checkInput, materialize, type MaterializeOptions } from "./materialize.ts";
+import { pairKey } from "./journal.ts";
+import { JsonlAppender } from "./jsonl.ts";
+import type { MaterializeOptions } from "./materialize.ts";
 import { Monitor } from "./monitor.ts";
 import type { OtlpMetrics } from "./otlp.ts";
 import { rolloutPaths, type RolloutPaths } from "./paths.ts";
 import { LatencySample, Progress } from "./progress.ts";
-import { rolloutIdOf, routeOutcome, runRequestBody, type Row } from "./record.ts";
+import { agentOf, rolloutIdOf, routeOutcome, runRequestBody, type Row } from "./record.ts";
+import { dispatchOrder, openRun } from "./start.ts";
+import { finishRun } from "./finish.ts";
 import { StatusPublisher } from "./status.ts";
 import type { RunTarget, RunTargets } from "./targets.ts";
 
@@ -68,35 +69,9 @@ export interface RunSummary {
   results: Row[];
 }
 
-function agentOf(row: Row): string {
-  return (row.agent_ref as { name?: string } | undefined)?.name ?? (typeof row._ng_environment_server === "string" ? row._ng_environment_server : "");
-}
 
 function targetOf(row: Row, targets: RunTargets): RunTarget {
   return typeof row._ng_environment_server === "string" ? targets.forServer(row._ng_environment_server) : targets.forAgent(agentOf(row));
-}
-
-/** Count rows per agent in a materialized file (resume needs totals before dispatch). */
-async function countMaterialized(path: string, p: Progress): Promise<void> {
-  for await (const l of readLines(path)) {
-    if (l.text.trim() === "") continue;
-    const row = JSON.parse(l.text) as Row;
-    const a = agentOf(row);
-    p.agentTotal.set(a, (p.agentTotal.get(a) ?? 0) + 1);
-    p.total++;
-  }
-}
-
-function resumeSummary(p: Progress, j: JournalState, terminalCount: number, maxedCount: number, toRun: number, maxAttempts: number): string {
-  return [
-    "Resumed from cache. Found:",
-    `- ${p.total} original input rows`,
-    `- ${j.successes.size} rows already done (in main jsonl)`,
-    `- ${j.failureLines} prior failure attempts (${j.failureTasks} unique tasks) in sidecar`,
-    `- ${terminalCount} sidecar-terminal failures → not retried`,
-    `- ${maxedCount} hit max_attempts=${maxAttempts} → not retried`,
-    `- ${toRun} rows that still need to be run`,
-  ].join("\n");
 }
 
 /** Run a whole collection. */
@@ -112,46 +87,7 @@ export async function runRollouts(cfg: RolloutConfig, deps: DriverDeps): Promise
   const monitor = new Monitor(progress, { tty: deps.tty ?? false, stallWarningSeconds: cfg.stallWarningSeconds });
 
   try {
-    // ---- materialize, or pick up the journal of an earlier run (§11.7) ----
-    let journal: JournalState | undefined;
-    let resuming = false;
-    if (cfg.resume) {
-      const missing = [paths.materialized, paths.output].filter((f) => !existsSync(f));
-      if (missing.length === 0) resuming = true;
-      else log.info(`Skipping resume_from_cache because ${missing.map((m) => `${m} does not exist`).join(" and ")}; running fresh`);
-    }
-    if (resuming) {
-      journal = await readJournal(paths, { retryTerminalTimeouts: cfg.retryTerminalTimeouts });
-      for (const r of journal.repaired) log.warn(`resume: ${r}`);
-      await countMaterialized(paths.materialized, progress);
-    } else {
-      checkInput(cfg);
-      for (const f of [paths.output, paths.failures, paths.aggregate, paths.drained]) rmSync(f, { force: true });
-      // The output exists before the materialized file does, so "both exist" means materialization finished.
-      writeFileSync(paths.output, "");
-      const m = await materialize(cfg, paths.materialized, { transform: deps.transform, checkAgent: (a) => void deps.targets.forAgent(a), checkServer: (srv) => void deps.targets.forServer(srv) });
-      progress.total = m.total;
-      for (const [a, n] of m.perAgent) progress.agentTotal.set(a, n);
-    }
-
-    // ---- gate (resume) ----
-    let terminalCount = 0;
-    let maxedCount = 0;
-    const gated = (key: number): "done" | "final" | undefined => {
-      if (!journal) return undefined;
-      if (journal.successes.has(key)) return "done";
-      if (journal.terminal.has(key)) return "final";
-      if ((journal.attempts.get(key) ?? 0) >= maxAttempts) return "final";
-      return undefined;
-    };
-    if (journal) {
-      for (const k of journal.terminal) if (!journal.successes.has(k)) terminalCount++;
-      for (const [k, n] of journal.attempts) if (n >= maxAttempts && !journal.successes.has(k) && !journal.terminal.has(k)) maxedCount++;
-      progress.done = progress.fromCache = journal.successes.size;
-      progress.failed = terminalCount + maxedCount;
-      const toRun = progress.total - progress.done - progress.failed;
-      process.stderr.write(`${resumeSummary(progress, journal, terminalCount, maxedCount, toRun, maxAttempts)}\n`);
-    }
+    const { journal, gated } = await openRun(cfg, paths, progress, { targets: deps.targets, transform: deps.transform, maxAttempts });
 
     // ---- dispatch ----
     progress.state = "running";
@@ -237,27 +173,7 @@ export async function runRollouts(cfg: RolloutConfig, deps: DriverDeps): Promise
 
     const slot = () => (running.size < limit ? Promise.resolve() : new Promise<void>((r) => waiters.push(r)));
 
-    // [NEWER] dispatch_longest_first: on resume, retried rows with a recorded duration go first, longest first.
-    const first = new Map<number, Row>();
-    if (journal && cfg.dispatchLongestFirst && journal.elapsed.size > 0) {
-      for await (const l of readLines(paths.materialized)) {
-        if (l.text.trim() === "") continue;
-        const row = JSON.parse(l.text) as Row;
-        const key = pairKey(Number(row._ng_task_index), Number(row._ng_rollout_index ?? 0));
-        if (journal.elapsed.has(key) && !gated(key)) first.set(key, row);
-      }
-    }
-    const ordered = async function* (): AsyncGenerator<Row> {
-      const keys = [...first.keys()].sort((a, b) => journal!.elapsed.get(b)! - journal!.elapsed.get(a)!);
-      for (const k of keys) yield first.get(k)!;
-      for await (const l of readLines(paths.materialized)) {
-        if (l.text.trim() === "") continue;
-        const row = JSON.parse(l.text) as Row;
-        if (first.size > 0 && first.has(pairKey(Number(row._ng_task_index), Number(row._ng_rollout_index ?? 0)))) continue;
-        yield row;
-      }
-    };
-    for await (const row of ordered()) {
+    for await (const row of dispatchOrder(paths.materialized, journal, cfg.dispatchLongestFirst, gated)) {
       await slot();
       if (abortAll.signal.aborted) break;
       if (drain.shouldDrain()) {
@@ -265,8 +181,7 @@ export async function runRollouts(cfg: RolloutConfig, deps: DriverDeps): Promise
         break;
       }
       const key = pairKey(Number(row._ng_task_index), Number(row._ng_rollout_index ?? 0));
-      const g = gated(key);
-      if (g) continue;
+      if (gated(key)) continue;
       const attempts = journal?.attempts.get(key) ?? 0;
       if (attempts > 0) row._ng_attempt_index = attempts;
       launch(row, targetOf(row, deps.targets));
@@ -308,45 +223,7 @@ export async function runRollouts(cfg: RolloutConfig, deps: DriverDeps): Promise
       return summary;
     }
 
-    // ---- aggregate (§11.9) ----
-    if (!cfg.disableAggregation) {
-      progress.state = "aggregating";
-      const groups = await groupRollouts([paths.output]);
-      const { entries, flat } = await aggregate(groups, paths.aggregate, (g) => {
-        try {
-          return g.server ? deps.targets.forServer(g.server).baseUrl : deps.targets.forAgent(g.agent).baseUrl;
-        } catch {
-          return undefined;
-        }
-      });
-      summary.aggregate = entries;
-      await deps.onAggregated?.(entries, flat);
-    }
-
-    process.stderr.write(
-      [
-        "Finished rollout collection! View results at:",
-        `Fully materialized inputs: ${paths.materialized}`,
-        `Rollouts: ${paths.output}`,
-        `Failures: ${paths.failures}`,
-        ...(cfg.disableAggregation ? [] : [`Aggregate metrics: ${paths.aggregate}`]),
-        "",
-      ].join("\n"),
-    );
-    if (latency.count > 0) process.stderr.write(`${latency.summary()}\n`);
-    const cats = Object.entries(failuresByCategory).map(([k, n]) => `${k}: ${n}`).join(", ");
-    if (progress.done === 0 && progress.total > 0) {
-      progress.state = "failed";
-      throw new RuntimeError(`None of the ${progress.total} dispatched rollouts produced a result (failures: ${cats || "none recorded"})`, {
-        hint: `see ${paths.failures} for the typed failure records`,
-      });
-    }
-    if (cfg.requireComplete && progress.done < progress.total) {
-      progress.state = "failed";
-      throw new RuntimeError(`EVAL FAILED: ${progress.done}/${progress.total} samples completed. Partial artifacts retained at ${dirname(paths.output)}`, {
-        hint: `failures this run by type: ${cats || "none"}; rerun with --resume to retry (attempts per rollout: NEMO_GYM_MAX_ROLLOUT_ATTEMPTS=${maxAttempts})`,
-      });
-    }
+    await finishRun(cfg, paths, progress, summary, { targets: deps.targets, onAggregated: deps.onAggregated, latency, maxAttempts });
     progress.state = "finished";
     return summary;
   } catch (e) {

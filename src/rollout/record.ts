@@ -15,6 +15,11 @@ export type FailureCategory = "infra" | "timeout" | "model" | "verifier" | "data
 /** Where a finished rollout goes. */
 export type Routed = { dest: "output"; record: Row } | { dest: "failures"; record: Row } | { dest: "none" };
 
+/** The agent label of a row (its `agent_ref.name`, else the environment server it is routed to). */
+export function agentOf(row: Row): string {
+  return (row.agent_ref as { name?: string } | undefined)?.name ?? (typeof row._ng_environment_server === "string" ? row._ng_environment_server : "");
+}
+
 /** Capture id of a row (runtime §14): `_ng_rollout_id` or `t-r`, plus `-aN` for attempts > 0. */
 export function rolloutIdOf(row: Row): string {
   const base = typeof row._ng_rollout_id === "string" ? row._ng_rollout_id : `${row._ng_task_index}-${row._ng_rollout_index}`;
