@@ -119,6 +119,74 @@ describe("gym eval run --no-serve", () => {
     }
   });
 
+  test("more than 256 in flight re-spawns the driver with BUN_CONFIG_MAX_HTTP_REQUESTS (D16) and still writes each pair once", async () => {
+    await using dir = await tempDir();
+    const env = startEnvServer(() => ({ kind: "ok", delayMs: 5 }), { record: false });
+    const head = startHead(env);
+    try {
+      const input = join(dir.path, "in.jsonl");
+      await writeInput(input, 400);
+      const out = join(dir.path, "r.jsonl");
+      const r = await runGym(["eval", "run", "-v", "--no-serve", "-i", input, "-o", out, "--concurrency", "300", "--disable-aggregation", `+head_server={host: 127.0.0.1, port: ${head.port}}`], {
+        cwd: dir.path,
+        env: { BUN_CONFIG_MAX_HTTP_REQUESTS: undefined, GYM_DRIVER_RESPAWNED: undefined },
+      });
+      expect(r.code).toBe(0);
+      expect(r.stderr).toContain("re-spawning the driver with BUN_CONFIG_MAX_HTTP_REQUESTS=316");
+      // Materialization ran once (in the re-spawned copy only).
+      expect(r.stderr.split("Finished rollout collection!").length).toBe(2);
+      const keys = lines(out).map((x) => `${x._ng_task_index}:${x._ng_rollout_index}`);
+      expect(keys.length).toBe(400);
+      expect(new Set(keys).size).toBe(400);
+    } finally {
+      head.stop(true);
+      await env.stop();
+    }
+  });
+
+  test("experiment tracking: W&B receives the run, metrics and the rollouts table from the CLI", async () => {
+    await using dir = await tempDir();
+    const env = startEnvServer();
+    const head = startHead(env);
+    const seen: string[] = [];
+    let port = 0;
+    const wandb = Bun.serve({
+      hostname: "127.0.0.1",
+      port: 0,
+      async fetch(req): Promise<Response> {
+        const url = new URL(req.url);
+        const body = await req.text();
+        seen.push(`${url.pathname} ${body}`);
+        if (url.pathname === "/graphql") {
+          const q = JSON.parse(body) as { query: string; variables: { files?: string[] } };
+          if (q.query.includes("createRunFiles")) return Response.json({ data: { createRunFiles: { files: q.variables.files!.map((name) => ({ name, uploadUrl: `http://127.0.0.1:${port}/upload` })) } } });
+          return Response.json({ data: { viewer: { entity: "me" }, upsertBucket: { bucket: { id: "b" } } } });
+        }
+        return Response.json({});
+      },
+    });
+    port = wandb.port!;
+    try {
+      const input = join(dir.path, "in.jsonl");
+      await writeInput(input, 4);
+      const r = await runGym(
+        ["eval", "run", "--no-serve", "-i", input, "-o", join(dir.path, "r.jsonl"), `+head_server={host: 127.0.0.1, port: ${head.port}}`,
+          "+wandb_project=proj", "+wandb_name=run1", "+wandb_api_key=key", `+wandb_base_url=http://127.0.0.1:${port}`],
+        { cwd: dir.path },
+      );
+      expect(r.code).toBe(0);
+      const history = seen.filter((x) => x.includes("file_stream")).join("\n");
+      expect(history).toContain("my_agent/mean/reward");
+      expect(history).toContain("key_metrics/my_agent/mean/reward");
+      expect(history).toContain("table-file");
+      expect(seen.some((x) => x.startsWith("/upload ") && x.includes("Rollout"))).toBe(true);
+    } finally {
+      wandb.stop(true);
+      head.stop(true);
+      await env.stop();
+    }
+  });
+
   test("usage and config errors exit 2", async () => {
     await using dir = await tempDir();
     const bad = await runGym(["eval", "run", "--no-serve", "--outptu", "x.jsonl"], { cwd: dir.path });
