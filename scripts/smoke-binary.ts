@@ -38,6 +38,12 @@ const checks: Check[] = [
   { name: "no command exits 1", argv: [bin], code: 1, stdout: /USAGE/ },
   { name: "unknown group exits 2", argv: [bin, "evl"], code: 2, stderr: /Did you mean `eval`/ },
   { name: "env resolve of an embedded component", argv: [bin, "env", "resolve", "--resources-server", "example_single_tool_call", "--model-type", "scripted_model"], code: 0, stdout: /example_single_tool_call/ },
+  {
+    name: "eval run: a real rollout on a built-in environment against scripted_model",
+    argv: [bin, "eval", "run", "--resources-server", "example_single_tool_call", "--model-type", "scripted_model", "--split", "example", "-o", "results/rollouts.jsonl"],
+    code: 0,
+    stderr: /NeMo Gym finished!/,
+  },
   { name: "legacy alias via symlink", argv: [join(emptyBin, "ng_dump_config"), "--resources-server", "example_single_tool_call", "--model-type", "scripted_model"], code: 0, stderr: /deprecated/ },
 ];
 
@@ -60,5 +66,15 @@ for (const c of checks) {
   }
 }
 if (!existsSync(bin)) failed++;
+// The rollout run above must have written five rewarded rows.
+const rolloutsPath = join(work, "results", "rollouts.jsonl");
+const rows = existsSync(rolloutsPath) ? (await Bun.file(rolloutsPath).text()).trim().split("\n").map((l) => JSON.parse(l)) : [];
+if (rows.length === 5 && rows.every((r) => r.reward === 1)) {
+  passed++;
+  console.error("ok   rollouts.jsonl holds 5 rewarded rows");
+} else {
+  failed++;
+  console.error(`FAIL rollouts.jsonl: ${rows.length} rows, rewards ${rows.map((r) => r.reward).join(",")}`);
+}
 console.log(`smoke: ${passed} passed, ${failed} failed`);
 process.exit(failed === 0 ? 0 : 1);

@@ -36,7 +36,7 @@ const args: Record<string, GymArgDef> = {
   "num-repeats": { type: "string", valueHint: "n|{agent: n, _default: n}", description: "Rollouts per task (+num_repeats)" },
   "prompt-config": { type: "string", valueHint: "path", description: "Build the input from a prompt template (+prompt_config)" },
   concurrency: { type: "string", valueHint: "n", description: "Rollouts in flight at once (+num_samples_in_parallel)" },
-  split: { type: "string", valueHint: "train|validation|benchmark", description: "Dataset split to prepare in serve mode (+split)" },
+  split: { type: "string", valueHint: "train|validation|benchmark|example", description: "Dataset split to prepare in serve mode (+split)" },
   ...policyFlags,
   temperature: { type: "string", valueHint: "t", description: "+responses_create_params.temperature" },
   "top-p": { type: "string", valueHint: "p", description: "+responses_create_params.top_p" },
@@ -89,10 +89,12 @@ function maxAttempts(env: GymEnv): number {
 async function serveAndCollect(resolved: ResolvedConfig, view: Record<string, unknown>, env: GymEnv): Promise<number> {
   const dict = resolved.dict;
   const split = view.split;
-  if (split !== "train" && split !== "validation" && split !== "benchmark") {
-    throw new ConfigError(`split must be one of train, validation, benchmark in serve mode, got ${JSON.stringify(split ?? null)}`, {
+  // `example` is a gym extension: every resources server ships a 5-row example dataset, so a
+  // newcomer can run a real rollout on a built-in environment with no data of their own.
+  if (split !== "train" && split !== "validation" && split !== "benchmark" && split !== "example") {
+    throw new ConfigError(`split must be one of train, validation, benchmark, example in serve mode, got ${JSON.stringify(split ?? null)}`, {
       key: "split",
-      hint: "pass --split benchmark (or --no-serve with -i to collect against running servers)",
+      hint: "pass --split benchmark (or --split example for the built-in example rows; or --no-serve with -i to collect against running servers)",
     });
   }
   const output = view.output_jsonl_fpath;
@@ -111,7 +113,15 @@ async function serveAndCollect(resolved: ResolvedConfig, view: Record<string, un
   else {
     const dataSource = Object.hasOwn(dict, "data_source") ? resolveAt(dict, ["data_source"]) : "huggingface";
     const overwrite = Object.hasOwn(dict, "overwrite_metrics_conflicts") && resolveAt(dict, ["overwrite_metrics_conflicts"]) === true;
-    const final = await collate(resolved, { mode: "train_preparation", outputDir, shouldDownload: true, overwriteConflicts: overwrite, dataSource: dataSource === "gitlab" ? "gitlab" : "huggingface" });
+    const final = await collate(resolved, {
+      mode: "train_preparation",
+      outputDir,
+      shouldDownload: true,
+      overwriteConflicts: overwrite,
+      dataSource: dataSource === "gitlab" ? "gitlab" : "huggingface",
+      // Example rows are read in place (often from the embedded root): no sidecars beside them.
+      ...(split === "example" ? { types: ["example"], sidecars: false } : {}),
+    });
     if (!final[split]) {
       throw new ConfigError(`no ${split} dataset in the config: nothing to collect`, { hint: `add a dataset of type ${split} to an agent, or pick another --split` });
     }

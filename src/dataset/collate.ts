@@ -26,6 +26,10 @@ export interface CollateOptions {
   shouldDownload: boolean;
   overwriteConflicts: boolean;
   dataSource: "huggingface" | "gitlab";
+  /** Dataset types to collate instead of the mode's own scope (serve mode's `--split example`). */
+  types?: string[];
+  /** Write `<dataset>_metrics.json` / `_prepare.jsonl` next to each dataset (default true, as upstream). */
+  sidecars?: boolean;
 }
 
 /** One in-scope dataset of one agent. */
@@ -46,8 +50,8 @@ export function typesInScope(mode: CollateOptions["mode"]): string[] {
 }
 
 /** List the agents' datasets of the in-scope types. */
-export function findDatasets(resolved: ResolvedConfig, mode: CollateOptions["mode"]): DatasetEntry[] {
-  const scope = typesInScope(mode);
+export function findDatasets(resolved: ResolvedConfig, mode: CollateOptions["mode"], types?: string[]): DatasetEntry[] {
+  const scope = types ?? typesInScope(mode);
   const out: DatasetEntry[] = [];
   for (const s of resolved.servers) {
     if (s.serverType !== "responses_api_agents") continue;
@@ -127,8 +131,10 @@ function conflictError(conflicts: string[]): ConfigError {
 
 /** Run the whole collation; returns the collated file per dataset type. */
 export async function collate(resolved: ResolvedConfig, opts: CollateOptions): Promise<Record<string, string>> {
-  const datasets = findDatasets(resolved, opts.mode);
-  log.info(`In scope dataset types for \`${opts.mode}\` mode: ${typesInScope(opts.mode).join(", ")}; ${datasets.length} dataset(s): ${datasets.map((d) => `${d.agent}/${d.name} (${d.type})`).join(", ") || "none"}`);
+  const scope = opts.types ?? typesInScope(opts.mode);
+  const sidecars = opts.sidecars !== false;
+  const datasets = findDatasets(resolved, opts.mode, opts.types);
+  log.info(`In scope dataset types for \`${opts.mode}\` mode: ${scope.join(", ")}; ${datasets.length} dataset(s): ${datasets.map((d) => `${d.agent}/${d.name} (${d.type})`).join(", ") || "none"}`);
   const missing = datasets.filter((d) => !existsSync(d.path));
   if (missing.length > 0) {
     const list = missing.map((d) => `- ${d.agent}: ${d.name} (${d.type}) at ${d.path}`).join("\n");
@@ -160,6 +166,7 @@ export async function collate(resolved: ResolvedConfig, opts: CollateOptions): P
     const total = byType.get(d.type) ?? new DatasetStats();
     total.add(stats);
     byType.set(d.type, total);
+    if (!sidecars) continue;
     const sidecar = join(dirname(d.path), `${basename(d.path, extname(d.path))}_metrics.json`);
     const c = writeOrCompare(sidecar, metricsDoc(d, stats), opts.overwriteConflicts);
     if (c) conflicts.push(c);
@@ -168,7 +175,7 @@ export async function collate(resolved: ResolvedConfig, opts: CollateOptions): P
 
   mkdirSync(opts.outputDir, { recursive: true });
   const final: Record<string, string> = {};
-  for (const type of typesInScope(opts.mode)) {
+  for (const type of scope) {
     const stats = byType.get(type);
     if (!stats) continue;
     const c = writeOrCompare(join(opts.outputDir, `${type}_metrics.json`), stats.toJSON(false), opts.overwriteConflicts);
@@ -181,15 +188,15 @@ export async function collate(resolved: ResolvedConfig, opts: CollateOptions): P
     try {
       for (const d of datasets.filter((x) => x.type === type)) {
         const prepare = join(dirname(d.path), `${basename(d.path, extname(d.path))}_prepare.jsonl`);
-        const pf = openSync(prepare, "w");
+        const pf = sidecars ? openSync(prepare, "w") : undefined;
         try {
           for await (const { row } of rows(d)) {
             const line = `${pyJsonDumps({ ...row, agent_ref: { type: "responses_api_agents", name: d.agent } })}\n`;
-            writeSync(pf, line);
+            if (pf !== undefined) writeSync(pf, line);
             writeSync(out, line);
           }
         } finally {
-          closeSync(pf);
+          if (pf !== undefined) closeSync(pf);
         }
       }
     } finally {
