@@ -2,6 +2,7 @@
  * Flag definitions shared by several commands, and their translation to override tokens
  * (spec cli-config §2.3). Selector flags are kept apart: config/ resolves them to paths.
  */
+import type { SelectorArgs } from "../config/selectors.ts";
 import type { GymArgDef, ParsedFlags } from "./_command.ts";
 
 /** `--config/--benchmark/--environment/--resources-server/--model-type/--agent-type/--search-dir`. */
@@ -27,16 +28,8 @@ export const jsonFlag: Record<string, GymArgDef> = {
   json: { type: "boolean", description: "Print machine-readable JSON on stdout" },
 };
 
-/** The selectors a command line named, before path resolution. */
-export interface SelectorArgs {
-  configPaths: string[];
-  benchmark?: string;
-  environment?: string;
-  resourcesServer?: string;
-  modelType?: string;
-  agentType?: string;
-  searchDirs: string[];
-}
+/** The selectors a command line named, before path resolution (the type lives in config/). */
+export type { SelectorArgs };
 
 function str(v: ParsedFlags[string]): string | undefined {
   return typeof v === "string" ? v : undefined;

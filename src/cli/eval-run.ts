@@ -9,7 +9,7 @@ import { fdBudgetWarning, neededMaxHttpRequests } from "../rollout/capacity.ts";
 import { maxInFlight, rolloutConfigFrom, rolloutView } from "../rollout/config.ts";
 import { runRollouts } from "../rollout/driver.ts";
 import { respawnWithFetchCap, watchParent } from "../rollout/respawn.ts";
-import { targetsFromConfig } from "../rollout/targets.ts";
+import { targetsFromConfig, type RunTargets } from "../rollout/targets.ts";
 import { OtlpMetrics } from "../rollout/otlp.ts";
 import { setupExporters } from "../export/index.ts";
 import { promptTransform } from "../dataset/prompt.ts";
@@ -127,7 +127,21 @@ async function serveAndCollect(resolved: ResolvedConfig, view: Record<string, un
     }
   }
   await import("../components/index.ts");
-  const supervisor = new Supervisor({ resolved, isBuiltin });
+  return collect(cfg, resolved, env, async () => targetsFromConfig(dict), new Supervisor({ resolved, isBuiltin }));
+}
+
+/**
+ * Run the driver with signal handling, the parent-death watch and the exporters. In serve mode the
+ * supervisor starts inside the same guard, so a Ctrl+C during start-up still shuts everything down.
+ */
+async function collect(
+  cfg: ReturnType<typeof rolloutConfigFrom>,
+  resolved: ResolvedConfig,
+  env: GymEnv,
+  targets: () => Promise<RunTargets>,
+  supervisor?: Supervisor,
+): Promise<number> {
+  const dict = resolved.dict;
   const stop = new AbortController();
   let signal: string | undefined;
   const onSignal = (sig: string) => {
@@ -139,14 +153,16 @@ async function serveAndCollect(resolved: ResolvedConfig, view: Record<string, un
   const unwatch = watchParent(() => process.exit(137));
   const exporters = await setupExporters(dict, (k) => resolveAt(dict, [k]));
   try {
-    await supervisor.start();
-    // A server that dies mid-run stops admission instead of leaving rollouts to time out one by one.
-    void supervisor.waitForFailure().then((e) => {
-      log.error(e.message);
-      stop.abort();
-    });
+    if (supervisor) {
+      await supervisor.start();
+      // A server that dies mid-run stops admission instead of leaving rollouts to time out one by one.
+      void supervisor.waitForFailure().then((e) => {
+        log.error(e.message);
+        stop.abort();
+      });
+    }
     const summary = await runRollouts(cfg, {
-      targets: targetsFromConfig(dict),
+      targets: await targets(),
       maxAttempts: maxAttempts(env),
       jobEndTime: env.jobEndTime,
       tty: process.stderr.isTTY === true && !env.testing,
@@ -163,7 +179,7 @@ async function serveAndCollect(resolved: ResolvedConfig, view: Record<string, un
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
     await exporters.finish();
-    await supervisor.shutdown();
+    if (supervisor) await supervisor.shutdown();
   }
 }
 
@@ -196,37 +212,6 @@ export default defineGymCommand({
     const warn = fdBudgetWarning(inFlight);
     if (warn) log.warn(warn);
 
-    const client = await setupServerClient(dict);
-    const targets = targetsFromConfig(client.config);
-    const exporters = await setupExporters(dict, (k) => resolveAt(dict, [k]));
-    const stop = new AbortController();
-    let signal: string | undefined;
-  const onSignal = (sig: string) => {
-    signal = sig;
-    stop.abort();
-  };
-    process.on("SIGINT", onSignal);
-    process.on("SIGTERM", onSignal);
-    const unwatch = watchParent(() => process.exit(137));
-    try {
-      const summary = await runRollouts(cfg, {
-        targets,
-        maxAttempts: maxAttempts(env),
-        jobEndTime: env.jobEndTime,
-        tty: process.stderr.isTTY === true && !env.testing,
-        stop: stop.signal,
-        transform: cfg.promptConfig ? await promptTransform(cfg.promptConfig, resolved.roots) : undefined,
-        onResult: cfg.uploadRollouts ? (r) => exporters.spoolRollout(r) : undefined,
-        onAggregated: (_entries, flat) => exporters.logMetrics(flat),
-        otlp: otlpFor(cfg.observability, env),
-        keepResults: false,
-      });
-      return stoppedCode(summary.exitCode, signal);
-    } finally {
-      unwatch();
-      process.off("SIGINT", onSignal);
-      process.off("SIGTERM", onSignal);
-      await exporters.finish();
-    }
+    return collect(cfg, resolved, env, async () => targetsFromConfig((await setupServerClient(dict)).config));
   },
 });

@@ -9,7 +9,7 @@ import { UsageError } from "../errors.ts";
 import { log } from "../log.ts";
 import { closestMatch } from "../util/similar.ts";
 
-/** The selectors a command line named (same shape as cli/_flags.ts SelectorArgs; config/ never imports cli/). */
+/** The selectors a command line named; cli/_flags.ts fills it from the parsed flags. */
 export interface SelectorArgs {
   configPaths: string[];
   benchmark?: string;
