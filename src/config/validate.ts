@@ -30,7 +30,8 @@ function pointerToPath(ptr: string): string[] {
     .map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"));
 }
 
-const TYPE_WORDS: Record<string, string> = {
+/** pydantic's wording for each JSON type ("Input should be a valid string"). */
+export const TYPE_WORDS: Record<string, string> = {
   string: "a valid string",
   integer: "a valid integer",
   number: "a valid number",
@@ -40,12 +41,17 @@ const TYPE_WORDS: Record<string, string> = {
   null: "null",
 };
 
+/** Let TypeBox report up to MAX_ERRORS problems per check (it buffers 8 by default). */
+export function raiseMaxErrors(): void {
+  if (Settings.Get().maxErrors < MAX_ERRORS) Settings.Set({ maxErrors: MAX_ERRORS });
+}
+
 /** Check `value` against `schema`; every problem, in schema order. */
 export function check(schema: TSchema, value: unknown): Problem[] {
   // The interpreting checker: a CLI run validates each shape a few hundred times at most, which
   // costs less than generating and compiling checker code on every cold start.
   if (Value.Check(schema, value)) return [];
-  if (Settings.Get().maxErrors < MAX_ERRORS) Settings.Set({ maxErrors: MAX_ERRORS });
+  raiseMaxErrors();
   const out: Problem[] = [];
   const seen = new Set<string>();
   for (const e of Value.Errors(schema, value)) {

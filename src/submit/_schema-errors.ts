@@ -4,6 +4,7 @@
  */
 import type { TSchema } from "typebox";
 import { Value } from "typebox/value";
+import { raiseMaxErrors, TYPE_WORDS } from "../config/validate.ts";
 
 /** Problems found by a schema check, split the way the message reports them. */
 export interface SchemaProblems {
@@ -16,15 +17,6 @@ export function noProblems(): SchemaProblems {
   return { missing: [], invalid: [] };
 }
 
-const TYPE_WORDS: Record<string, string> = {
-  string: "a valid string",
-  integer: "a valid integer",
-  number: "a valid number",
-  boolean: "a valid boolean",
-  object: "a valid dictionary",
-  array: "a valid list",
-  null: "null",
-};
 
 function join(prefix: string, instancePath: string): string {
   const parts = instancePath.split("/").filter((p) => p !== "").map((p) => p.replace(/~1/g, "/").replace(/~0/g, "~"));
@@ -33,6 +25,7 @@ function join(prefix: string, instancePath: string): string {
 
 /** Check `value` against `schema` and add its problems (paths prefixed by `prefix`) to `out`. */
 export function collectSchemaProblems(schema: TSchema, value: unknown, prefix: string, out: SchemaProblems): void {
+  raiseMaxErrors();
   const byPath = new Map<string, { types: string[]; other?: string }>();
   for (const e of Value.Errors(schema, value) as Iterable<{ keyword: string; instancePath: string; params: Record<string, unknown> }>) {
     const p = e.params ?? {};
