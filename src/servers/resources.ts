@@ -6,7 +6,7 @@
 import type { TSchema } from "typebox";
 import Type from "typebox";
 import { HttpError, type RequestContext, type Route, type ServerApp } from "../runtime/http-types.ts";
-import { computeAggregateMetrics } from "../rollout/metrics.ts";
+import { computeAggregateMetrics } from "../verify/aggregate-metrics.ts";
 import { CloseSessionRequest, isNativeSeed, NativeSeedRequest, PATHS } from "./episode-protocol.ts";
 import { RESPONSE_CREATE_KEYS } from "./openai-schemas.ts";
 import { bodyValidator, type BodyValidator } from "./validation.ts";
