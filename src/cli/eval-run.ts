@@ -206,6 +206,13 @@ export default defineGymCommand({
     // Input paths resolve through the search roots, then the cwd, then the install root (§11.1).
     const found = resolveInRoots(cfg.input, resolved.roots);
     if (existsSync(found)) cfg.input = found;
+    // Fail before contacting any server: a typo in -i should not read as a connection problem.
+    else if (!existsSync(cfg.input)) {
+      throw new ConfigError(`Input file not found: '${cfg.input}' (input_jsonl_fpath). Searched the cwd and every search root.`, {
+        key: "input_jsonl_fpath",
+        hint: "check the -i/--input path; relative paths resolve against NEMO_GYM_EXTRA_ROOTS/--search-dir, the cwd, then the built-in root",
+      });
+    }
     const inFlight = maxInFlight(cfg);
     const cap = neededMaxHttpRequests(inFlight, env.bunMaxHttpRequests);
     if (cap !== undefined && !env.driverRespawned) return respawnWithFetchCap(cap);
