@@ -1,5 +1,111 @@
-/** `gym env test`: Test resources servers. */
-import { notImplemented } from "./_stub.ts";
+/**
+ * `gym env test [--resources-server N]`: test one resources server or every one in the search
+ * roots (cli-config §2.4, §6.6, §12 item 13): data checks, the server's own unit tests when it is
+ * external, and its example rows run end to end with the offline `scripted_model`. A per-check
+ * report on stdout (`--json`: one JSON object); exit 1 when any check fails.
+ */
+import { searchRoots } from "../config/roots.ts";
+import { GymError, EXIT_USAGE, UsageError } from "../errors.ts";
+import { discoverResourcesServers, findResourcesServer } from "../devtools/discover.ts";
+import { renderReport, testServer } from "../devtools/test-server.ts";
+import type { ServerReport } from "../devtools/check.ts";
+import { defineGymCommand } from "./_command.ts";
+import { jsonFlag } from "./_flags.ts";
+
+/** Command keys this command reads from `+key=value` tokens; the rest reach the example run's config. */
+const COMMAND_KEYS = new Set(["entrypoint", "should_validate_data", "onboarding_name", "python_executable", "env_test_timeout_seconds", "json"]);
+
+function commandKeys(tokens: string[]): { keys: Record<string, string>; rest: string[] } {
+  const keys: Record<string, string> = {};
+  const rest: string[] = [];
+  for (const t of tokens) {
+    const eq = t.indexOf("=");
+    const key = eq < 0 ? "" : t.slice(0, eq).replace(/^\+{1,2}/, "");
+    if (COMMAND_KEYS.has(key)) keys[key] = t.slice(eq + 1).replace(/^"(.*)"$/, "$1");
+    else rest.push(t);
+  }
+  return { keys, rest };
+}
+
+function isFalse(v: string | undefined): boolean {
+  return v !== undefined && /^(false|False|0)$/.test(v);
+}
 
 /** The `gym env test` command. */
-export default notImplemented("env test", "Test resources servers", "Runtime");
+export default defineGymCommand({
+  meta: { name: "test", description: "Test resources servers: data checks, unit tests, example rows end to end" },
+  args: {
+    name: { type: "positional", required: false, description: "Manifest-backed workload to test (verifier fixture)" },
+    kind: { type: "enum", options: ["environment", "benchmark"], description: "Catalog kind of NAME" },
+    "update-expected": { type: "boolean", description: "Rewrite the workload's expected verifier results" },
+    "resources-server": { type: "string", valueHint: "name", description: "Test one server (+entrypoint=resources_servers/<name>); default: all" },
+    ...jsonFlag,
+    "search-dir": { type: "string", repeatable: true, valueHint: "dir", description: "Extra search root (repeatable; replaces NEMO_GYM_EXTRA_ROOTS)" },
+  },
+  examples: ["gym env test --resources-server example_single_tool_call", "gym env test --json", "gym env test --resources-server my_server +should_validate_data=false"],
+  async run(ctx) {
+    const a = ctx.args;
+    const { keys, rest } = commandKeys(ctx.data.overrides);
+    const workload = (typeof a.name === "string" ? a.name : undefined) ?? keys.onboarding_name;
+    let entrypoint = typeof a["resources-server"] === "string" ? `resources_servers/${a["resources-server"]}` : keys.entrypoint;
+    if (workload !== undefined && entrypoint !== undefined) throw new UsageError("gym env test: error: select a workload name or --resources-server, not both");
+    if (workload === undefined && (a.kind !== undefined || a["update-expected"] === true)) {
+      throw new UsageError("gym env test: error: --kind, --update-expected, and --json require a workload name", {
+        hint: "--json alone works with --resources-server or with no target (gym extension)",
+      });
+    }
+    if (workload !== undefined) {
+      throw new GymError(`manifest-backed workload tests (\`gym env test ${workload}\`) are not implemented yet`, {
+        code: "E_NOT_IMPLEMENTED",
+        exitCode: EXIT_USAGE,
+        hint: "test the workload's resources server with `gym env test --resources-server NAME`",
+      });
+    }
+    const searchDirs = Array.isArray(a["search-dir"]) ? a["search-dir"] : [];
+    const roots = await searchRoots({ searchDirs });
+    await import("../components/index.ts");
+    const { isBuiltin } = await import("../components/registry.ts");
+    const timeout = Number(keys.env_test_timeout_seconds ?? 300);
+    if (!Number.isFinite(timeout) || timeout <= 0) throw new UsageError(`gym env test: error: env_test_timeout_seconds must be a positive number, got ${keys.env_test_timeout_seconds}`);
+    const settings = {
+      searchDirs,
+      overrides: rest,
+      isBuiltin,
+      python: keys.python_executable && keys.python_executable !== "" ? keys.python_executable : "python3",
+      deadlineMs: timeout * 1000,
+      // Upstream validates data for test-all always; gym also does for one server unless told not to.
+      validateData: !isFalse(keys.should_validate_data),
+    };
+
+    let targets: { name: string; dir: string }[];
+    if (entrypoint !== undefined) {
+      entrypoint = entrypoint.replace(/\/+$/, "");
+      const m = /^resources_servers\/([^/]+)$/.exec(entrypoint);
+      if (!m) {
+        throw new UsageError(`gym env test: error: entrypoint must be resources_servers/<name>, got '${entrypoint}'`, { hint: "gym tests resources servers; pass --resources-server NAME" });
+      }
+      const found = findResourcesServer(m[1]!, roots);
+      if (!found) {
+        throw new GymError(`no directory ${entrypoint} in the search roots (${roots.join(", ")})`, {
+          code: "E_NOT_FOUND",
+          exitCode: EXIT_USAGE,
+          hint: "run from the directory that holds resources_servers/, or pass --search-dir; `gym list resources-servers` shows what exists",
+        });
+      }
+      targets = [found];
+    } else {
+      targets = discoverResourcesServers(roots);
+      process.stderr.write(`Found ${targets.length} resources servers to test:${targets.map((t) => `\n- resources_servers/${t.name}`).join("")}\n`);
+    }
+
+    const reports: ServerReport[] = [];
+    for (const t of targets) {
+      process.stderr.write(`Testing resources_servers/${t.name} ...\n`);
+      reports.push(await testServer(t.name, t.dir, settings));
+    }
+    const ok = reports.every((r) => r.ok);
+    if (a.json === true) process.stdout.write(`${JSON.stringify({ ok, servers: reports })}\n`);
+    else process.stdout.write(renderReport(reports));
+    return ok ? 0 : 1;
+  },
+});

@@ -1,0 +1,113 @@
+/**
+ * What `gym env test` runs where upstream runs the server's pytest suite (cli-config §12 item 13,
+ * gym's reading): the server's config plus the built-in offline `scripted_model` (D26), its
+ * example rows collated (row validation included), every server started by the supervisor, and
+ * the rows sent end to end through the rollout driver. Every row must come back verified with a
+ * numeric reward; a deadline bounds the whole run.
+ */
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { resolveAt } from "../config/interpolate.ts";
+import { resolveGlobalConfig } from "../config/resolve.ts";
+import type { ServerType } from "../config/types.ts";
+import { collate } from "../dataset/collate.ts";
+import { rolloutConfigFrom, rolloutView } from "../rollout/config.ts";
+import { runRollouts } from "../rollout/driver.ts";
+import { targetsFromConfig } from "../rollout/targets.ts";
+import { Supervisor } from "../runtime/supervisor.ts";
+import { fail, pass, type Check } from "./check.ts";
+
+/** Inputs of one end-to-end example run. */
+export interface ExampleRunOptions {
+  /** Resources server name (`--resources-server` selector). */
+  name: string;
+  searchDirs: string[];
+  /** Extra override tokens from the command line. */
+  overrides: string[];
+  isBuiltin: (t: ServerType, impl: string) => boolean;
+  /** Deadline of the whole run (start, 5 rollouts, shutdown), ms. */
+  deadlineMs: number;
+}
+
+const CHECK = "example run";
+
+function message(err: unknown): string {
+  const e = err as { message?: string; hint?: string };
+  return `${e.message ?? String(err)}${e.hint ? ` (${e.hint})` : ""}`;
+}
+
+/** The first failure record's reason, for the report. */
+function firstFailure(path: string): string {
+  try {
+    const line = readFileSync(path, "utf8").split("\n").find((l) => l.trim() !== "");
+    if (!line) return "";
+    const rec = JSON.parse(line) as Record<string, unknown>;
+    const reason = [rec._ng_failure_message, rec._ng_failure_response_body].filter((x) => typeof x === "string" && x !== "").join(": ");
+    return `; first failure (${String(rec._ng_failure_category ?? "?")}): ${reason.slice(0, 400)}`;
+  } catch {
+    return "";
+  }
+}
+
+/** Run the server's example rows end to end with `scripted_model`; one check. */
+export async function exampleRun(opts: ExampleRunOptions): Promise<Check> {
+  const work = mkdtempSync(join(tmpdir(), `gym-env-test-${opts.name}-`));
+  let supervisor: Supervisor | undefined;
+  const stop = new AbortController();
+  const timer = setTimeout(() => stop.abort(), opts.deadlineMs);
+  let keep = false;
+  try {
+    const resolved = await resolveGlobalConfig({
+      selectors: { configPaths: [], resourcesServer: opts.name, modelType: "scripted_model", searchDirs: opts.searchDirs },
+      overrides: ["++head_server.port=0", ...opts.overrides],
+    });
+    const collated = await collate(resolved, {
+      mode: "train_preparation",
+      outputDir: join(work, "collated"),
+      shouldDownload: false,
+      overwriteConflicts: false,
+      dataSource: "huggingface",
+      types: ["example"],
+      sidecars: false,
+    });
+    if (!collated.example) {
+      return fail(CHECK, `no agent in configs/${opts.name}.yaml has a dataset of type example`, `add one to the agent that drives ${opts.name} (see \`gym env init --resources-server NAME\`)`);
+    }
+    const dict = resolved.dict;
+    const cfg = rolloutConfigFrom({
+      ...rolloutView(dict, (k) => resolveAt(dict, [k])),
+      input_jsonl_fpath: collated.example,
+      output_jsonl_fpath: join(work, "rollouts.jsonl"),
+      limit: null,
+      num_repeats: 1,
+      resume_from_cache: false,
+    });
+    const lines: string[] = [];
+    supervisor = new Supervisor({ resolved, isBuiltin: opts.isBuiltin, out: (l) => lines.push(l), echoServerOutput: false, logDir: join(work, "logs") });
+    await Promise.race([
+      supervisor.start(),
+      new Promise((_, reject) => stop.signal.addEventListener("abort", () => reject(new Error(`the servers did not come up within ${opts.deadlineMs / 1000} s`)), { once: true })),
+    ]);
+    const summary = await runRollouts(cfg, { targets: targetsFromConfig(dict), maxAttempts: 1, tty: false, stop: stop.signal, keepResults: true });
+    if (stop.signal.aborted) return fail(CHECK, `timed out after ${opts.deadlineMs / 1000} s (${summary.done}/${summary.total} rollouts done)`, "look for a tool or verify call that hangs");
+    const bad = summary.results.filter((r) => typeof r.reward !== "number" || !Number.isFinite(r.reward));
+    if (summary.failed > 0 || summary.done !== summary.total || bad.length > 0) {
+      keep = true;
+      return fail(
+        CHECK,
+        `${summary.done}/${summary.total} example rows verified, ${summary.failed} failed${bad.length ? `, ${bad.length} without a numeric reward` : ""}${firstFailure(summary.paths.failures)}`,
+        `server logs: ${supervisor.logDir}; reproduce with \`gym eval run --resources-server ${opts.name} --model-type scripted_model --split example -o results/${opts.name}.jsonl\``,
+      );
+    }
+    const mean = summary.results.reduce((a, r) => a + Number(r.reward), 0) / Math.max(1, summary.results.length);
+    return pass(CHECK, `${summary.done}/${summary.total} example rows ran end to end with scripted_model (mean reward ${mean.toFixed(3)})`);
+  } catch (err) {
+    return fail(CHECK, message(err), `reproduce with \`gym eval run --resources-server ${opts.name} --model-type scripted_model --split example -o results/${opts.name}.jsonl\``);
+  } finally {
+    clearTimeout(timer);
+    await supervisor?.shutdown({ quiet: true }).catch(() => {});
+    // A failed run keeps its server logs for the user (the hint names them).
+    if (!keep) rmSync(work, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,58 @@
+/**
+ * `gym env test` for one resources server: the data checks (§6.6), the server's own unit tests
+ * when it is external, and the end-to-end example run with `scripted_model` (§12 item 13).
+ */
+import type { ServerType } from "../config/types.ts";
+import { dataChecks } from "./data-checks.ts";
+import { exampleRun } from "./example-run.ts";
+import { skip, type ServerReport } from "./check.ts";
+import { unitTests } from "./unit-tests.ts";
+
+/** Settings shared by every server of one `gym env test`. */
+export interface TestSettings {
+  searchDirs: string[];
+  overrides: string[];
+  isBuiltin: (t: ServerType, impl: string) => boolean;
+  /** Run the data checks (upstream `should_validate_data`). */
+  validateData: boolean;
+  python: string;
+  deadlineMs: number;
+}
+
+/** Every check of the server `name` found in `dir`. */
+export async function testServer(name: string, dir: string, s: TestSettings): Promise<ServerReport> {
+  const started = performance.now();
+  const builtin = s.isBuiltin("resources_servers", name);
+  const checks = s.validateData ? dataChecks(dir, name) : [skip("data checks", "should_validate_data=false")];
+  checks.push(await unitTests(dir, { builtin, python: s.python, deadlineMs: s.deadlineMs }));
+  checks.push(await exampleRun({ name, searchDirs: s.searchDirs, overrides: s.overrides, isBuiltin: s.isBuiltin, deadlineMs: s.deadlineMs }));
+  return {
+    entrypoint: `resources_servers/${name}`,
+    dir,
+    builtin,
+    ok: checks.every((c) => c.status !== "fail"),
+    seconds: Math.round((performance.now() - started) / 10) / 100,
+    checks,
+  };
+}
+
+const MARK = { pass: "✓", fail: "✗", skip: "-" } as const;
+
+/** The human report: one block per server, then a summary line. */
+export function renderReport(reports: ServerReport[]): string {
+  const out: string[] = [];
+  for (const r of reports) {
+    out.push(`${r.ok ? "✓" : "✗"} ${r.entrypoint}${r.builtin ? " (built-in)" : ""}  ${r.seconds.toFixed(2)} s  ${r.dir}`);
+    for (const c of r.checks) {
+      const [first, ...more] = c.detail.split("\n");
+      out.push(`    ${MARK[c.status]} ${c.name}: ${first}`);
+      for (const m of more) out.push(`        ${m}`);
+      if (c.status === "fail" && c.hint) out.push(`        fix: ${c.hint}`);
+    }
+  }
+  const failed = reports.filter((r) => !r.ok);
+  out.push("");
+  out.push(`${reports.length - failed.length} of ${reports.length} resources servers passed${failed.length ? `; failed: ${failed.map((r) => r.entrypoint).join(", ")}` : ""}`);
+  if (failed.length > 0) out.push(`Re-run one with: gym env test --resources-server ${failed[0]!.entrypoint.split("/").pop()}`);
+  return `${out.join("\n")}\n`;
+}
