@@ -32,26 +32,37 @@ function usageOf(resp: Obj | undefined): { tin: number; tout: number; treason: n
   return { tin: num(u.input_tokens ?? u.prompt_tokens), tout: num(u.output_tokens ?? u.completion_tokens), treason: num(details.reasoning_tokens) };
 }
 
-/** Token ids a call carried on the last item of its output (runtime §9.5). */
+/**
+ * Token ids a call carried (runtime §9.5): on the last output item of a Responses answer, or on
+ * `choices[0].message` of a chat completion.
+ */
 function tokenIds(resp: Obj | undefined): { prompt: number[]; generation: number[] } | undefined {
   const out = resp?.output as Obj[] | undefined;
-  const last = Array.isArray(out) ? out.at(-1) : undefined;
-  if (!last || !Array.isArray(last.prompt_token_ids) || !Array.isArray(last.generation_token_ids)) return undefined;
-  return { prompt: last.prompt_token_ids as number[], generation: last.generation_token_ids as number[] };
+  const choices = resp?.choices as Obj[] | undefined;
+  const carrier = Array.isArray(out) ? out.at(-1) : Array.isArray(choices) ? ((choices[0]?.message as Obj | undefined) ?? undefined) : undefined;
+  if (!carrier || !Array.isArray(carrier.prompt_token_ids) || !Array.isArray(carrier.generation_token_ids)) return undefined;
+  return { prompt: carrier.prompt_token_ids as number[], generation: carrier.generation_token_ids as number[] };
 }
 
-/** Calls whose prompt does not extend the previous call's prompt + generation (1-based call numbers). */
+/**
+ * Calls whose prompt does not extend the previous call's prompt + generation (1-based call
+ * numbers). Calls are compared per model server (`model_ref.name`): a judge's calls captured
+ * under the same rollout are a separate sequence.
+ */
 export function tokenSequenceViolations(calls: Obj[]): number[] {
   const bad: number[] = [];
-  let prev: { prompt: number[]; generation: number[] } | undefined;
+  const prevBy = new Map<string, { prompt: number[]; generation: number[] }>();
   calls.forEach((c, i) => {
     const ids = tokenIds(c.response as Obj | undefined);
     if (!ids) return;
+    const ref = c.model_ref as Obj | undefined;
+    const key = typeof ref?.name === "string" ? ref.name : "";
+    const prev = prevBy.get(key);
+    prevBy.set(key, ids);
     if (prev) {
       const expected = [...prev.prompt, ...prev.generation];
       if (ids.prompt.length < expected.length || expected.some((t, j) => ids.prompt[j] !== t)) bad.push(i + 1);
     }
-    prev = ids;
   });
   return bad;
 }

@@ -3,6 +3,7 @@
  * native episode envelope of runtime §10.2) and the routing of its outcome to the main output,
  * the failures sidecar as a typed record (D21, §11.4–§11.6), or nowhere (`_ng_no_persist`).
  */
+import { failingModelServer, INVALID_MODEL_RESPONSE } from "../servers/model-failure.ts";
 import type { PostOutcome } from "./http.ts";
 import type { RunTarget } from "./targets.ts";
 
@@ -55,13 +56,21 @@ export function runRequestBody(row: Row, target: RunTarget): string {
   return JSON.stringify({ episode_id: { rollout_id: rolloutId, attempt: Number(row._ng_attempt_index ?? 0) }, task: { task_id: taskId, task_input: taskInput } });
 }
 
-/** Map an upstream failure class / kind / stage to the D21 type (runtime §11.4 table). */
-export function failureCategory(f: { cls?: string; kind?: string; stage?: string; status?: number; message?: string }): FailureCategory {
+/**
+ * Map an upstream failure class / kind / stage to the D21 type (runtime §11.4 table). `body` is
+ * the raw answer of a failed `/run`: when its innermost failing hop is a model server (the
+ * `<Class>___<instance>` token upstream 500 bodies carry, servers/model-failure.ts), a flat
+ * row's `agent_run_error` is a `model` failure, like a native episode's agent-stage failure.
+ */
+export function failureCategory(f: { cls?: string; kind?: string; stage?: string; status?: number; message?: string; body?: string }): FailureCategory {
   const msg = f.message ?? "";
   if (f.kind === "judge_failed" || f.cls === "judge_failed") return "verifier";
   if (f.cls === "timeout_exceeded" || f.kind === "timeout_exceeded" || /^Episode (admission )?timed out/.test(msg)) return "timeout";
   if (f.cls && ["skipped", "reference_missing", "eval_missing"].includes(f.cls)) return "data";
-  if (f.cls === "agent_run_error") return f.status === 422 ? "data" : "infra";
+  if (f.cls === "agent_run_error") {
+    if (f.status === 422) return "data";
+    return f.body !== undefined && modelFailed(f.body) ? "model" : "infra";
+  }
   if (f.cls === "environment_server_failed") {
     if (f.stage === "agent") return "model";
     if (f.stage === "verification") return "verifier";
@@ -69,6 +78,11 @@ export function failureCategory(f: { cls?: string; kind?: string; stage?: string
     return "infra";
   }
   return "infra";
+}
+
+/** True when a failed body names a model server as the failing hop, or is simple_agent's invalid-model-answer error. */
+function modelFailed(body: string): boolean {
+  return failingModelServer(body) !== undefined || body.includes(INVALID_MODEL_RESPONSE);
 }
 
 function truncate(s: string | undefined, n = 2000): string | undefined {
@@ -122,7 +136,7 @@ export function routeOutcome(row: Row, target: RunTarget, outcome: PostOutcome):
         _ng_failure_message: `${status}, url='${target.runUrl}'`,
         _ng_failure_http_status: status,
         _ng_failure_response_body: truncate(text),
-        _ng_failure_category: failureCategory({ cls: "agent_run_error", status }),
+        _ng_failure_category: failureCategory({ cls: "agent_run_error", status, body: text }),
       },
       elapsedMs,
     );

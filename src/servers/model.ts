@@ -2,12 +2,15 @@
  * The model server kind (runtime.md §9.1): `/v1/responses` (strict create params),
  * `/v1/chat/completions` (unknown keys dropped) and `/v1/messages` (Anthropic, via Responses),
  * each with a non-streaming core and a buffer-then-replay SSE rendering for `stream: true`.
- * Components supply the backend.
+ * Components supply the backend; with observability on, every call is captured (§14,
+ * model-capture.ts) and failures name the model server (model-failure.ts).
  */
 import type { RequestContext, Route, ServerApp } from "../runtime/http-types.ts";
 import { messagesToResponses, messageSse, messagesValidator, responsesToMessage } from "./anthropic-messages.ts";
+import type { CaptureDialect, CaptureNote, ModelCallCapture } from "./model-capture.ts";
 import { ChatCompletionCreateParams, ResponseCreateParams } from "./openai-schemas.ts";
 import { chatCompletionSse, responsesSse } from "./sse.ts";
+import { tagModelFailure } from "./model-failure.ts";
 import { bodyValidator } from "./validation.ts";
 
 type Obj = Record<string, unknown>;
@@ -37,17 +40,24 @@ function isObject(v: unknown): v is Obj {
   return v !== null && typeof v === "object" && !Array.isArray(v);
 }
 
-async function handleResponses(backend: ModelBackend, ctx: RequestContext): Promise<unknown> {
+async function handleResponses(backend: ModelBackend, ctx: RequestContext, note: CaptureNote): Promise<unknown> {
   const body = ctx.body;
   if (isObject(body) && body.stream === true) {
     const { stream: _s, stream_options: _o, ...rest } = body;
     const params = responsesValidator.parse(rest);
-    return responsesSse(() => backend.responses(params, ctx));
+    return responsesSse(async () => {
+      try {
+        return (note.response = await backend.responses(params, ctx));
+      } catch (e) {
+        note.failure = e;
+        throw e;
+      }
+    });
   }
   return backend.responses(responsesValidator.parse(body), ctx);
 }
 
-async function handleChat(backend: ModelBackend, ctx: RequestContext): Promise<unknown> {
+async function handleChat(backend: ModelBackend, ctx: RequestContext, note: CaptureNote): Promise<unknown> {
   const body = ctx.body;
   const streaming = isObject(body) && body.stream === true;
   let params = body;
@@ -56,24 +66,36 @@ async function handleChat(backend: ModelBackend, ctx: RequestContext): Promise<u
     params = Object.fromEntries(Object.entries(body).filter(([k]) => CHAT_KEYS.has(k) && k !== "stream" && k !== "stream_options"));
   }
   const valid = chatValidator.parse(params);
-  if (streaming) return chatCompletionSse(await backend.chatCompletions(valid, ctx));
+  if (streaming) return chatCompletionSse((note.response = await backend.chatCompletions(valid, ctx)) as Obj);
   return backend.chatCompletions(valid, ctx);
 }
 
-async function handleMessages(backend: ModelBackend, ctx: RequestContext): Promise<unknown> {
+async function handleMessages(backend: ModelBackend, ctx: RequestContext, note: CaptureNote): Promise<unknown> {
   const req = messagesValidator.parse(ctx.body);
   const params = responsesValidator.parse(messagesToResponses(req));
   const msg = responsesToMessage(await backend.responses(params, ctx));
-  return req.stream === true ? messageSse(msg) : msg;
+  if (req.stream !== true) return msg;
+  note.response = msg;
+  return messageSse(msg);
 }
 
-/** Build a model server around a backend. */
-export function modelServerApp(opts: { className: string; instanceName: string; backend: ModelBackend }): ServerApp {
-  const { backend } = opts;
+type Handler = (backend: ModelBackend, ctx: RequestContext, note: CaptureNote) => Promise<unknown>;
+
+/** Build a model server around a backend (`capture`: the §14 store when observability is on). */
+export function modelServerApp(opts: { className: string; instanceName: string; backend: ModelBackend; capture?: ModelCallCapture }): ServerApp {
+  const { backend, capture } = opts;
+  const modelRoute = (path: string, dialect: CaptureDialect, handle: Handler): Route => ({
+    method: "POST",
+    path,
+    handler: (ctx) => {
+      const run = (note: CaptureNote) => tagModelFailure(() => handle(backend, ctx, note), opts.className, opts.instanceName);
+      return capture ? capture.around(ctx, dialect, run) : run({});
+    },
+  });
   const routes: Route[] = [
-    { method: "POST", path: "/v1/responses", handler: (ctx) => handleResponses(backend, ctx) },
-    { method: "POST", path: "/v1/chat/completions", handler: (ctx) => handleChat(backend, ctx) },
-    { method: "POST", path: "/v1/messages", handler: (ctx) => handleMessages(backend, ctx) },
+    modelRoute("/v1/responses", "responses", handleResponses),
+    modelRoute("/v1/chat/completions", "chat", handleChat),
+    modelRoute("/v1/messages", "messages", handleMessages),
   ];
   if (backend.models) {
     const ids = backend.models();

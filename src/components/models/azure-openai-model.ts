@@ -3,6 +3,7 @@
  * Azure's chat completions endpoint (`/openai/deployments/<model>/chat/completions?api-version=…`,
  * `api-key` header), and the answer rebuilt as a Responses object.
  */
+import { modelCallCaptureFor } from "../../servers/model-capture.ts";
 import { modelServerApp } from "../../servers/model.ts";
 import { responsesToChatParams } from "../../servers/vllm-request.ts";
 import { chatToResponse } from "../../servers/vllm-response.ts";
@@ -33,6 +34,7 @@ export const component: BuiltinComponent = {
     return modelServerApp({
       className: CLASS_NAME,
       instanceName: ctx.instanceName,
+      capture: modelCallCaptureFor(ctx.globalConfig, ctx.instanceName),
       backend: {
         async responses(params, rctx) {
           const chat = await endpoint.postOk("/chat/completions", { ...responsesToChatParams(params), model }, rctx.signal, query);

@@ -4,6 +4,7 @@
  * of input reasoning items, an optional `max_concurrent_requests` cap.
  */
 import { Compile } from "typebox/compile";
+import { modelCallCaptureFor } from "../../servers/model-capture.ts";
 import { modelServerApp } from "../../servers/model.ts";
 import { NeMoGymResponse } from "../../servers/openai-schemas.ts";
 import { pyError } from "../../servers/py-error.ts";
@@ -30,6 +31,7 @@ export const component: BuiltinComponent = {
     return modelServerApp({
       className: CLASS_NAME,
       instanceName: ctx.instanceName,
+      capture: modelCallCaptureFor(ctx.globalConfig, ctx.instanceName),
       backend: {
         async responses(params, rctx) {
           const body: Record<string, unknown> = { ...extra, ...params };

@@ -7,6 +7,7 @@ import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { searchRoots, resolveInRoots } from "../../config/roots.ts";
 import { HttpError } from "../../runtime/http-types.ts";
+import { modelCallCaptureFor } from "../../servers/model-capture.ts";
 import { modelServerApp, type ModelBackend } from "../../servers/model.ts";
 import { str } from "../_support.ts";
 import type { BuiltinComponent, ComponentContext } from "../registry.ts";
@@ -51,6 +52,6 @@ export const component: BuiltinComponent = {
     const replay = str(ctx, "replay_jsonl_fpath");
     const book = replay ? ReplayBook.load(await replayPath(ctx, replay)) : undefined;
     const model = str(ctx, "model") ?? SCRIPTED_MODEL_ID;
-    return modelServerApp({ className: CLASS_NAME, instanceName: ctx.instanceName, backend: scriptedBackend(model, book) });
+    return modelServerApp({ className: CLASS_NAME, instanceName: ctx.instanceName, capture: modelCallCaptureFor(ctx.globalConfig, ctx.instanceName), backend: scriptedBackend(model, book) });
   },
 };

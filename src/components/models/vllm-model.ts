@@ -5,6 +5,7 @@
  */
 import { createHash } from "node:crypto";
 import type { RequestContext } from "../../runtime/http-types.ts";
+import { modelCallCaptureFor } from "../../servers/model-capture.ts";
 import { modelServerApp, type ModelBackend } from "../../servers/model.ts";
 import { pyError } from "../../servers/py-error.ts";
 import { attachTokenIds } from "../../servers/token-ids.ts";
@@ -117,6 +118,6 @@ export const component: BuiltinComponent = {
     const http = clientsFor(ctx).http;
     const headers = authHeaders(opts.apiKey, opts.defaultHeaders);
     const endpoints = opts.baseUrls.map((u) => new Endpoint(http, u, headers));
-    return modelServerApp({ className: CLASS_NAME, instanceName: ctx.instanceName, backend: vllmBackend(opts, endpoints) });
+    return modelServerApp({ className: CLASS_NAME, instanceName: ctx.instanceName, capture: modelCallCaptureFor(ctx.globalConfig, ctx.instanceName), backend: vllmBackend(opts, endpoints) });
   },
 };
