@@ -92,6 +92,53 @@ function rssMb(pid: number): number {
   }
 }
 
+function cpuSeconds(pid: number): number {
+  try {
+    // Fields 14 and 15 of /proc/<pid>/stat (after the parenthesised command name): utime, stime in clock ticks.
+    const stat = require("node:fs").readFileSync(`/proc/${pid}/stat`, "utf8") as string;
+    const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(f[11]) + Number(f[12])) / 100;
+  } catch {
+    return 0;
+  }
+}
+
+function descendants(pid: number): number[] {
+  try {
+    const kids = (require("node:fs").readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8") as string).trim().split(/\s+/).filter(Boolean).map(Number);
+    return kids.flatMap((k) => [k, ...descendants(k)]);
+  } catch {
+    return [];
+  }
+}
+
+function label(pid: number): string {
+  try {
+    const env = (require("node:fs").readFileSync(`/proc/${pid}/environ`, "utf8") as string).split("\0").find((e) => e.startsWith("NEMO_GYM_CONFIG_PATH="));
+    if (env) return env.slice("NEMO_GYM_CONFIG_PATH=".length);
+    const argv = (require("node:fs").readFileSync(`/proc/${pid}/cmdline`, "utf8") as string).split("\0").filter(Boolean);
+    const role = argv.indexOf("--role");
+    return role >= 0 ? `bare ${argv[role + 1]}` : argv.slice(1, 5).join(" ").replace(/^.*\/(src|scripts)\//, "");
+  } catch {
+    return "?";
+  }
+}
+
+/** CPU seconds per process (this process = the driver) over `fn`, as lines of ms per rollout. */
+async function cpuOver<T>(pids: () => number[], n: number, fn: () => Promise<T>): Promise<{ value: T; lines: string[]; total: number }> {
+  const all = () => [process.pid, ...pids()];
+  const before = new Map(all().map((p) => [p, cpuSeconds(p)]));
+  const value = await fn();
+  const lines: string[] = [];
+  let total = 0;
+  for (const p of all()) {
+    const d = cpuSeconds(p) - (before.get(p) ?? 0);
+    total += d;
+    if (d > 0.005) lines.push(`    ${(p === process.pid ? "driver (this bench)" : label(p)).padEnd(56)} ${((1000 * d) / n).toFixed(3).padStart(7)} ms CPU/rollout  RSS ${rssMb(p).toFixed(0).padStart(4)} MB`);
+  }
+  return { value, lines, total };
+}
+
 async function bareDriver(url: string, rows: Record<string, unknown>[], inFlight: number): Promise<number> {
   let next = 0;
   let ok = 0;
@@ -129,7 +176,8 @@ async function main(): Promise<void> {
     procs.push(model.proc, rs.proc, agent.proc, env.proc);
     await bareDriver(`http://127.0.0.1:${env.line}/run`, rows.slice(0, 100), 16); // warm-up
     let t0 = performance.now();
-    const bareOk = await bareDriver(`http://127.0.0.1:${env.line}/run`, rows, inFlight);
+    const bareCpu = await cpuOver(() => descendants(process.pid), total, () => bareDriver(`http://127.0.0.1:${env.line}/run`, rows, inFlight));
+    const bareOk = bareCpu.value;
     const bareSec = (performance.now() - t0) / 1000;
     // The driver alone: gym's driver against the same bare servers (isolates driver overhead from server overhead).
     const bareDict = {
@@ -165,7 +213,10 @@ async function main(): Promise<void> {
     const targets = targetsFromConfig(dict);
     await runRollouts(rolloutConfigFrom({ input_jsonl_fpath: warm, output_jsonl_fpath: join(work, "warm-out.jsonl"), num_samples_in_parallel: 16, disable_aggregation: true }), { targets });
     t0 = performance.now();
-    const s = await runRollouts(rolloutConfigFrom({ input_jsonl_fpath: input, output_jsonl_fpath: join(work, "out.jsonl"), num_samples_in_parallel: inFlight, disable_aggregation: true }), { targets });
+    const gymCpu = await cpuOver(() => [endpoint.proc.pid, ...descendants(start.pid)], total, () =>
+      runRollouts(rolloutConfigFrom({ input_jsonl_fpath: input, output_jsonl_fpath: join(work, "out.jsonl"), num_samples_in_parallel: inFlight, disable_aggregation: true }), { targets }),
+    );
+    const s = gymCpu.value;
     const gymSec = (performance.now() - t0) / 1000;
     const driverRss = rssMb(process.pid);
     const hopLines: string[] = [];
@@ -204,6 +255,8 @@ async function main(): Promise<void> {
     console.log(`gym driver on the bare servers: ${viaDriver.newlyDone} ok in ${driverOnBareSec.toFixed(2)} s = ${(viaDriver.newlyDone / driverOnBareSec).toFixed(1)} rollouts/s (driver alone: ${((100 * viaDriver.newlyDone) / driverOnBareSec / bareRate).toFixed(1)} % of the bare driver)`);
     console.log(`gym (env start + driver):      ${s.newlyDone} ok, ${s.failed} failed in ${gymSec.toFixed(2)} s = ${gymRate.toFixed(1)} rollouts/s (bench process RSS ${driverRss.toFixed(0)} MB)`);
     console.log(`ratio gym / bare: ${((100 * gymRate) / bareRate).toFixed(1)} % (target ≥ 85 %)`);
+    console.log(`CPU per rollout, bare (total ${((1000 * bareCpu.total) / total).toFixed(2)} ms):\n${bareCpu.lines.join("\n")}`);
+    console.log(`CPU per rollout, gym (total ${((1000 * gymCpu.total) / total).toFixed(2)} ms):\n${gymCpu.lines.join("\n")}`);
     if (hopLines.length > 0) console.log(`gym servers hit directly (${inFlight} in flight):\n${hopLines.join("\n")}`);
   } finally {
     for (const p of procs) if (p.exitCode === null) p.kill();

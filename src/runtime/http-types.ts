@@ -9,8 +9,10 @@
 export interface RequestContext {
   /** The incoming request (path already stripped of any `/ng-rollout/<id>` prefix). */
   request: Request;
-  /** Parsed JSON body; `undefined` for requests without one. Invalid JSON never reaches a handler (422). */
+  /** Parsed JSON body; `undefined` for requests without one (and for `rawBody` routes). Invalid JSON never reaches a handler (422). */
   body: unknown;
+  /** The body text exactly as received, when it was read in one piece (Content-Length within the limit). */
+  rawBody?: string;
   /** The session id from this server's session cookie, created when missing or invalid (§6.1). */
   sessionId: string;
   /** Every cookie of the request, name → raw value (agents forward them explicitly, §6.2). */
@@ -37,6 +39,8 @@ export interface Route {
   method: "GET" | "POST" | "PUT" | "DELETE";
   path: string;
   handler: RouteHandler;
+  /** Hand the body over unparsed in `ctx.rawBody` (relays that pass the bytes through); `ctx.body` is then set only when the body arrived without a length. */
+  rawBody?: boolean;
 }
 
 /** A server as the runtime hosts it. */

@@ -5,7 +5,9 @@
  */
 import type { Server } from "bun";
 import { log } from "../log.ts";
-import { DEFAULT_MAX_BODY_BYTES, parseBody } from "./body.ts";
+import { DEFAULT_MAX_BODY_BYTES } from "./body.ts";
+import { readRequestBody } from "./http-body.ts";
+import { CachedSessions } from "./http-session-cache.ts";
 import { HttpError, InnerServerError, type RequestContext, type ServerApp } from "./http-types.ts";
 import { clientOf, type ProxySettings } from "./proxy-headers.ts";
 import { pyBytesRepr, pyExceptionRepr } from "./py-repr.ts";
@@ -38,6 +40,17 @@ export function jsonResponse(value: unknown, status = 200, headers?: Record<stri
   return new Response(body, { status, headers: h });
 }
 
+/** A JSON answer not yet turned into a Response, so cookies join its headers in one step. */
+interface JsonOut {
+  json: string;
+  status: number;
+  headers?: [string, string][];
+}
+
+function jsonOut(value: unknown, status = 200, headers?: [string, string][]): JsonOut {
+  return { json: value === undefined ? "null" : JSON.stringify(value), status, headers };
+}
+
 /** The 500 body for a thrown value (runtime.md §5.2). */
 function errorBody(err: unknown, app: ServerApp, cancelled: boolean): string {
   if (err instanceof InnerServerError) {
@@ -48,11 +61,11 @@ function errorBody(err: unknown, app: ServerApp, cancelled: boolean): string {
   return "An unknown error occurred";
 }
 
-function toResponse(err: unknown, app: ServerApp, req: Request): Response {
-  if (err instanceof HttpError) return jsonResponse({ detail: err.detail }, err.status);
+function errorOut(err: unknown, app: ServerApp, req: Request, path: string): JsonOut {
+  if (err instanceof HttpError) return jsonOut({ detail: err.detail }, err.status);
   const cancelled = req.signal.aborted;
-  if (!cancelled) log.error(`(${app.instanceName}) ${req.method} ${new URL(req.url).pathname} failed:`, err);
-  return jsonResponse(errorBody(err, app, cancelled), 500);
+  if (!cancelled) log.error(`(${app.instanceName}) ${req.method} ${path} failed:`, err);
+  return jsonOut(errorBody(err, app, cancelled), 500);
 }
 
 /** Copy a handler's Response into one whose headers we may extend. */
@@ -60,44 +73,66 @@ function mutable(res: Response): Response {
   return new Response(res.body, { status: res.status, statusText: res.statusText, headers: new Headers(res.headers) });
 }
 
+/** The path of an absolute request URL without building a URL object (the hot path). */
+function pathOf(url: string): string {
+  const scheme = url.indexOf("://");
+  const slash = url.indexOf("/", scheme < 0 ? 0 : scheme + 3);
+  if (slash < 0) return "/";
+  const q = url.indexOf("?", slash);
+  const h = url.indexOf("#", slash);
+  const end = q < 0 ? (h < 0 ? url.length : h) : h < 0 ? q : Math.min(q, h);
+  const raw = url.slice(slash, end);
+  // Percent-escapes and dot segments are rare: let URL normalise those exactly.
+  return raw.includes("%") || raw.includes("/.") ? new URL(url).pathname : raw;
+}
+
 /** Build the request handler of a server app. */
 export function createHandler(app: ServerApp, opts: HandlerOptions = {}): (req: Request) => Promise<Response> {
   const match = compileRoutes(app.routes);
-  const sessions = app.sessions ? new SessionCodec(app.className, app.instanceName) : undefined;
+  const sessions = app.sessions ? new CachedSessions(new SessionCodec(app.className, app.instanceName)) : undefined;
   const maxBody = opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const prefix = app.rolloutPrefix === "model" ? MODEL_PREFIX : RESOURCES_PREFIX;
 
   return async (req: Request): Promise<Response> => {
-    const url = new URL(req.url);
-    let path = url.pathname;
+    const fullPath = pathOf(req.url);
+    let path = fullPath;
     let rolloutId: string | undefined;
     let capture = false;
-    const m = prefix.exec(path);
+    const m = fullPath.startsWith("/ng-rollout/") ? prefix.exec(fullPath) : null;
     if (m) {
       rolloutId = m[1];
       capture = app.rolloutPrefix === "model" && m[2] !== undefined;
       path = m[m.length - 1]!;
     }
     rolloutId ??= req.headers.get("x-nemo-gym-rollout-id") ?? undefined;
-    const cookies = parseCookies(req.headers.get("cookie"));
+    const cookieHeader = req.headers.get("cookie");
+    const cookies = parseCookies(cookieHeader);
     const sessionId = sessions ? sessions.idFor(cookies) : "";
     const responseCookies: Record<string, string> = {};
 
-    let res: Response;
+    let out: Response | JsonOut;
     try {
-      res = await dispatch();
+      out = await dispatch();
     } catch (err) {
-      res = toResponse(err, app, req);
+      out = errorOut(err, app, req, fullPath);
     }
-    if (sessions || Object.keys(responseCookies).length > 0) {
+    // Inner servers' cookies first; our own session cookie is always (re)sent, 500s included (§6.1).
+    const setCookies: string[] = [];
+    for (const k in responseCookies) setCookies.push(`${k}=${responseCookies[k]}; Path=/; SameSite=lax`);
+    if (sessions) setCookies.push(sessions.setCookie(sessionId));
+    if (!(out instanceof Response)) {
+      const headers: [string, string][] = [["content-type", "application/json"], ...(out.headers ?? [])];
+      for (const c of setCookies) headers.push(["set-cookie", c]);
+      return new Response(out.json, { status: out.status, headers });
+    }
+    let res = out;
+    if (setCookies.length > 0) {
       if (!isMutable(res)) res = mutable(res);
-      // Inner servers' cookies first; our own session cookie is always (re)sent, 500s included (§6.1).
-      for (const [k, v] of Object.entries(responseCookies)) res.headers.append("set-cookie", `${k}=${v}; Path=/; SameSite=lax`);
-      if (sessions) res.headers.append("set-cookie", sessions.setCookie(sessionId));
+      for (const c of setCookies) res.headers.append("set-cookie", c);
     }
     return res;
 
-    async function dispatch(): Promise<Response> {
+    async function dispatch(): Promise<Response | JsonOut> {
       // Starlette answers HEAD on every GET route.
       const method = req.method === "HEAD" ? "GET" : req.method;
       const found = match(method, path);
@@ -105,20 +140,20 @@ export function createHandler(app: ServerApp, opts: HandlerOptions = {}): (req: 
         // Starlette's redirect_slashes: `/verify/` → 307 to `/verify` (and the reverse) when that route exists.
         const other = path.endsWith("/") && path !== "/" ? path.slice(0, -1) : `${path}/`;
         if (match(method, other).kind === "found") {
-          const to = new URL(url);
-          to.pathname = url.pathname.slice(0, url.pathname.length - path.length) + other;
-          return new Response(null, { status: 307, headers: { location: to.toString() } });
+          const url = new URL(req.url);
+          url.pathname = url.pathname.slice(0, url.pathname.length - path.length) + other;
+          return new Response(null, { status: 307, headers: { location: url.toString() } });
         }
-        if (method === "GET" && LIVENESS.has(path)) return jsonResponse({ status: "ok" });
+        if (method === "GET" && LIVENESS.has(path)) return jsonOut({ status: "ok" });
         if (method === "GET" && path === "/docs") return new Response(DOCS_HTML, { headers: { "content-type": "text/html; charset=utf-8" } });
-        return jsonResponse({ detail: "Not Found" }, 404);
+        return jsonOut({ detail: "Not Found" }, 404);
       }
-      if (found.kind === "method") return jsonResponse({ detail: "Method Not Allowed" }, 405, { allow: found.allowed.join(", ") });
-      const body = method === "GET" ? undefined : await parseBody(req, maxBody);
-      const client = clientOf(req, opts.peerAddress?.(req), opts.proxy);
+      if (found.kind === "method") return jsonOut({ detail: "Method Not Allowed" }, 405, [["allow", found.allowed.join(", ")]]);
+      const read = method === "GET" ? undefined : await readRequestBody(req, maxBody, found.route.rawBody !== true);
       const ctx: RequestContext = {
-        request: path === url.pathname ? req : withPath(req, url, path),
-        body,
+        request: path === fullPath ? req : withPath(req, path),
+        body: read?.value,
+        rawBody: read?.raw,
         sessionId,
         cookies,
         responseCookies,
@@ -126,12 +161,15 @@ export function createHandler(app: ServerApp, opts: HandlerOptions = {}): (req: 
         signal: req.signal,
         params: found.params,
         trainingTokenCapture: capture,
-        clientAddress: client.address,
+        // Resolved on first read: few handlers look, and the proxy-header walk is per request otherwise.
+        get clientAddress() {
+          return clientOf(req, opts.peerAddress?.(req), opts.proxy).address;
+        },
       };
       // The rollout id becomes ambient so this server's own outbound calls carry it (§14).
       const call = async () => await withRolloutId(rolloutId, () => found.route.handler(ctx));
-      const out = opts.profile ? await opts.profile(`${found.route.method} ${found.route.path}`, call) : await call();
-      return out instanceof Response ? out : jsonResponse(out);
+      const result = opts.profile ? await opts.profile(`${found.route.method} ${found.route.path}`, call) : await call();
+      return result instanceof Response ? result : jsonOut(result);
     }
   };
 }
@@ -147,8 +185,8 @@ function isMutable(res: Response): boolean {
 }
 
 /** The request as the handler sees it: same method, headers and signal, path without the rollout prefix (the body is in ctx.body). */
-function withPath(req: Request, url: URL, path: string): Request {
-  const next = new URL(url);
+function withPath(req: Request, path: string): Request {
+  const next = new URL(req.url);
   next.pathname = path;
   return new Request(next.toString(), { method: req.method, headers: req.headers, signal: req.signal });
 }
