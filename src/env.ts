@@ -35,6 +35,8 @@ export interface GymEnv {
   otlpMetricsEndpoint: string | undefined;
   /** `NEMO_GYM_OTEL_RUN_ID`: the submit job id, a resource attribute of exported metrics. */
   otelRunId: string | undefined;
+  /** `HF_ENDPOINT`: the Hugging Face Hub base URL (dataset upload/download; the `hf_endpoint` key wins). */
+  hfEndpoint: string | undefined;
 }
 
 function intOrUndefined(raw: string | undefined): number | undefined {
@@ -61,6 +63,7 @@ export function readEnv(source: Record<string, string | undefined> = process.env
     otlpMetricsEndpoint:
       source.OTEL_EXPORTER_OTLP_METRICS_ENDPOINT || (source.OTEL_EXPORTER_OTLP_ENDPOINT ? `${source.OTEL_EXPORTER_OTLP_ENDPOINT.replace(/\/$/, "")}/v1/metrics` : undefined),
     otelRunId: source.NEMO_GYM_OTEL_RUN_ID || undefined,
+    hfEndpoint: source.HF_ENDPOINT || undefined,
   };
 }
 

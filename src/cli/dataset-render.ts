@@ -1,5 +1,38 @@
-/** `gym dataset render`: Render prompts into a JSONL dataset. */
-import { notImplemented } from "./_stub.ts";
+/** `gym dataset render`: Render prompts into a JSONL dataset (components §6, upstream `ng_materialize_prompts`). */
+import { resolveGlobalConfig } from "../config/resolve.ts";
+import { log } from "../log.ts";
+import { renderPrompts } from "../dataset/render.ts";
+import { keysOf } from "../dataset/upload-keys.ts";
+import { defineGymCommand } from "./_command.ts";
+import { flagsToOverrides, selectorArgs, selectorFlags } from "./_flags.ts";
 
 /** The `gym dataset render` command. */
-export default notImplemented("dataset render", "Render prompts into a JSONL dataset", "Rollout driver");
+export default defineGymCommand({
+  meta: { name: "render", description: "Render prompts into a JSONL dataset" },
+  args: {
+    input: { type: "string", alias: "i", valueHint: "path", description: "Raw JSONL rows, without responses_create_params.input (+input_jsonl_fpath)" },
+    "prompt-config": { type: "string", valueHint: "path", description: "Prompt YAML {user, system?} (+prompt_config)" },
+    output: { type: "string", alias: "o", valueHint: "path", description: "Rendered JSONL (+output_jsonl_fpath)" },
+    "search-dir": selectorFlags["search-dir"]!,
+  },
+  examples: ["gym dataset render -i data/raw.jsonl --prompt-config prompts/math.yaml -o data/rendered.jsonl"],
+  async run({ args: flags, data }) {
+    const overrides = [
+      ...flagsToOverrides(flags, [
+        { flag: "input", key: "input_jsonl_fpath" },
+        { flag: "prompt-config", key: "prompt_config" },
+        { flag: "output", key: "output_jsonl_fpath" },
+      ]),
+      ...data.overrides,
+    ];
+    const resolved = await resolveGlobalConfig({ selectors: selectorArgs(flags), overrides, noModel: true });
+    const keys = keysOf(resolved);
+    const input = keys.need("input_jsonl_fpath", "pass -i/--input PATH");
+    const prompt = keys.need("prompt_config", "pass --prompt-config PATH");
+    const output = keys.need("output_jsonl_fpath", "pass -o/--output PATH");
+    const r = await renderPrompts(input, prompt, output, resolved.roots);
+    log.info(`Materialized ${r.rows} rows to ${r.output}`);
+    process.stdout.write(`${r.output}\n`);
+    return 0;
+  },
+});
