@@ -5,7 +5,7 @@
  * the rows sent end to end through the rollout driver. Every row must come back verified with a
  * numeric reward; a deadline bounds the whole run.
  */
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { resolveAt } from "../config/interpolate.ts";
@@ -14,6 +14,7 @@ import type { ServerType } from "../config/types.ts";
 import { collate } from "../dataset/collate.ts";
 import { rolloutConfigFrom, rolloutView } from "../rollout/config.ts";
 import { runRollouts } from "../rollout/driver.ts";
+import { rolloutPaths } from "../rollout/paths.ts";
 import { targetsFromConfig } from "../rollout/targets.ts";
 import { Supervisor } from "../runtime/supervisor.ts";
 import { fail, pass, type Check } from "./check.ts";
@@ -57,6 +58,7 @@ export async function exampleRun(opts: ExampleRunOptions): Promise<Check> {
   const stop = new AbortController();
   const timer = setTimeout(() => stop.abort(), opts.deadlineMs);
   let keep = false;
+  const output = join(work, "rollouts.jsonl");
   try {
     const resolved = await resolveGlobalConfig({
       selectors: { configPaths: [], resourcesServer: opts.name, modelType: "scripted_model", searchDirs: opts.searchDirs },
@@ -78,7 +80,7 @@ export async function exampleRun(opts: ExampleRunOptions): Promise<Check> {
     const cfg = rolloutConfigFrom({
       ...rolloutView(dict, (k) => resolveAt(dict, [k])),
       input_jsonl_fpath: collated.example,
-      output_jsonl_fpath: join(work, "rollouts.jsonl"),
+      output_jsonl_fpath: output,
       limit: null,
       num_repeats: 1,
       resume_from_cache: false,
@@ -103,7 +105,9 @@ export async function exampleRun(opts: ExampleRunOptions): Promise<Check> {
     const mean = summary.results.reduce((a, r) => a + Number(r.reward), 0) / Math.max(1, summary.results.length);
     return pass(CHECK, `${summary.done}/${summary.total} example rows ran end to end with scripted_model (mean reward ${mean.toFixed(3)})`);
   } catch (err) {
-    return fail(CHECK, message(err), `reproduce with \`gym eval run --resources-server ${opts.name} --model-type scripted_model --split example -o results/${opts.name}.jsonl\``);
+    keep = true;
+    const failures = existsSync(rolloutPaths(output).failures) ? firstFailure(rolloutPaths(output).failures) : "";
+    return fail(CHECK, `${message(err)}${failures}`, `reproduce with \`gym eval run --resources-server ${opts.name} --model-type scripted_model --split example -o results/${opts.name}.jsonl\``);
   } finally {
     clearTimeout(timer);
     await supervisor?.shutdown({ quiet: true }).catch(() => {});

@@ -1,0 +1,83 @@
+import { describe, expect, test } from "bun:test";
+import { copyFileSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { runGym, tempDir } from "../helpers/tmp.ts";
+
+interface Report {
+  ok: boolean;
+  servers: { entrypoint: string; builtin: boolean; ok: boolean; checks: { name: string; status: string; detail: string }[] }[];
+}
+
+function statuses(s: Report["servers"][number]): Record<string, string> {
+  return Object.fromEntries(s.checks.map((c) => [c.name, c.status]));
+}
+
+describe("gym env test", () => {
+  test("over the built-ins: example rows run end to end; only the missing generated files fail", async () => {
+    await using d = await tempDir();
+    const r = await runGym(["env", "test", "--json"], { cwd: d.path });
+    const report = JSON.parse(r.stdout) as Report;
+    const names = report.servers.map((s) => s.entrypoint);
+    expect(names).toContain("resources_servers/example_single_tool_call");
+    expect(names).toContain("resources_servers/example_multi_step");
+    for (const s of report.servers) {
+      expect(s.builtin).toBe(true);
+      const st = statuses(s);
+      expect(st["example data"]).toBe("pass");
+      expect(st["no conflicts"]).toBe("pass");
+      expect(st["unit tests"]).toBe("skip");
+      expect(st["example run"]).toBe("pass");
+      // The embedded assets ship no example_metrics.json / example_rollouts.jsonl yet: reported, not hidden.
+      for (const generated of ["example metrics", "example rollouts"]) expect(["pass", "fail"]).toContain(st[generated]!);
+    }
+    expect(r.code).toBe(report.ok ? 0 : 1);
+  }, 90_000);
+
+  test("a scaffolded server passes once its generated files exist; a broken verify fails with exit 1", async () => {
+    await using d = await tempDir();
+    const cwd = d.path;
+    expect((await runGym(["env", "init", "--resources-server", "word_len"], { cwd })).code).toBe(0);
+    const dir = join(cwd, "resources_servers", "word_len");
+
+    const before = await runGym(["env", "test", "--resources-server", "word_len"], { cwd });
+    expect(before.code).toBe(1);
+    expect(before.stdout).toContain("✗ example metrics");
+    expect(before.stdout).toContain("✓ example run: 5/5 example rows");
+
+    const c = await runGym(["dataset", "collate", "--resources-server", "word_len", "--mode", "example_validation", "--output-dir", "collated"], { cwd });
+    expect(c.code).toBe(0);
+    const e = await runGym(["eval", "run", "--resources-server", "word_len", "--model-type", "scripted_model", "--split", "example", "-o", "out/r.jsonl", "+head_server.port=0"], { cwd });
+    expect(e.code).toBe(0);
+    copyFileSync(join(cwd, "out", "r.jsonl"), join(dir, "data", "example_rollouts.jsonl"));
+
+    const ok = await runGym(["env", "test", "--resources-server", "word_len", "--json"], { cwd });
+    const report = JSON.parse(ok.stdout) as Report;
+    expect(report.servers.length).toBe(1);
+    expect(statuses(report.servers[0]!)).toEqual({ "example data": "pass", "example metrics": "pass", "no conflicts": "pass", "example rollouts": "pass", "unit tests": "pass", "example run": "pass" });
+    expect(ok.code).toBe(0);
+
+    const app = join(dir, "app.py");
+    writeFileSync(app, readFileSync(app, "utf8").replace('    expected = str(body.get("expected_answer", "")).strip()', '    raise ValueError("broken verifier")'));
+    const broken = await runGym(["env", "test", "--resources-server", "word_len", "--json"], { cwd });
+    expect(broken.code).toBe(1);
+    const b = JSON.parse(broken.stdout) as Report;
+    const checks = Object.fromEntries(b.servers[0]!.checks.map((x) => [x.name, x]));
+    expect(checks["unit tests"]!.status).toBe("fail");
+    expect(checks["example run"]!.status).toBe("fail");
+    expect(checks["example run"]!.detail).toContain("first failure");
+    expect(checks["example run"]!.detail).toContain("broken verifier");
+  }, 90_000);
+
+  test("routing rules: workload + --resources-server, --kind without a workload, an unknown server", async () => {
+    await using d = await tempDir();
+    const both = await runGym(["env", "test", "wl", "--resources-server", "x"], { cwd: d.path });
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain("select a workload name or --resources-server, not both");
+    const kind = await runGym(["env", "test", "--kind", "environment"], { cwd: d.path });
+    expect(kind.code).toBe(2);
+    expect(kind.stderr).toContain("--kind, --update-expected, and --json require a workload name");
+    const missing = await runGym(["env", "test", "--resources-server", "nope"], { cwd: d.path });
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain("no directory resources_servers/nope");
+  });
+});
