@@ -60,7 +60,8 @@ export function runRequestBody(row: Row, target: RunTarget): string {
  * Map an upstream failure class / kind / stage to the D21 type (runtime §11.4 table). `body` is
  * the raw answer of a failed `/run`: when its innermost failing hop is a model server (the
  * `<Class>___<instance>` token upstream 500 bodies carry, servers/model-failure.ts), a flat
- * row's `agent_run_error` is a `model` failure, like a native episode's agent-stage failure.
+ * row's `agent_run_error` is a `model` failure, like a native episode's agent-stage failure
+ * (`timeout` when that model call ran out of time).
  */
 export function failureCategory(f: { cls?: string; kind?: string; stage?: string; status?: number; message?: string; body?: string }): FailureCategory {
   const msg = f.message ?? "";
@@ -69,7 +70,7 @@ export function failureCategory(f: { cls?: string; kind?: string; stage?: string
   if (f.cls && ["skipped", "reference_missing", "eval_missing"].includes(f.cls)) return "data";
   if (f.cls === "agent_run_error") {
     if (f.status === 422) return "data";
-    return f.body !== undefined && modelFailed(f.body) ? "model" : "infra";
+    return f.body === undefined ? "infra" : modelFailure(f.body) ?? "infra";
   }
   if (f.cls === "environment_server_failed") {
     if (f.stage === "agent") return "model";
@@ -80,9 +81,11 @@ export function failureCategory(f: { cls?: string; kind?: string; stage?: string
   return "infra";
 }
 
-/** True when a failed body names a model server as the failing hop, or is simple_agent's invalid-model-answer error. */
-function modelFailed(body: string): boolean {
-  return failingModelServer(body) !== undefined || body.includes(INVALID_MODEL_RESPONSE);
+/** `model` when a failed body names a model server as the failing hop (`timeout` when it ran out of time), or is simple_agent's invalid-model-answer error. */
+function modelFailure(body: string): FailureCategory | undefined {
+  const m = failingModelServer(body);
+  if (m) return m.timedOut ? "timeout" : "model";
+  return body.includes(INVALID_MODEL_RESPONSE) ? "model" : undefined;
 }
 
 function truncate(s: string | undefined, n = 2000): string | undefined {

@@ -47,15 +47,25 @@ function tagged(e: unknown, token: string): unknown {
 
 const TOKEN = /\b([A-Za-z_][A-Za-z0-9_]*)___([A-Za-z0-9][A-Za-z0-9._-]*)/g;
 
+/** The innermost failing model server a body names, and whether its failure was a deadline. */
+export interface FailingModelServer {
+  /** `<ClassName>___<instance>`. */
+  server: string;
+  /** The model server raised `TimeoutError` (its call to the inference endpoint ran out of time). */
+  timedOut: boolean;
+}
+
 /**
- * The model server (`<ClassName>___<instance>`) a failed call's body names as the innermost
- * failing hop, or undefined when the innermost named server is not a model server (or none is named).
+ * The model server a failed call's body names as the innermost failing hop, or undefined when
+ * the innermost named server is not a model server (or none is named).
  */
-export function failingModelServer(body: string): string | undefined {
+export function failingModelServer(body: string): FailingModelServer | undefined {
   let last: RegExpExecArray | undefined;
   for (const m of body.matchAll(TOKEN)) last = m as RegExpExecArray;
-  if (!last) return undefined;
-  return isModelServerClass(last[1]!) ? `${last[1]}___${last[2]}` : undefined;
+  if (!last || !isModelServerClass(last[1]!)) return undefined;
+  // `TimeoutError('<token>: …')`, its quote escaped once per relaying hop.
+  const timedOut = /TimeoutError\(\\*['"]$/.test(body.slice(Math.max(0, last.index - 40), last.index));
+  return { server: `${last[1]}___${last[2]}`, timedOut };
 }
 
 /** simple_agent's own error when a model server answered something that is not a Responses object (§8.2). */

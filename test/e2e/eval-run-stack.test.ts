@@ -89,7 +89,8 @@ describe("gym eval run on the built-in stack", () => {
       const fails = lines(join(dir.path, "out", "r_failures.jsonl"));
       expect(fails.length).toBe(3);
       for (const f of fails) {
-        expect(f._ng_failure_category).toBe(f._ng_task_index === 2 ? "timeout" : "infra");
+        // The endpoint's 500 and exhausted 429s surface as the agent's 500 naming the model server (D21: model).
+        expect(f._ng_failure_category).toBe(f._ng_task_index === 2 ? "timeout" : "model");
         expect(f.reward).toBeUndefined();
       }
       expect(lines(join(dir.path, "out", "r.jsonl")).length).toBe(0);

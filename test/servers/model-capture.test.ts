@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { foldCapture } from "../../src/rollout/capture.ts";
 import { routeOutcome } from "../../src/rollout/record.ts";
 import type { RunTarget } from "../../src/rollout/targets.ts";
+import { pyBytesRepr } from "../../src/runtime/py-repr.ts";
 import { failingModelServer } from "../../src/servers/model-failure.ts";
 import { tempDir, type TempDir } from "../helpers/tmp.ts";
 import { postJson, startStack, type Stack } from "./_stack.ts";
@@ -162,7 +163,7 @@ describe("model failures behind a flat row (D21)", () => {
     expect(r.status).toBe(500);
     const body = JSON.parse(r.text) as string;
     expect(body.startsWith("Hit an exception in SimpleAgent___bad_agent calling an inner server: b'")).toBe(true);
-    expect(failingModelServer(body)).toBe("VLLMModel___vllm");
+    expect(failingModelServer(body)).toEqual({ server: "VLLMModel___vllm", timedOut: false });
     const routed = routeOutcome(row, target, { kind: "response", status: 500, text: r.text, attempts: 1, elapsedMs: 5 });
     expect(routed.dest).toBe("failures");
     expect((routed as { record: Obj }).record).toMatchObject({ _ng_failure_class: "agent_run_error", _ng_failure_http_status: 500, _ng_failure_category: "model" });
@@ -186,5 +187,19 @@ describe("model failures behind a flat row (D21)", () => {
     expect((routeOutcome(row, target, { kind: "response", status: 422, text: r.text, attempts: 1, elapsedMs: 1 }) as { record: Obj }).record._ng_failure_category).toBe("data");
     const infra = JSON.stringify(`Hit an exception in SimpleAgent___agent calling an inner server: b'"ValueError(\\'seed failed\\')"'`);
     expect((routeOutcome(row, target, { kind: "response", status: 500, text: infra, attempts: 1, elapsedMs: 1 }) as { record: Obj }).record._ng_failure_category).toBe("infra");
+  });
+});
+
+describe("failingModelServer", () => {
+  const relay = (cls: string, inner: string) => JSON.stringify(`Hit an exception in ${cls} calling an inner server: ${pyBytesRepr(new TextEncoder().encode(inner))}`);
+  test("finds the innermost model server through nested relays; a model-side TimeoutError is a timeout", () => {
+    const modelBody = JSON.stringify("TimeoutError('SimpleModelServer___policy_model: POST http://e/v1/responses timed out after 3s (request_timeout_seconds)')");
+    const body = relay("SimpleAgent___agent", relay("SimpleAgent___agent", modelBody));
+    expect(failingModelServer(body)).toEqual({ server: "SimpleModelServer___policy_model", timedOut: true });
+    const target: RunTarget = { server: "e", implementation: "legacy_agent", runUrl: "http://x/run", baseUrl: "http://x", native: false };
+    const rec = (routeOutcome({ _ng_task_index: 0, _ng_rollout_index: 0 }, target, { kind: "response", status: 500, text: body, attempts: 1, elapsedMs: 1 }) as { record: Obj }).record;
+    expect(rec._ng_failure_category).toBe("timeout");
+    expect(failingModelServer(relay("SimpleAgent___agent", JSON.stringify("ValueError('bad')")))).toBeUndefined();
+    expect(failingModelServer(relay("SimpleAgent___agent", relay("WeatherResourcesServer___w", "{}")))).toBeUndefined();
   });
 });
