@@ -73,7 +73,8 @@ export function failureCategory(f: { cls?: string; kind?: string; stage?: string
     return f.body === undefined ? "infra" : modelFailure(f.body) ?? "infra";
   }
   if (f.cls === "environment_server_failed") {
-    if (f.stage === "agent") return "model";
+    // The agent's turn is the model's: a model call that ran out of time is a timeout, like on flat rows.
+    if (f.stage === "agent") return failingModelServer(msg)?.timedOut ? "timeout" : "model";
     if (f.stage === "verification") return "verifier";
     if (f.stage === "admission") return "timeout";
     return "infra";
