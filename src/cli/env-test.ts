@@ -104,7 +104,7 @@ export default defineGymCommand({
       reports.push(await testServer(t.name, t.dir, settings));
     }
     const ok = reports.every((r) => r.ok);
-    if (a.json === true) process.stdout.write(`${JSON.stringify({ ok, servers: reports })}\n`);
+    if (a.json === true || keys.json === "true") process.stdout.write(`${JSON.stringify({ ok, servers: reports })}\n`);
     else process.stdout.write(renderReport(reports));
     return ok ? 0 : 1;
   },

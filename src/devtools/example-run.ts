@@ -29,9 +29,27 @@ export interface ExampleRunOptions {
   isBuiltin: (t: ServerType, impl: string) => boolean;
   /** Deadline of the whole run (start, 5 rollouts, shutdown), ms. */
   deadlineMs: number;
+  /**
+   * Replay these recorded rollouts (`data/example_rollouts.jsonl`) through scripted_model instead
+   * of scripted answers, and require each task's reward to equal the recorded one: a regression
+   * test of the server's tools and verifier against known-good trajectories.
+   */
+  replay?: string;
 }
 
-const CHECK = "example run";
+/** Recorded reward per task: by `_ng_task_index` when the rows carry it, else by line order. */
+function recordedRewards(path: string): Map<number, unknown> {
+  const out = new Map<number, unknown>();
+  readFileSync(path, "utf8")
+    .split("\n")
+    .filter((l) => l.trim() !== "")
+    .forEach((l, i) => {
+      const row = JSON.parse(l) as Record<string, unknown>;
+      const task = typeof row._ng_task_index === "number" ? row._ng_task_index : i;
+      if (!out.has(task)) out.set(task, row.reward);
+    });
+  return out;
+}
 
 function message(err: unknown): string {
   const e = err as { message?: string; hint?: string };
@@ -53,6 +71,7 @@ function firstFailure(path: string): string {
 
 /** Run the server's example rows end to end with `scripted_model`; one check. */
 export async function exampleRun(opts: ExampleRunOptions): Promise<Check> {
+  const CHECK = opts.replay ? "replay" : "example run";
   const work = mkdtempSync(join(tmpdir(), `gym-env-test-${opts.name}-`));
   let supervisor: Supervisor | undefined;
   const stop = new AbortController();
@@ -62,7 +81,11 @@ export async function exampleRun(opts: ExampleRunOptions): Promise<Check> {
   try {
     const resolved = await resolveGlobalConfig({
       selectors: { configPaths: [], resourcesServer: opts.name, modelType: "scripted_model", searchDirs: opts.searchDirs },
-      overrides: ["++head_server.port=0", ...opts.overrides],
+      overrides: [
+        "++head_server.port=0",
+        ...(opts.replay ? [`++policy_model.responses_api_models.scripted_model.replay_jsonl_fpath=${JSON.stringify(opts.replay)}`] : []),
+        ...opts.overrides,
+      ],
     });
     const collated = await collate(resolved, {
       mode: "train_preparation",
@@ -103,6 +126,16 @@ export async function exampleRun(opts: ExampleRunOptions): Promise<Check> {
       );
     }
     const mean = summary.results.reduce((a, r) => a + Number(r.reward), 0) / Math.max(1, summary.results.length);
+    if (opts.replay) {
+      const recorded = recordedRewards(opts.replay);
+      const diffs = summary.results
+        .filter((r) => recorded.has(Number(r._ng_task_index)) && recorded.get(Number(r._ng_task_index)) !== r.reward)
+        .map((r) => `task ${String(r._ng_task_index)}: reward ${String(r.reward)} now, ${String(recorded.get(Number(r._ng_task_index)))} recorded`);
+      if (diffs.length > 0) {
+        return fail(CHECK, `replaying ${opts.replay} gave different rewards:\n${diffs.join("\n")}`, "the tools or the verifier changed behaviour; if that is intended, record the example rollouts again");
+      }
+      return pass(CHECK, `${summary.done}/${summary.total} recorded rollouts replayed, every reward as recorded`);
+    }
     return pass(CHECK, `${summary.done}/${summary.total} example rows ran end to end with scripted_model (mean reward ${mean.toFixed(3)})`);
   } catch (err) {
     keep = true;

@@ -1,7 +1,10 @@
 /**
  * `gym env test` for one resources server: the data checks (§6.6), the server's own unit tests
- * when it is external, and the end-to-end example run with `scripted_model` (§12 item 13).
+ * when it is external, the end-to-end example run with `scripted_model` (§12 item 13), and a
+ * replay of the recorded example rollouts whose rewards must match.
  */
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import type { ServerType } from "../config/types.ts";
 import { dataChecks } from "./data-checks.ts";
 import { exampleRun } from "./example-run.ts";
@@ -25,7 +28,10 @@ export async function testServer(name: string, dir: string, s: TestSettings): Pr
   const builtin = s.isBuiltin("resources_servers", name);
   const checks = s.validateData ? dataChecks(dir, name) : [skip("data checks", "should_validate_data=false")];
   checks.push(await unitTests(dir, { builtin, python: s.python, deadlineMs: s.deadlineMs }));
-  checks.push(await exampleRun({ name, searchDirs: s.searchDirs, overrides: s.overrides, isBuiltin: s.isBuiltin, deadlineMs: s.deadlineMs }));
+  const run = { name, searchDirs: s.searchDirs, overrides: s.overrides, isBuiltin: s.isBuiltin, deadlineMs: s.deadlineMs };
+  checks.push(await exampleRun(run));
+  const recorded = join(dir, "data", "example_rollouts.jsonl");
+  checks.push(existsSync(recorded) ? await exampleRun({ ...run, replay: recorded }) : skip("replay", `no ${recorded} to replay`));
   return {
     entrypoint: `resources_servers/${name}`,
     dir,

@@ -53,11 +53,21 @@ describe("gym env test", () => {
     const ok = await runGym(["env", "test", "--resources-server", "word_len", "--json"], { cwd });
     const report = JSON.parse(ok.stdout) as Report;
     expect(report.servers.length).toBe(1);
-    expect(statuses(report.servers[0]!)).toEqual({ "example data": "pass", "example metrics": "pass", "no conflicts": "pass", "example rollouts": "pass", "unit tests": "pass", "example run": "pass" });
+    expect(statuses(report.servers[0]!)).toEqual({ "example data": "pass", "example metrics": "pass", "no conflicts": "pass", "example rollouts": "pass", "unit tests": "pass", "example run": "pass", replay: "pass" });
     expect(ok.code).toBe(0);
 
+    // A verifier that changed behaviour: the scripted run still passes, the replay of the recorded rollouts does not.
     const app = join(dir, "app.py");
-    writeFileSync(app, readFileSync(app, "utf8").replace('    expected = str(body.get("expected_answer", "")).strip()', '    raise ValueError("broken verifier")'));
+    const original = readFileSync(app, "utf8");
+    writeFileSync(app, original.replace('return {**body, "reward": 1.0 if found else 0.0}', 'return {**body, "reward": 1.0}'));
+    const changed = await runGym(["env", "test", "--resources-server", "word_len", "--json"], { cwd });
+    expect(changed.code).toBe(1);
+    const ch = Object.fromEntries((JSON.parse(changed.stdout) as Report).servers[0]!.checks.map((x) => [x.name, x]));
+    expect(ch["example run"]!.status).toBe("pass");
+    expect(ch.replay!.status).toBe("fail");
+    expect(ch.replay!.detail).toContain("task 0: reward 1 now, 0 recorded");
+
+    writeFileSync(app, original.replace('    expected = str(body.get("expected_answer", "")).strip()', '    raise ValueError("broken verifier")'));
     const broken = await runGym(["env", "test", "--resources-server", "word_len", "--json"], { cwd });
     expect(broken.code).toBe(1);
     const b = JSON.parse(broken.stdout) as Report;
