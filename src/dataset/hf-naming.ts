@@ -5,9 +5,12 @@
  * come from the resources-server block of `resource_config_path`, loaded through the config
  * pipeline so `config_paths` includes and `_inherit_from` are honoured.
  */
+import { existsSync } from "node:fs";
 import { ConfigError } from "../errors.ts";
+import { log } from "../log.ts";
 import { resolveAt } from "../config/interpolate.ts";
 import { resolveGlobalConfig } from "../config/resolve.ts";
+import { resolveInRoots, searchRoots } from "../config/roots.ts";
 
 /** What the naming needs from a resources-server config. */
 export interface ResourcesServerInfo {
@@ -19,14 +22,23 @@ export interface ResourcesServerInfo {
 
 /** Load `resource_config_path` (no-model mode, no env.yaml) and read its first resources server. */
 export async function resourcesServerInfo(path: string, cwd?: string): Promise<ResourcesServerInfo> {
-  const resolved = await resolveGlobalConfig({
-    selectors: { configPaths: [path], searchDirs: [] },
-    overrides: [],
-    noModel: true,
-    skipEnvYaml: true,
-    offline: true,
-    cwd,
-  });
+  const roots = await searchRoots({ searchDirs: [], cwd });
+  if (!existsSync(resolveInRoots(path, roots))) {
+    throw new ConfigError(`resource_config_path '${path}' was not found (looked in: ${roots.join(", ")})`, {
+      key: "resource_config_path",
+      hint: "give the resources server config, e.g. resources_servers/<name>/configs/<name>.yaml, relative to the current directory",
+    });
+  }
+  // Only the resources-server block is read: the pipeline's warnings about the file's other servers
+  // (legacy agents, …) concern a run that is not happening.
+  const level = log.level;
+  log.level = Math.min(level, 0);
+  let resolved;
+  try {
+    resolved = await resolveGlobalConfig({ selectors: { configPaths: [path], searchDirs: [] }, overrides: [], noModel: true, skipEnvYaml: true, offline: true, cwd });
+  } finally {
+    log.level = level;
+  }
   const rs = resolved.servers.find((s) => s.serverType === "resources_servers");
   if (!rs) {
     throw new ConfigError(`resource_config_path '${path}' defines no resources server (a block \`<name>: {resources_servers: {<impl>: …}}\`)`, {
