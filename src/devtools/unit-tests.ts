@@ -43,7 +43,7 @@ export async function unitTests(dir: string, opts: { builtin: boolean; python: s
   // Upstream's generated tests import `resources_servers.<name>…`: the project root goes on PYTHONPATH too.
   env.PYTHONPATH = [dir, dirname(dirname(dir)), env.PYTHONPATH].filter((p) => p).join(":");
   const probe = await run([python, "-c", "import pytest"], dir, env, 30_000);
-  const argv = probe.code === 0 ? [python, "-m", "pytest", "-q"] : [python, "-m", "unittest", "discover", "-s", "tests", "-t", "."];
+  const argv = probe.code === 0 ? [python, "-m", "pytest", "-q"] : [python, "-m", "unittest", "discover", "-s", "tests"];
   const r = await run(argv, dir, env, opts.deadlineMs);
   const tail = r.output.trim().split("\n").slice(-15).join("\n");
   if (r.timedOut) return fail(CHECK, `\`${argv.join(" ")}\` did not finish within ${opts.deadlineMs / 1000} s`, `run it yourself in ${dir}`);
