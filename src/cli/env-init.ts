@@ -17,9 +17,9 @@ export default defineGymCommand({
   meta: { name: "init", description: "Scaffold a resources server, environment or benchmark" },
   args: {
     "resources-server": { type: "string", valueHint: "name", description: "Create resources_servers/<name>/ in the cwd (+entrypoint=resources_servers/<name>)" },
-    environment: { type: "string", valueHint: "name", description: "Create a manifest-backed environment" },
-    benchmark: { type: "string", valueHint: "name", description: "Create a manifest-backed benchmark" },
-    profile: { type: "enum", options: [...PROFILES], description: "Integration profile (with --environment/--benchmark)" },
+    environment: { type: "string", valueHint: "name", description: "Create a manifest-backed environment (not implemented yet)" },
+    benchmark: { type: "string", valueHint: "name", description: "Create a manifest-backed benchmark (not implemented yet)" },
+    profile: { type: "string", valueHint: "profile", description: `Integration profile: ${PROFILES.join(", ")}` },
     "reuse-verifier": { type: "string", valueHint: "name", description: "Reuse this resources server as the verifier" },
     "reward-range": { type: "string", valueHint: "LOW HIGH", description: "Reward range, two floats" },
     "reward-high": { type: "positional", required: false, description: "HIGH of --reward-range LOW HIGH" },

@@ -5,6 +5,7 @@
  * rules of the command line live here, each a usage error (exit 2).
  */
 import { UsageError } from "../errors.ts";
+import { closestMatch } from "../util/similar.ts";
 
 /** The integration profiles `--profile` accepts. */
 export const PROFILES = ["custom-gym-verifier", "custom-gym-agent-loop", "external-agent-loop", "external-rollout-driver"] as const;
@@ -104,7 +105,10 @@ export function initPlan(input: InitInput): ResourcesServerPlan | WorkloadPlan {
   }
   const profile = input.profile ?? keys.profile ?? "custom-gym-verifier";
   if (!(PROFILES as readonly string[]).includes(profile)) {
-    throw new UsageError(`${PROG}: error: argument --profile: invalid choice: '${profile}' (choose from ${PROFILES.map((p) => `'${p}'`).join(", ")})`);
+    const near = closestMatch(profile, [...PROFILES]);
+    throw new UsageError(`${PROG}: error: argument --profile: invalid choice: '${profile}' (choose from ${PROFILES.map((p) => `'${p}'`).join(", ")})`, {
+      hint: near ? `Did you mean \`${near}\`?` : undefined,
+    });
   }
   const plan: WorkloadPlan = { kind: scaffoldKind, name: scaffoldName, profile: profile as WorkloadPlan["profile"] };
   const reuse = input.reuseVerifier ?? keys.reuse_verifier;
