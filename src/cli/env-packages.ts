@@ -47,7 +47,7 @@ export default defineGymCommand({
       });
     }
     if (cmd.viaPip) process.stderr.write(`uv is not installed; listing with ${cmd.argv.slice(0, 3).join(" ")} ${cmd.argv[3]} instead\n`);
-    const code = await runPackages(cmd.argv, cmd.venv, 120_000);
-    return code === 0 ? 0 : 1;
+    // The lister's own exit code, as upstream passes it through.
+    return await runPackages(cmd.argv, cmd.venv, 120_000);
   },
 });
