@@ -3,7 +3,7 @@
  * native episode envelope of runtime §10.2) and the routing of its outcome to the main output,
  * the failures sidecar as a typed record (D21, §11.4–§11.6), or nowhere (`_ng_no_persist`).
  */
-import { failingModelServer, INVALID_MODEL_RESPONSE } from "../servers/model-failure.ts";
+import { failureOrigin, INVALID_MODEL_RESPONSE } from "../servers/failure-origin.ts";
 import type { PostOutcome } from "./http.ts";
 import type { RunTarget } from "./targets.ts";
 
@@ -59,9 +59,10 @@ export function runRequestBody(row: Row, target: RunTarget): string {
 /**
  * Map an upstream failure class / kind / stage to the D21 type (runtime §11.4 table). `body` is
  * the raw answer of a failed `/run`: when its innermost failing hop is a model server (the
- * `<Class>___<instance>` token upstream 500 bodies carry, servers/model-failure.ts), a flat
+ * `<Class>___<instance>` token upstream 500 bodies carry, servers/failure-origin.ts), a flat
  * row's `agent_run_error` is a `model` failure, like a native episode's agent-stage failure
- * (`timeout` when that model call ran out of time).
+ * (`timeout` when that model call ran out of time); a resources server's own `/verify`
+ * failure is `verifier`.
  */
 export function failureCategory(f: { cls?: string; kind?: string; stage?: string; status?: number; message?: string; body?: string }): FailureCategory {
   const msg = f.message ?? "";
@@ -70,11 +71,11 @@ export function failureCategory(f: { cls?: string; kind?: string; stage?: string
   if (f.cls && ["skipped", "reference_missing", "eval_missing"].includes(f.cls)) return "data";
   if (f.cls === "agent_run_error") {
     if (f.status === 422) return "data";
-    return f.body === undefined ? "infra" : modelFailure(f.body) ?? "infra";
+    return f.body === undefined ? "infra" : (originCategory(f.body) ?? "infra");
   }
   if (f.cls === "environment_server_failed") {
     // The agent's turn is the model's: a model call that ran out of time is a timeout, like on flat rows.
-    if (f.stage === "agent") return failingModelServer(msg)?.timedOut ? "timeout" : "model";
+    if (f.stage === "agent") return failureOrigin(msg)?.timedOut ? "timeout" : "model";
     if (f.stage === "verification") return "verifier";
     if (f.stage === "admission") return "timeout";
     return "infra";
@@ -82,10 +83,15 @@ export function failureCategory(f: { cls?: string; kind?: string; stage?: string
   return "infra";
 }
 
-/** `model` when a failed body names a model server as the failing hop (`timeout` when it ran out of time), or is simple_agent's invalid-model-answer error. */
-function modelFailure(body: string): FailureCategory | undefined {
-  const m = failingModelServer(body);
-  if (m) return m.timedOut ? "timeout" : "model";
+/**
+ * The type a failed body's origin gives: a model server → `model` (`timeout` when its call ran
+ * out of time), simple_agent's invalid-model-answer error → `model`, a resources server's own
+ * `/verify` failure → `verifier`; undefined otherwise.
+ */
+function originCategory(body: string): FailureCategory | undefined {
+  const o = failureOrigin(body);
+  if (o?.kind === "model") return o.timedOut ? "timeout" : "model";
+  if (o?.kind === "resources" && o.own) return "verifier";
   return body.includes(INVALID_MODEL_RESPONSE) ? "model" : undefined;
 }
 

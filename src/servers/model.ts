@@ -3,14 +3,14 @@
  * `/v1/chat/completions` (unknown keys dropped) and `/v1/messages` (Anthropic, via Responses),
  * each with a non-streaming core and a buffer-then-replay SSE rendering for `stream: true`.
  * Components supply the backend; with observability on, every call is captured (§14,
- * model-capture.ts) and failures name the model server (model-failure.ts).
+ * model-capture.ts) and failures name the model server (failure-origin.ts).
  */
 import type { RequestContext, Route, ServerApp } from "../runtime/http-types.ts";
 import { messagesToResponses, messageSse, messagesValidator, responsesToMessage } from "./anthropic-messages.ts";
 import type { CaptureDialect, CaptureNote, ModelCallCapture } from "./model-capture.ts";
 import { ChatCompletionCreateParams, ResponseCreateParams } from "./openai-schemas.ts";
 import { chatCompletionSse, responsesSse } from "./sse.ts";
-import { tagModelFailure } from "./model-failure.ts";
+import { tagServerFailure } from "./failure-origin.ts";
 import { bodyValidator } from "./validation.ts";
 
 type Obj = Record<string, unknown>;
@@ -88,7 +88,7 @@ export function modelServerApp(opts: { className: string; instanceName: string; 
     method: "POST",
     path,
     handler: (ctx) => {
-      const run = (note: CaptureNote) => tagModelFailure(() => handle(backend, ctx, note), opts.className, opts.instanceName);
+      const run = (note: CaptureNote) => tagServerFailure(() => handle(backend, ctx, note), opts.className, opts.instanceName);
       return capture ? capture.around(ctx, dialect, run) : run({});
     },
   });

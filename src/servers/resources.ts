@@ -8,6 +8,7 @@ import Type from "typebox";
 import { HttpError, type RequestContext, type Route, type ServerApp } from "../runtime/http-types.ts";
 import { computeAggregateMetrics } from "../verify/aggregate-metrics.ts";
 import { CloseSessionRequest, isNativeSeed, NativeSeedRequest, PATHS } from "./episode-protocol.ts";
+import { nameFailure } from "./failure-origin.ts";
 import { RESPONSE_CREATE_KEYS } from "./openai-schemas.ts";
 import { bodyValidator, type BodyValidator } from "./validation.ts";
 
@@ -165,12 +166,13 @@ export function resourcesServerApp(spec: ResourcesSpec): ServerApp {
         try {
           result = await spec.verify(body, { sessionId: ctx.sessionId, ctx });
         } catch (e) {
+          // A verifier failure names this server in its 500 body, so the collector types it `verifier` (D21).
+          if (!(e instanceof JudgeError)) throw nameFailure(e, spec.className, spec.instanceName);
           // judge_failsafe: the collector routes this row to the failures file; it never counts as reward 0 (D21).
-          if (!(e instanceof JudgeError)) throw e;
           return { ...body, reward: 0.0, _ng_failure_class: "judge_failed", _ng_failure_judge_error: e.message };
         }
         const { reward, ...extra } = result;
-        if (typeof reward !== "number" || !Number.isFinite(reward)) throw new Error(`${spec.instanceName}: verify produced a non-numeric reward ${String(reward)}`);
+        if (typeof reward !== "number" || !Number.isFinite(reward)) throw nameFailure(new Error(`verify produced a non-numeric reward ${String(reward)}`), spec.className, spec.instanceName);
         return { responses_create_params: fullCreateParams(body.responses_create_params as Obj), response: fullResponse(body.response as Obj), reward, ...extra };
       },
     },

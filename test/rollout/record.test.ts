@@ -27,6 +27,11 @@ describe("agent_run_error typing (D21)", () => {
     expect(category(500, relay("SimpleAgent___a", relay("SimpleAgent___a", JSON.stringify("TimeoutError('SimpleModelServer___p: POST … timed out after 3s')"))))).toBe("timeout");
   });
 
+  test("a resources server's own /verify failure is verifier; an inner call it relays is not", () => {
+    expect(category(500, relay("SimpleAgent___a", JSON.stringify("ValueError('MathResourcesServer___math: no expected_answer')")))).toBe("verifier");
+    expect(category(500, relay("SimpleAgent___a", relay("MathResourcesServer___math", '{"error":"sandbox down"}')))).toBe("infra");
+  });
+
   test("simple_agent's invalid-model-answer error is model", () => {
     expect(category(500, relay("SimpleAgent___a", JSON.stringify("RuntimeError('Received an invalid response from model server: {}')")))).toBe("model");
   });

@@ -9,7 +9,9 @@ import { foldCapture } from "../../src/rollout/capture.ts";
 import { routeOutcome } from "../../src/rollout/record.ts";
 import type { RunTarget } from "../../src/rollout/targets.ts";
 import { pyBytesRepr } from "../../src/runtime/py-repr.ts";
-import { failingModelServer } from "../../src/servers/model-failure.ts";
+import { serveApp } from "../../src/runtime/http.ts";
+import { failureOrigin } from "../../src/servers/failure-origin.ts";
+import { resourcesServerApp } from "../../src/servers/resources.ts";
 import { tempDir, type TempDir } from "../helpers/tmp.ts";
 import { postJson, startStack, type Stack } from "./_stack.ts";
 
@@ -163,7 +165,7 @@ describe("model failures behind a flat row (D21)", () => {
     expect(r.status).toBe(500);
     const body = JSON.parse(r.text) as string;
     expect(body.startsWith("Hit an exception in SimpleAgent___bad_agent calling an inner server: b'")).toBe(true);
-    expect(failingModelServer(body)).toEqual({ server: "VLLMModel___vllm", timedOut: false });
+    expect(failureOrigin(body)).toEqual({ server: "VLLMModel___vllm", kind: "model", own: false, timedOut: false });
     const routed = routeOutcome(row, target, { kind: "response", status: 500, text: r.text, attempts: 1, elapsedMs: 5 });
     expect(routed.dest).toBe("failures");
     expect((routed as { record: Obj }).record).toMatchObject({ _ng_failure_class: "agent_run_error", _ng_failure_http_status: 500, _ng_failure_category: "model" });
@@ -190,16 +192,49 @@ describe("model failures behind a flat row (D21)", () => {
   });
 });
 
-describe("failingModelServer", () => {
+describe("verifier failures behind a flat row (D21)", () => {
+  test("a /verify that raises names its server; the agent's 500 is typed verifier", async () => {
+    const broken = serveApp(
+      resourcesServerApp({
+        className: "BrokenResourcesServer",
+        instanceName: "broken",
+        verify: () => {
+          throw new Error("no ground truth in the row");
+        },
+      }),
+      { host: "127.0.0.1", port: 0 },
+    );
+    await using s = await startStack(
+      [
+        { name: "policy", serverType: "responses_api_models", impl: "scripted_model" },
+        { name: "agent", serverType: "responses_api_agents", impl: "simple_agent", leaf: { resources_server: { type: "resources_servers", name: "broken" }, model_server: { type: "responses_api_models", name: "policy" } } },
+      ],
+      { broken: { resources_servers: { broken_impl: { host: "127.0.0.1", port: broken.port } } } },
+    );
+    try {
+      const r = await post(`${s.url.agent}/run`, { responses_create_params: { input: "hi" } });
+      expect(r.status).toBe(500);
+      expect(failureOrigin(r.text)).toMatchObject({ server: "BrokenResourcesServer___broken", kind: "resources", own: true });
+      const target: RunTarget = { server: "env", implementation: "legacy_agent", runUrl: "http://x/run", baseUrl: "http://x", native: false };
+      const routed = routeOutcome({ _ng_task_index: 0, _ng_rollout_index: 0 }, target, { kind: "response", status: 500, text: r.text, attempts: 1, elapsedMs: 1 });
+      expect((routed as { record: Obj }).record._ng_failure_category).toBe("verifier");
+    } finally {
+      await broken.stop(true);
+    }
+  });
+});
+
+describe("failureOrigin", () => {
   const relay = (cls: string, inner: string) => JSON.stringify(`Hit an exception in ${cls} calling an inner server: ${pyBytesRepr(new TextEncoder().encode(inner))}`);
   test("finds the innermost model server through nested relays; a model-side TimeoutError is a timeout", () => {
     const modelBody = JSON.stringify("TimeoutError('SimpleModelServer___policy_model: POST http://e/v1/responses timed out after 3s (request_timeout_seconds)')");
     const body = relay("SimpleAgent___agent", relay("SimpleAgent___agent", modelBody));
-    expect(failingModelServer(body)).toEqual({ server: "SimpleModelServer___policy_model", timedOut: true });
+    expect(failureOrigin(body)).toEqual({ server: "SimpleModelServer___policy_model", kind: "model", own: true, timedOut: true });
     const target: RunTarget = { server: "e", implementation: "legacy_agent", runUrl: "http://x/run", baseUrl: "http://x", native: false };
     const rec = (routeOutcome({ _ng_task_index: 0, _ng_rollout_index: 0 }, target, { kind: "response", status: 500, text: body, attempts: 1, elapsedMs: 1 }) as { record: Obj }).record;
     expect(rec._ng_failure_category).toBe("timeout");
-    expect(failingModelServer(relay("SimpleAgent___agent", JSON.stringify("ValueError('bad')")))).toBeUndefined();
-    expect(failingModelServer(relay("SimpleAgent___agent", relay("WeatherResourcesServer___w", "{}")))).toBeUndefined();
+    expect(failureOrigin(relay("SimpleAgent___agent", JSON.stringify("ValueError('bad')")))).toMatchObject({ kind: "other", own: false });
+    expect(failureOrigin(relay("SimpleAgent___agent", relay("WeatherResourcesServer___w", "{}")))).toMatchObject({ kind: "resources", own: false });
+    expect(failureOrigin("plain text")).toBeUndefined();
   });
 });

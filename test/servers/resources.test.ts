@@ -105,7 +105,8 @@ describe("judge_failsafe", () => {
       expect(r.json).toMatchObject({ reward: 0, _ng_failure_class: "judge_failed", _ng_failure_judge_error: "judge endpoint timed out", expected_answer: "4" });
       const bug = await postJson(url, verifyBody({ mode: "other" }));
       expect(bug.status).toBe(500);
-      expect(bug.json).toBe("Error('bug')");
+      // repr(e) as upstream, its message naming the server so the collector can type it (D21).
+      expect(bug.json).toBe("Error('JudgeRS___judge_rs: bug')");
     } finally {
       server.stop(true);
     }
