@@ -32,8 +32,9 @@ export default defineGymCommand({
     const overrides = [
       ...flagsToOverrides(flags, [
         { flag: "repo-id", key: "repo_id" },
-        { flag: "name", key: "dataset_name" },
-        { flag: "revision", key: "version" },
+        // Quoted so that `--revision 1.0` or `--name 2024` stay strings.
+        { flag: "name", key: "dataset_name", quoted: true },
+        { flag: "revision", key: "version", quoted: true },
         { flag: "artifact", key: "artifact_fpath" },
         { flag: "output", key: "output_fpath" },
         { flag: "output-dir", key: "output_dirpath" },

@@ -16,7 +16,7 @@ export default defineGymCommand({
   },
   examples: ["gym dataset rm --name old_dataset", "gym dataset rm --name old_dataset --yes"],
   async run({ args: flags, data }) {
-    const overrides = [...flagsToOverrides(flags, [{ flag: "name", key: "dataset_name" }, { flag: "yes", key: "yes" }]), ...data.overrides];
+    const overrides = [...flagsToOverrides(flags, [{ flag: "name", key: "dataset_name", quoted: true }, { flag: "yes", key: "yes" }]), ...data.overrides];
     const resolved = await resolveGlobalConfig({ selectors: { configPaths: [], searchDirs: [] }, overrides, noModel: true });
     const keys = keysOf(resolved);
     const name = keys.need("dataset_name", "pass --name NAME");

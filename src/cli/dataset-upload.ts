@@ -29,9 +29,10 @@ export default defineGymCommand({
     const overrides = [
       ...flagsToOverrides(flags, [
         { flag: "input", key: "input_jsonl_fpath" },
-        { flag: "name", key: "dataset_name" },
-        { flag: "revision", key: "version" },
-        { flag: "revision", key: "revision" },
+        // Quoted so that `--revision 1.0` or `--name 2024` stay strings (verbatim, Hydra would read numbers).
+        { flag: "name", key: "dataset_name", quoted: true },
+        { flag: "revision", key: "version", quoted: true },
+        { flag: "revision", key: "revision", quoted: true },
         { flag: "split", key: "split" },
         { flag: "create-pr", key: "create_pr" },
         { flag: "yes", key: "yes" },
