@@ -8,6 +8,7 @@
 import { envVar, setEnvVar } from "../env.ts";
 import { log } from "../log.ts";
 import { InnerServerError } from "./http-types.ts";
+import { effectivePerHostLimit, openFileLimits } from "./http-fd-budget.ts";
 import { HostLimiter } from "./limiter.ts";
 import type { PoolLimits } from "./pool.ts";
 import { profiled } from "./profiling.ts";
@@ -39,6 +40,8 @@ export interface ClientPolicy {
   limits: PoolLimits;
   /** `global_aiohttp_client_request_debug`. */
   debug: boolean;
+  /** The open-file soft limit the per-host cap is sized from (http-fd-budget.ts); read from the process when absent. */
+  fdSoftLimit?: number;
 }
 
 function num(v: unknown): number | undefined {
@@ -140,24 +143,84 @@ export async function raiseForStatus(res: Response, url = res.url): Promise<Resp
   throw new InnerServerError(res.status, await res.text(), url);
 }
 
+/** Host (`host:port`), hostname and path of an absolute URL, without a URL object on the hot path. */
+function splitUrl(url: string): { host: string; hostname: string; path: string } {
+  const scheme = url.indexOf("://");
+  const start = scheme + 3;
+  const slash = scheme < 0 ? -1 : url.indexOf("/", start);
+  const authority = scheme < 0 ? "" : url.slice(start, slash < 0 ? url.length : slash);
+  // Userinfo, IPv6 brackets and odd forms go through URL, which knows every rule.
+  if (authority === "" || authority.includes("@") || authority.includes("[") || url.includes("#")) {
+    const u = new URL(url);
+    return { host: u.host, hostname: u.hostname, path: u.pathname };
+  }
+  const q = slash < 0 ? -1 : url.indexOf("?", slash);
+  const path = slash < 0 ? "/" : url.slice(slash, q < 0 ? url.length : q);
+  const colon = authority.lastIndexOf(":");
+  const hostname = (colon < 0 ? authority : authority.slice(0, colon)).toLowerCase();
+  const port = colon < 0 ? "" : authority.slice(colon + 1);
+  // URL drops a scheme's default port from `host`; keep the limiter keys identical to before.
+  const defaultPort = (url.startsWith("http:") && port === "80") || (url.startsWith("https:") && port === "443");
+  return { host: port === "" || defaultPort ? hostname : `${hostname}:${port}`, hostname, path };
+}
+
+/** Bodies up to this size are read inside the deadline and handed back buffered. */
+const BUFFER_LIMIT_BYTES = 64 * 1024 * 1024;
+
+/** Whether a response can be read whole before returning it: a known, bounded length and no event stream. */
+function bufferable(res: Response): boolean {
+  const length = res.headers.get("content-length");
+  if (length === null || !(Number(length) <= BUFFER_LIMIT_BYTES)) return false;
+  return !(res.headers.get("content-type") ?? "").includes("event-stream");
+}
+
+function timeoutReason(): DOMException {
+  return new DOMException("The operation timed out.", "TimeoutError");
+}
+
+let proxyCheckedAt = Number.NEGATIVE_INFINITY;
+let proxyConfigured = false;
+
+/** D34 for one internal call: the proxy variables are read at most once a second, not per request. */
+function bypassForInternal(hostname: string): void {
+  if (bypassed.has(hostname)) return;
+  const now = performance.now();
+  if (now - proxyCheckedAt > 1000) {
+    proxyCheckedAt = now;
+    proxyConfigured = PROXY_VARS.some((v) => (envVar(v) ?? "") !== "");
+  }
+  if (proxyConfigured) bypassProxyFor(hostname);
+}
+
 /** The process's pooled HTTP client. */
 export class HttpClient {
   private readonly limiter: HostLimiter;
   private retryCount = 0;
 
   constructor(readonly policy: ClientPolicy) {
-    this.limiter = new HostLimiter(policy.limits.limit, policy.limits.limitPerHost);
+    // Sockets beyond the open-file budget would fail with EMFILE mid-run: cap per host so they queue.
+    const perHost = effectivePerHostLimit(policy.limits.limitPerHost, policy.fdSoftLimit ?? openFileLimits()?.soft);
+    this.limiter = new HostLimiter(policy.limits.limit, perHost.limit);
   }
 
-  /** Send one request with the timeout and retry rules of its kind. */
+  /**
+   * Send one request with the timeout and retry rules of its kind. A response with a known length
+   * comes back already read (the deadline covers the body, and its timer is cleared at once);
+   * a stream keeps its deadline until it fires.
+   */
   request(url: string, opts: RequestOptions = {}): Promise<Response> {
-    const u = new URL(url);
-    return profiled(`HttpClient.request ${opts.method ?? (opts.json === undefined && opts.body === undefined ? "GET" : "POST")} ${u.pathname}`, () => this.send(u, url, opts));
+    const u = splitUrl(url);
+    return profiled(`HttpClient.request ${opts.method ?? (opts.json === undefined && opts.body === undefined ? "GET" : "POST")} ${u.path}`, () => this.send(u, url, opts));
   }
 
-  private async send(u: URL, url: string, opts: RequestOptions): Promise<Response> {
-    if (opts.internal) bypassProxyFor(u.hostname);
-    const kind = opts.kind ?? callKindOf(u.pathname);
+  /** Requests queued for a connection slot to `host` (`host:port`). */
+  queuedFor(host: string): number {
+    return this.limiter.waiting(host);
+  }
+
+  private async send(u: { host: string; hostname: string; path: string }, url: string, opts: RequestOptions): Promise<Response> {
+    if (opts.internal) bypassForInternal(u.hostname);
+    const kind = opts.kind ?? callKindOf(u.path);
     const timeoutS = this.policy.timeoutSeconds ?? DEFAULT_TIMEOUTS[kind];
     const headers: Record<string, string> = { ...opts.headers };
     let body: string | Uint8Array | undefined = opts.body;
@@ -165,27 +228,50 @@ export class HttpClient {
       body = JSON.stringify(opts.json);
       headers["content-type"] ??= "application/json";
     }
-    if (opts.cookies && Object.keys(opts.cookies).length > 0) {
-      headers.cookie = Object.entries(opts.cookies).map(([k, v]) => `${k}=${v}`).join("; ");
+    if (opts.cookies) {
+      let cookie = "";
+      for (const k in opts.cookies) cookie += `${cookie === "" ? "" : "; "}${k}=${opts.cookies[k]}`;
+      if (cookie !== "") headers.cookie = cookie;
     }
     const method = opts.method ?? (body === undefined ? "GET" : "POST");
     const started = performance.now();
     const elapsed = () => (performance.now() - started) / 1000;
+    const outer = opts.signal;
     for (let attempt = 0; ; attempt++) {
-      const release = await this.limiter.acquire(u.host);
-      const signals = [opts.signal, timeoutS > 0 ? AbortSignal.timeout(timeoutS * 1000) : undefined].filter((s): s is AbortSignal => s !== undefined);
+      const release = this.limiter.tryAcquire(u.host) ?? (await this.limiter.acquire(u.host));
+      // One controller and one cancellable timer per attempt: AbortSignal.timeout's timers cannot be
+      // cleared and pile up for the whole timeout (hours for episode calls), and AbortSignal.any
+      // chains dependents onto the caller's signal.
+      const ac = timeoutS > 0 || outer ? new AbortController() : undefined;
+      const timer = timeoutS > 0 ? setTimeout(() => ac!.abort(timeoutReason()), timeoutS * 1000) : undefined;
+      const onAbort = outer ? () => ac!.abort(outer.reason) : undefined;
+      if (outer && onAbort) {
+        if (outer.aborted) onAbort();
+        else outer.addEventListener("abort", onAbort, { once: true });
+      }
+      let settled = true;
       let res: Response | undefined;
       let error: unknown;
       try {
-        res = await fetch(url, { method, headers, body, signal: signals.length > 0 ? AbortSignal.any(signals) : undefined });
+        res = await fetch(url, { method, headers, body, signal: ac?.signal });
+        if (timer === undefined && !outer) {
+          // Nothing to disarm: hand the response over as it is.
+        } else if (bufferable(res)) {
+          res = new Response(await res.arrayBuffer(), { status: res.status, statusText: res.statusText, headers: res.headers });
+        } else settled = false;
       } catch (e) {
         error = e;
+        res = undefined;
       } finally {
         release();
+        if (settled) {
+          clearTimeout(timer);
+          if (outer && onAbort) outer.removeEventListener("abort", onAbort);
+        }
       }
       if (res && !RETRY_STATUSES.has(res.status)) return res;
       if (error !== undefined) {
-        if (opts.signal?.aborted) throw opts.signal.reason ?? error;
+        if (outer?.aborted) throw outer.reason ?? error;
         const timedOut = (error as Error)?.name === "TimeoutError";
         if (timedOut || !isConnectError(error)) {
           const what = timedOut ? `timed out after ${timeoutS}s (request_timeout_seconds)` : `failed: ${(error as Error)?.message ?? error}`;
@@ -213,7 +299,7 @@ export class HttpClient {
         log.warn(`[model_retry url=${url} status=${res?.status ?? "none"} kind=${retryKind} try=${attempt + 1} elapsed_s=${elapsed().toFixed(1)} error_msg=${why.slice(0, 200)}]`);
       } else log.warn(`[request_retry url=${url} error=${why} retry=${attempt + 1} elapsed_s=${elapsed().toFixed(1)}]`);
       if (res) await res.body?.cancel().catch(() => {});
-      await sleep(delay, opts.signal);
+      await sleep(delay, outer);
     }
   }
 

@@ -11,8 +11,22 @@ export class Semaphore {
 
   /** Wait for a slot; the returned function releases it (call exactly once). */
   async acquire(): Promise<() => void> {
-    if (this.limit > 0 && this.active >= this.limit) await new Promise<void>((resolve) => this.waiters.push(resolve));
-    else this.active++;
+    return this.tryAcquire() ?? (await this.queue());
+  }
+
+  /** A slot now, without awaiting, or undefined when all are taken (the hot path: no promise per call). */
+  tryAcquire(): (() => void) | undefined {
+    if (this.limit > 0 && (this.active >= this.limit || this.waiters.length > 0)) return undefined;
+    this.active++;
+    return this.releaser();
+  }
+
+  private async queue(): Promise<() => void> {
+    await new Promise<void>((resolve) => this.waiters.push(resolve));
+    return this.releaser();
+  }
+
+  private releaser(): () => void {
     let released = false;
     return () => {
       if (released) return;
@@ -27,6 +41,11 @@ export class Semaphore {
   /** Slots in use. */
   get inUse(): number {
     return this.active;
+  }
+
+  /** Callers waiting for a slot. */
+  get queued(): number {
+    return this.waiters.length;
   }
 }
 
@@ -43,9 +62,38 @@ export class HostLimiter {
 
   /** Wait for a slot for `host` (per-host first, then total); returns the release function. */
   async acquire(host: string): Promise<() => void> {
+    return this.tryAcquire(host) ?? (await this.queue(host));
+  }
+
+  /** A slot for `host` now, or undefined when it would have to wait (then call `acquire`). */
+  tryAcquire(host: string): (() => void) | undefined {
+    const sem = this.semFor(host);
+    const releaseHost = sem.tryAcquire();
+    if (!releaseHost) return undefined;
+    const releaseTotal = this.total.tryAcquire();
+    if (!releaseTotal) {
+      releaseHost();
+      return undefined;
+    }
+    return () => {
+      releaseTotal();
+      releaseHost();
+    };
+  }
+
+  /** Requests waiting for a slot of `host` (for tests and status lines). */
+  waiting(host: string): number {
+    return this.perHost.get(host)?.queued ?? 0;
+  }
+
+  private semFor(host: string): Semaphore {
     let sem = this.perHost.get(host);
     if (!sem) this.perHost.set(host, (sem = new Semaphore(this.perHostLimit)));
-    const releaseHost = await sem.acquire();
+    return sem;
+  }
+
+  private async queue(host: string): Promise<() => void> {
+    const releaseHost = await this.semFor(host).acquire();
     const releaseTotal = await this.total.acquire();
     return () => {
       releaseTotal();

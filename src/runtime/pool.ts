@@ -5,6 +5,7 @@
  */
 import { ConfigError } from "../errors.ts";
 import { log } from "../log.ts";
+import { effectivePerHostLimit, SOCKETS_PER_ROLLOUT_AGENT } from "./http-fd-budget.ts";
 
 /** Effective per-process limits (0 = unlimited). */
 export interface PoolLimits {
@@ -49,7 +50,9 @@ export function poolLimits(dict: Record<string, unknown>, workers = 1, serverNam
 /** Log the limits once per server and warn when the intended concurrency exceeds them (never fails). */
 export function reportPoolLimits(dict: Record<string, unknown>, limits: PoolLimits, serverName: string, fdSoftLimit?: number): void {
   const fd = fdSoftLimit === undefined ? "" : `, file descriptors ${fdSoftLimit}`;
-  log.info(`(${serverName}) outbound pool: limit ${limits.limit || "unlimited"}, per host ${limits.limitPerHost || "unlimited"}${fd}`);
+  const perHost = effectivePerHostLimit(limits.limitPerHost, fdSoftLimit);
+  const capped = perHost.cappedByFds ? ` (capped from ${limits.limitPerHost || "unlimited"} so ${SOCKETS_PER_ROLLOUT_AGENT} sockets per rollout fit the open-file limit; more requests queue)` : "";
+  log.info(`(${serverName}) outbound pool: limit ${limits.limit || "unlimited"}, per host ${perHost.limit || "unlimited"}${capped}${fd}`);
   const pairs: [string, number][] = [
     ["global_aiohttp_intended_concurrency", limits.limit],
     ["global_aiohttp_intended_concurrency_per_host", limits.limitPerHost],

@@ -10,7 +10,7 @@ import { targetsFromConfig } from "../../src/rollout/targets.ts";
 import { Monitor } from "../../src/rollout/monitor.ts";
 import { Progress, percentBlock } from "../../src/rollout/progress.ts";
 import { WalltimeDrain } from "../../src/rollout/drain.ts";
-import { fdBudgetWarning, neededMaxHttpRequests } from "../../src/rollout/capacity.ts";
+import { neededMaxHttpRequests } from "../../src/rollout/capacity.ts";
 import { expandShardGlobs } from "../../src/rollout/shards.ts";
 import { tempDir } from "../helpers/tmp.ts";
 import { configFor } from "../fixtures/rollout/env-server.ts";
@@ -225,11 +225,7 @@ describe("progress, watchdog, drain, capacity", () => {
     expect(new WalltimeDrain(undefined, 10).shouldDrain()).toBe(false);
   });
 
-  test("fd budget and fetch cap", () => {
-    expect(fdBudgetWarning(100, { soft: 20000, hard: 20000 })).toBeUndefined();
-    expect(fdBudgetWarning(8192, { soft: 20000, hard: 20000 })).toBeUndefined();
-    expect(fdBudgetWarning(10000, { soft: 20000, hard: 20000 })).toContain("lower num_samples_in_parallel / max_resident_rollout_tasks to at most 9968");
-    expect(fdBudgetWarning(5000, { soft: 1024, hard: 20000 })).toContain("ulimit -n 20000");
+  test("fetch cap (the fd budget is tested in capacity.test.ts)", () => {
     expect(neededMaxHttpRequests(100, undefined)).toBeUndefined();
     expect(neededMaxHttpRequests(8192, undefined)).toBe(8208);
     expect(neededMaxHttpRequests(8192, 10000)).toBeUndefined();
