@@ -5,16 +5,17 @@
  * as upstream does) so nothing is written for a file that cannot be rendered whole; the output
  * is staged and renamed into place at the end.
  */
+import { existsSync } from "node:fs";
 import { ConfigError } from "../errors.ts";
 import { resolveInRoots } from "../config/roots.ts";
-import { readJsonl, JsonlLineError } from "../rollout/jsonl.ts";
-import { pyJsonDumps } from "../servers/py-json.ts";
-import { applyPrompt, loadPromptConfig } from "./prompt.ts";
+import { readLines } from "../rollout/jsonl.ts";
+import { formatMap, loadPromptConfig, type PromptConfig } from "./prompt.ts";
+import { parsePyJson, pyDumps, PyNumber, pyStrOf } from "./render-python.ts";
 import { withStagedOutputs } from "./upload-files.ts";
-import { existsSync } from "node:fs";
 
 /** Python truthiness of a JSON value (upstream tests `rcp.get("input")`). */
 function truthy(v: unknown): boolean {
+  if (v instanceof PyNumber) return v.value !== 0;
   if (v === undefined || v === null || v === false || v === 0 || v === "") return false;
   if (Array.isArray(v)) return v.length > 0;
   if (typeof v === "object") return Object.keys(v).length > 0;
@@ -26,13 +27,32 @@ function rcpOf(row: Record<string, unknown>): Record<string, unknown> | undefine
   return rcp !== null && typeof rcp === "object" && !Array.isArray(rcp) ? (rcp as Record<string, unknown>) : undefined;
 }
 
+/** The rows of a JSONL file (blank lines skipped), numbers kept as Python sees them. */
 async function* rows(path: string): AsyncGenerator<{ value: Record<string, unknown>; lineNo: number }> {
-  try {
-    yield* readJsonl(path);
-  } catch (e) {
-    if (e instanceof JsonlLineError) throw new ConfigError(e.message, { key: "input_jsonl_fpath", location: { file: path, line: e.lineNo }, hint: "every line must be one JSON object" });
-    throw e;
+  for await (const l of readLines(path)) {
+    if (l.text.trim() === "") continue;
+    let value: unknown;
+    try {
+      value = parsePyJson(l.text);
+    } catch (e) {
+      throw new ConfigError(`malformed JSON at line ${l.lineNo}: ${(e as Error).message}`, { key: "input_jsonl_fpath", location: { file: path, line: l.lineNo }, hint: "every line must be one JSON object" });
+    }
+    if (value === null || typeof value !== "object" || Array.isArray(value) || value instanceof PyNumber) {
+      throw new ConfigError(`line ${l.lineNo} is not a JSON object`, { key: "input_jsonl_fpath", location: { file: path, line: l.lineNo } });
+    }
+    yield { value: value as Record<string, unknown>, lineNo: l.lineNo };
   }
+}
+
+/** Upstream's `apply_prompt_to_row`: the row with `responses_create_params.input` built from the template. */
+function applyPromptPy(cfg: PromptConfig, row: Record<string, unknown>, where: string): Record<string, unknown> {
+  // format_map sees Python's str() of each field, so `1.0` renders as 1.0 (formatMap passes strings through).
+  const view = Object.fromEntries(Object.entries(row).map(([k, v]) => [k, pyStrOf(v)]));
+  const input: { role: string; content: string }[] = [];
+  if (cfg.system !== undefined) input.push({ role: "system", content: formatMap(cfg.system, view, `${where} (system prompt)`) });
+  input.push({ role: "user", content: formatMap(cfg.user, view, `${where} (user prompt)`) });
+  const rcp = rcpOf(row) ?? {};
+  return { ...row, responses_create_params: { ...rcp, input } };
 }
 
 /** Render `input` with the prompt config into `output`; returns the row count and the resolved paths. */
@@ -63,12 +83,10 @@ export async function renderPrompts(input: string, promptConfig: string, output:
     const sink = Bun.file(out.stage(output)).writer();
     try {
       for await (const { value, lineNo } of rows(inputPath)) {
-        const rcp = rcpOf(value);
-        // A falsy input (`""`, `[]`, null) is no input: upstream overwrites it.
-        const row = rcp && Object.hasOwn(rcp, "input") ? { ...value, responses_create_params: Object.fromEntries(Object.entries(rcp).filter(([k]) => k !== "input")) } : value;
-        const rendered = applyPrompt(cfg, row, `${inputPath}:${lineNo}`);
+        // A falsy input (`""`, `[]`, null) passed pass 1: it is replaced, keeping its key position.
+        const rendered = applyPromptPy(cfg, value, `${inputPath}:${lineNo}`);
         rendered.prompt_config_used = cfg.path;
-        sink.write(`${pyJsonDumps(rendered)}\n`);
+        sink.write(`${pyDumps(rendered)}\n`);
         count++;
       }
     } finally {

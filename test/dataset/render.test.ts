@@ -2,6 +2,7 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { parsePyJson, pyDumps, pyFloatRepr, pyStrOf } from "../../src/dataset/render-python.ts";
 import { runGym, tempDir } from "../helpers/tmp.ts";
 
 const PROMPT = ['system: "You answer {subject} questions."', 'user: "Q: {question}\\nPut the answer in \\\\boxed{{}}. Hints: {hints} ok={ok} none={missing_val}"', ""].join("\n");
@@ -12,6 +13,17 @@ function write(dir: string, name: string, text: string): string {
   writeFileSync(p, text);
   return p;
 }
+
+describe("Python's view of JSON numbers", () => {
+  test("repr(float) and json.dumps keep 1.0, big ints and exponents as Python writes them", () => {
+    expect([1, 1.5, -0, 1e16, 1.2345678901234568e17, 0.0001, 0.00001, 123456.789, 1e-7].map(pyFloatRepr)).toEqual(["1.0", "1.5", "-0.0", "1e+16", "1.2345678901234568e+17", "0.0001", "1e-05", "123456.789", "1e-07"]);
+    const row = parsePyJson('{"a": 1.0, "b": 2, "c": [3.0, 4.25, 12345678901234567890], "d": 1e-5, "e": 1E2, "f": "1.0"}') as Record<string, unknown>;
+    expect(pyDumps(row)).toBe('{"a": 1.0, "b": 2, "c": [3.0, 4.25, 12345678901234567890], "d": 1e-05, "e": 100.0, "f": "1.0"}');
+    expect(pyStrOf(row.a)).toBe("1.0");
+    expect(pyStrOf(row.c)).toBe("[3.0, 4.25, 12345678901234567890]");
+    expect(pyStrOf({ k: row.a, s: "it's" })).toBe(`{'k': 1.0, 's': "it's"}`);
+  });
+});
 
 describe("gym dataset render", () => {
   test("materialises prompts into responses_create_params.input, keeps the other fields, records the prompt path", async () => {
@@ -42,6 +54,16 @@ describe("gym dataset render", () => {
     expect(out[0].expected_answer).toBe("4");
     expect(out[0].prompt_config_used).toBe(prompt);
     expect(out[1].responses_create_params.input[1].content).toBe("Q: x\nPut the answer in \\boxed{}. Hints: [] ok=False none=1.5");
+  });
+
+  test("integral floats render and round-trip as Python does (1.0 stays 1.0)", async () => {
+    await using dir = await tempDir();
+    write(dir.path, "p.yaml", 'user: "score={score} n={n} xs={xs}"\n');
+    write(dir.path, "raw.jsonl", '{"score": 1.0, "n": 3, "xs": [2.0, 0.5], "responses_create_params": {"temperature": 1.0}}\n');
+    const r = await runGym(["dataset", "render", "-i", "raw.jsonl", "--prompt-config", "p.yaml", "-o", "o.jsonl"], { cwd: dir.path });
+    expect(r.code).toBe(0);
+    const line = readFileSync(join(dir.path, "o.jsonl"), "utf8").trimEnd();
+    expect(line).toStartWith('{"score": 1.0, "n": 3, "xs": [2.0, 0.5], "responses_create_params": {"temperature": 1.0, "input": [{"role": "user", "content": "score=1.0 n=3 xs=[2.0, 0.5]"}]}');
   });
 
   test("the prompt config resolves through --search-dir; an empty pre-filled input is replaced", async () => {
