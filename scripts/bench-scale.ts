@@ -31,6 +31,17 @@ function rssMb(pid: number): number {
   }
 }
 
+function cpuSeconds(pid: number): number {
+  try {
+    // utime + stime (fields 14, 15 of /proc/<pid>/stat), in clock ticks of 10 ms.
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(f[11]) + Number(f[12])) / 100;
+  } catch {
+    return 0;
+  }
+}
+
 function fdCount(pid: number): number {
   try {
     return readdirSync(`/proc/${pid}/fd`).length;
@@ -141,10 +152,14 @@ async function inflight(n: number): Promise<void> {
     writeFileSync(input, Array.from({ length: n }, (_, i) => JSON.stringify({ ...ROW, id: i, agent_ref: { name: "example_single_tool_call_simple_agent" } })).join("\n") + "\n");
     const peaks = new Map<number, number>();
     const fds = new Map<number, number>();
+    const cpu0 = new Map<number, number>();
+    const cpu1 = new Map<number, number>();
+    for (const pid of [process.pid, ...childPids(process.pid)]) cpu0.set(pid, cpuSeconds(pid));
     const sampler = setInterval(() => {
       for (const pid of [process.pid, ...childPids(process.pid)]) {
         peaks.set(pid, Math.max(peaks.get(pid) ?? 0, rssMb(pid)));
         fds.set(pid, Math.max(fds.get(pid) ?? 0, fdCount(pid)));
+        cpu1.set(pid, cpuSeconds(pid));
       }
     }, 250);
     const t0 = performance.now();
@@ -156,8 +171,12 @@ async function inflight(n: number): Promise<void> {
     clearInterval(sampler);
     console.log(`${n} rollouts, ${n} in flight, 2 model calls each at 1 s latency: ${s.newlyDone} ok, ${s.failed} failed in ${sec.toFixed(1)} s (${(s.newlyDone / sec).toFixed(0)} rollouts/s)`);
     console.log(`failures by type: ${JSON.stringify(s.failuresByCategory)}`);
-    console.log("peak RSS and open files per process:");
-    for (const [pid, mb] of peaks) console.log(`  ${String(pid).padStart(7)} ${mb.toFixed(0).padStart(6)} MB ${String(fds.get(pid) ?? 0).padStart(6)} fds  ${pid === process.pid ? "driver (this bench)" : cmdline(pid)}`);
+    for (const pid of cpu1.keys()) cpu1.set(pid, cpuSeconds(pid) || (cpu1.get(pid) ?? 0));
+    console.log("peak RSS, peak open files and CPU seconds during the run, per process:");
+    for (const [pid, mb] of peaks) {
+      const cpu = (cpu1.get(pid) ?? 0) - (cpu0.get(pid) ?? 0);
+      console.log(`  ${String(pid).padStart(7)} ${mb.toFixed(0).padStart(6)} MB ${String(fds.get(pid) ?? 0).padStart(6)} fds ${cpu.toFixed(1).padStart(6)} s CPU  ${pid === process.pid ? "driver (this bench)" : cmdline(pid)}`);
+    }
     start.kill("SIGINT");
     await start.exited;
   } finally {
