@@ -123,6 +123,9 @@ export async function runRollouts(cfg: RolloutConfig, deps: DriverDeps): Promise
         retryBudgetMs: cfg.retryBudgetMs,
         signal: abortAll.signal,
         debug: cfg.requestDebug,
+        // Flat rows carry no rollout id in the body: the header lets legacy_agent → agent → model
+        // servers file their capture lines under this rollout (runtime §14).
+        headers: captureDir ? { "x-nemo-gym-rollout-id": id } : undefined,
       });
       monitor.inFlight.delete(id);
       deps.otlp?.observe(performance.now() - flight.startedAt);
