@@ -47,4 +47,25 @@ describe("gym eval run: model-call capture", () => {
       expect(row.ng_trajectory).toMatchObject({ model_calls: 2, tool_calls: 1 });
     }
   }, 60_000);
+
+  test("flat rows through the generated legacy_agent: the rollout id travels as a header, every rollout is captured", async () => {
+    await using dir = await tempDir();
+    const cap = join(dir.path, "calls");
+    const r = await runGym(
+      [
+        "eval", "run", "--resources-server", "example_single_tool_call", "--model-type", "scripted_model",
+        "--split", "example", "-o", "out/r.jsonl", "+head_server.port=0",
+        "+observability_enabled=true", `+model_call_capture_dir=${cap}`,
+      ],
+      { cwd: dir.path },
+    );
+    expect(r.code).toBe(0);
+    const rows = lines(join(dir.path, "out", "r.jsonl"));
+    expect(rows.length).toBe(5);
+    expect(readdirSync(cap).sort()).toEqual(rows.map((x) => `${x._ng_task_index}-${x._ng_rollout_index}.capture.jsonl`).sort());
+    for (const row of rows) {
+      expect(row.ng_model_call_capture.rollout_id).toBe(`${row._ng_task_index}-${row._ng_rollout_index}`);
+      expect(row.ng_trajectory).toMatchObject({ model_calls: 2, tool_calls: 1 });
+    }
+  }, 60_000);
 });
