@@ -4,10 +4,12 @@
  * external, and its example rows run end to end with the offline `scripted_model`. A per-check
  * report on stdout (`--json`: one JSON object); exit 1 when any check fails.
  */
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { searchRoots } from "../config/roots.ts";
 import { GymError, EXIT_USAGE, UsageError } from "../errors.ts";
-import { discoverResourcesServers, findResourcesServer } from "../devtools/discover.ts";
-import { renderReport, testServer } from "../devtools/test-server.ts";
+import { discoverResourcesServers, discoverServerDirs, findServerDir } from "../devtools/discover.ts";
+import { renderReport, testOtherServer, testServer } from "../devtools/test-server.ts";
 import type { ServerReport } from "../devtools/check.ts";
 import { defineGymCommand } from "./_command.ts";
 import { jsonFlag } from "./_flags.ts";
@@ -77,14 +79,18 @@ export default defineGymCommand({
       validateData: !isFalse(keys.should_validate_data),
     };
 
-    let targets: { name: string; dir: string }[];
+    type Target = { type: "resources_servers" | "responses_api_agents" | "responses_api_models"; name: string; dir: string };
+    let targets: Target[];
     if (entrypoint !== undefined) {
       entrypoint = entrypoint.replace(/\/+$/, "");
-      const m = /^resources_servers\/([^/]+)$/.exec(entrypoint);
+      const m = /^(resources_servers|responses_api_agents|responses_api_models)\/([^/]+)$/.exec(entrypoint);
       if (!m) {
-        throw new UsageError(`gym env test: error: entrypoint must be resources_servers/<name>, got '${entrypoint}'`, { hint: "gym tests resources servers; pass --resources-server NAME" });
+        throw new UsageError(`gym env test: error: entrypoint must be <server type>/<name> (resources_servers, responses_api_agents or responses_api_models), got '${entrypoint}'`, {
+          hint: "pass --resources-server NAME, or +entrypoint=responses_api_agents/NAME",
+        });
       }
-      const found = findResourcesServer(m[1]!, roots);
+      const type = m[1] as Target["type"];
+      const found = findServerDir(type, m[2]!, roots);
       if (!found) {
         throw new GymError(`no directory ${entrypoint} in the search roots (${roots.join(", ")})`, {
           code: "E_NOT_FOUND",
@@ -92,16 +98,24 @@ export default defineGymCommand({
           hint: "run from the directory that holds resources_servers/, or pass --search-dir; `gym list resources-servers` shows what exists",
         });
       }
-      targets = [found];
+      targets = [{ type, ...found }];
     } else {
-      targets = discoverResourcesServers(roots);
-      process.stderr.write(`Found ${targets.length} resources servers to test:${targets.map((t) => `\n- resources_servers/${t.name}`).join("")}\n`);
+      // Every resources server; agents and models only when they are external and ship tests (built-ins have nothing here to run).
+      targets = [
+        ...discoverResourcesServers(roots).map((f) => ({ type: "resources_servers" as const, ...f })),
+        ...(["responses_api_agents", "responses_api_models"] as const).flatMap((type) =>
+          discoverServerDirs(type, roots)
+            .filter((f) => !isBuiltin(type, f.name) && existsSync(join(f.dir, "tests")))
+            .map((f) => ({ type, ...f })),
+        ),
+      ];
+      process.stderr.write(`Found ${targets.length} servers to test:${targets.map((t) => `\n- ${t.type}/${t.name}`).join("")}\n`);
     }
 
     const reports: ServerReport[] = [];
     for (const t of targets) {
-      process.stderr.write(`Testing resources_servers/${t.name} ...\n`);
-      reports.push(await testServer(t.name, t.dir, settings));
+      process.stderr.write(`Testing ${t.type}/${t.name} ...\n`);
+      reports.push(t.type === "resources_servers" ? await testServer(t.name, t.dir, settings) : await testOtherServer(t.type, t.name, t.dir, settings));
     }
     const ok = reports.every((r) => r.ok);
     if (a.json === true || keys.json === "true") process.stdout.write(`${JSON.stringify({ ok, servers: reports })}\n`);

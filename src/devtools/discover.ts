@@ -1,5 +1,5 @@
 /**
- * The resources servers `gym env test` covers without a target (cli-config §5.4: discovery scans
+ * The server directories `gym env test` covers without a target (cli-config §5.4: discovery scans
  * every root, an earlier root shadowing a later one by name). A directory counts when it has a
  * README.md (upstream's rule) or a `configs/` folder (gym's built-ins ship no README).
  */
@@ -23,9 +23,14 @@ function isDir(p: string): boolean {
 
 /** Every resources server across `roots`, first root wins per name, sorted by name. */
 export function discoverResourcesServers(roots: string[]): FoundServer[] {
+  return discoverServerDirs("resources_servers", roots);
+}
+
+/** Every server directory of one server type across `roots`, first root wins per name, sorted by name. */
+export function discoverServerDirs(type: string, roots: string[]): FoundServer[] {
   const seen = new Map<string, FoundServer>();
   for (const root of roots) {
-    const base = join(root, "resources_servers");
+    const base = join(root, type);
     if (!isDir(base)) continue;
     for (const name of readdirSync(base).sort()) {
       const dir = join(base, name);
@@ -39,8 +44,13 @@ export function discoverResourcesServers(roots: string[]): FoundServer[] {
 
 /** The directory of `resources_servers/<name>` in the first root that has it. */
 export function findResourcesServer(name: string, roots: string[]): FoundServer | undefined {
+  return findServerDir("resources_servers", name, roots);
+}
+
+/** The directory of `<type>/<name>` in the first root that has it. */
+export function findServerDir(type: string, name: string, roots: string[]): FoundServer | undefined {
   for (const root of roots) {
-    const dir = join(root, "resources_servers", name);
+    const dir = join(root, type, name);
     if (isDir(dir)) return { name, dir, root };
   }
   return undefined;

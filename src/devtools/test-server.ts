@@ -22,7 +22,15 @@ export interface TestSettings {
   deadlineMs: number;
 }
 
-/** Every check of the server `name` found in `dir`. */
+/** The unit tests of an agent or model directory (upstream runs their pytest too; they have no data checks). */
+export async function testOtherServer(type: "responses_api_agents" | "responses_api_models", name: string, dir: string, s: TestSettings): Promise<ServerReport> {
+  const started = performance.now();
+  const builtin = s.isBuiltin(type, name);
+  const checks = [await unitTests(dir, { builtin, python: s.python, deadlineMs: s.deadlineMs })];
+  return { entrypoint: `${type}/${name}`, dir, builtin, ok: checks.every((c) => c.status !== "fail"), seconds: Math.round((performance.now() - started) / 10) / 100, checks };
+}
+
+/** Every check of the resources server `name` found in `dir`. */
 export async function testServer(name: string, dir: string, s: TestSettings): Promise<ServerReport> {
   const started = performance.now();
   const builtin = s.isBuiltin("resources_servers", name);
@@ -58,7 +66,8 @@ export function renderReport(reports: ServerReport[]): string {
   }
   const failed = reports.filter((r) => !r.ok);
   out.push("");
-  out.push(`${reports.length - failed.length} of ${reports.length} resources servers passed${failed.length ? `; failed: ${failed.map((r) => r.entrypoint).join(", ")}` : ""}`);
-  if (failed.length > 0) out.push(`Re-run one with: gym env test --resources-server ${failed[0]!.entrypoint.split("/").pop()}`);
+  out.push(`${reports.length - failed.length} of ${reports.length} servers passed${failed.length ? `; failed: ${failed.map((r) => r.entrypoint).join(", ")}` : ""}`);
+  const first = failed[0]?.entrypoint;
+  if (first) out.push(`Re-run one with: gym env test ${first.startsWith("resources_servers/") ? `--resources-server ${first.split("/").pop()}` : `+entrypoint=${first}`}`);
   return `${out.join("\n")}\n`;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { copyFileSync, readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runGym, tempDir } from "../helpers/tmp.ts";
 
@@ -13,14 +13,24 @@ function statuses(s: Report["servers"][number]): Record<string, string> {
 }
 
 describe("gym env test", () => {
-  test("over the built-ins: example rows run end to end; only the missing generated files fail", async () => {
+  test("over the built-ins: example rows run end to end; only the missing generated files fail; external agents' tests run", async () => {
     await using d = await tempDir();
+    // An external agent with a README and a failing unit test: test-all picks it up (unit tests only).
+    const agent = join(d.path, "responses_api_agents", "ext_agent");
+    mkdirSync(join(agent, "tests"), { recursive: true });
+    writeFileSync(join(agent, "README.md"), "# ext_agent\n");
+    writeFileSync(join(agent, "tests", "test_a.py"), "import unittest\n\nclass T(unittest.TestCase):\n    def test_a(self):\n        self.assertEqual(1, 2)\n");
     const r = await runGym(["env", "test", "--json"], { cwd: d.path });
     const report = JSON.parse(r.stdout) as Report;
     const names = report.servers.map((s) => s.entrypoint);
     expect(names).toContain("resources_servers/example_single_tool_call");
     expect(names).toContain("resources_servers/example_multi_step");
-    for (const s of report.servers) {
+    const ext = report.servers.find((s) => s.entrypoint === "responses_api_agents/ext_agent")!;
+    expect(ext.builtin).toBe(false);
+    expect(statuses(ext)).toEqual({ "unit tests": "fail" });
+    expect(r.code).toBe(1);
+    expect(names).not.toContain("responses_api_agents/simple_agent");
+    for (const s of report.servers.filter((x) => x.entrypoint.startsWith("resources_servers/"))) {
       expect(s.builtin).toBe(true);
       const st = statuses(s);
       expect(st["example data"]).toBe("pass");
@@ -30,7 +40,6 @@ describe("gym env test", () => {
       // The embedded assets ship no example_metrics.json / example_rollouts.jsonl yet: reported, not hidden.
       for (const generated of ["example metrics", "example rollouts"]) expect(["pass", "fail"]).toContain(st[generated]!);
     }
-    expect(r.code).toBe(report.ok ? 0 : 1);
   }, 90_000);
 
   test("a scaffolded server passes once its generated files exist; a broken verify fails with exit 1", async () => {
