@@ -11,6 +11,10 @@ import { log } from "../log.ts";
 import { resolveAt } from "../config/interpolate.ts";
 import type { ResolvedConfig } from "../config/types.ts";
 import type { DatasetEntry } from "./collate.ts";
+import { readEnv } from "../env.ts";
+import { MlflowRegistry, mlflowHttp } from "./gitlab-mlflow.ts";
+import { downloadFromGitlab } from "./gitlab-transfer.ts";
+import { keysOf } from "./upload-keys.ts";
 
 const DOWNLOAD_TIMEOUT_MS = 600_000;
 
@@ -32,7 +36,14 @@ export async function downloadDataset(d: DatasetEntry, dataSource: "huggingface"
   const use = hf && gl ? dataSource : hf ? "huggingface" : gl ? "gitlab" : undefined;
   if (!use) throw new ConfigError(`dataset '${d.name}' of '${d.agent}' is missing at ${d.path} and has no source to download it from`, { hint: "add a `source:` block or provide the file" });
   if (use === "gitlab") {
-    throw new ConfigError(`dataset '${d.name}': downloads from the GitLab registry are not supported by this build`, { hint: "download it with `gym dataset download --storage gitlab …` or provide the file" });
+    // Credentials first (mlflowHttp throws the config error naming the env.yaml keys), then the identifier.
+    const registry = new MlflowRegistry(mlflowHttp(keysOf(resolved)));
+    const id = { dataset_name: gl!.dataset_name, version: gl!.version, artifact_fpath: gl!.artifact_fpath };
+    const absent = Object.entries(id).filter(([, v]) => v === undefined || v === null || v === "").map(([k]) => k);
+    if (absent.length > 0) throw new ConfigError(`dataset '${d.name}': its GitLab source needs ${absent.join(", ")}`, { hint: "add them to the dataset's `source:` block" });
+    log.info(`Downloading dataset \`${d.name}\` from the GitLab registry (${id.dataset_name} ${id.version})`);
+    await downloadFromGitlab({ datasetName: String(id.dataset_name), version: String(id.version), artifactPath: String(id.artifact_fpath), outputPath: d.path }, registry);
+    return;
   }
   const token = top(resolved, "hf_token");
   if (!token) throw new ConfigError(`downloading '${d.name}' from Hugging Face needs hf_token`, { key: "hf_token", hint: "set +hf_token=… (or in env.yaml)" });
@@ -41,7 +52,7 @@ export async function downloadDataset(d: DatasetEntry, dataSource: "huggingface"
   if (!repo || !artifact) {
     throw new ConfigError(`dataset '${d.name}': a Hugging Face source needs repo_id and artifact_fpath here (split downloads need \`gym dataset download\`)`, { hint: "add artifact_fpath to the source block" });
   }
-  const endpoint = (top(resolved, "hf_endpoint") ?? "https://huggingface.co").replace(/\/$/, "");
+  const endpoint = (top(resolved, "hf_endpoint") ?? readEnv().hfEndpoint ?? "https://huggingface.co").replace(/\/$/, "");
   const url = `${endpoint}/datasets/${repo}/resolve/main/${artifact}`;
   log.info(`Downloading dataset \`${d.name}\` from ${url}`);
   const res = await fetch(url, { headers: { authorization: `Bearer ${token}` }, signal: AbortSignal.timeout(DOWNLOAD_TIMEOUT_MS) }).catch((e) => {

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { MlflowRegistry } from "../../src/dataset/gitlab-mlflow.ts";
 import { deleteFromGitlab } from "../../src/dataset/gitlab-transfer.ts";
+import { downloadDataset } from "../../src/dataset/hub.ts";
 import { HubHttp } from "../../src/dataset/hf-http.ts";
 import { confirm, type ConfirmIO } from "../../src/dataset/upload-confirm.ts";
 import { startMockGitlab, type MockGitlab } from "../fixtures/hub/mock-gitlab.ts";
@@ -215,5 +216,19 @@ describe("gym dataset migrate", () => {
     expect(r.code).toBe(0);
     expect(hub.text("nvidia/Nemotron-RL-math-up_ds", "train.jsonl")).toBe(ROWS);
     expect(gl.models.has("up_ds")).toBe(false);
+  });
+});
+
+describe("collate's download of a missing dataset with a GitLab source", () => {
+  test("fetches the artifact to jsonl_fpath; without credentials it is a config error", async () => {
+    await registry().createRegisteredModel("col_ds");
+    await registry().createModelVersion("col_ds", "0.1.0");
+    gl.models.get("col_ds")!.get("0.1.0")!.files.set("train.jsonl", new TextEncoder().encode(ROWS));
+    await using out = await tempDir();
+    const path = join(out.path, "data/train.jsonl");
+    const entry = { agent: "a", name: "d", type: "train", path, repeats: 1, config: { source: { type: "gitlab", dataset_name: "col_ds", version: "0.1.0", artifact_fpath: "train.jsonl" } } };
+    await downloadDataset(entry, "gitlab", { dict: { mlflow_tracking_uri: gl.trackingUri, mlflow_tracking_token: gl.token }, servers: [], roots: [] });
+    expect(readFileSync(path, "utf8")).toBe(ROWS);
+    await expect(downloadDataset({ ...entry, path: join(out.path, "x.jsonl") }, "gitlab", { dict: {}, servers: [], roots: [] })).rejects.toThrow("GitLab dataset storage needs MLflow credentials");
   });
 });
