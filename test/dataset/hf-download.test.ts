@@ -142,3 +142,19 @@ describe("gym dataset download (hf)", () => {
     expect(existsSync(join(dir.path, "x.jsonl"))).toBe(false);
   });
 });
+
+describe("hub calls are external (D34)", () => {
+  test("they go through HTTP_PROXY, and NO_PROXY exempts a host", async () => {
+    await using dir = await tempDir();
+    // The mock hub answers proxied requests (absolute-form URLs) for any host, like a forwarding proxy would.
+    const env = { HTTP_PROXY: hub.url, http_proxy: hub.url, NO_PROXY: "", no_proxy: "" };
+    const args = ["dataset", "download", "--repo-id", REPO, "--artifact", "test.jsonl", "-o", "t.jsonl", "+hf_endpoint=http://hub.gym-test.invalid"];
+    const r = await runGym(args, { cwd: dir.path, env });
+    expect(r.code).toBe(0);
+    expect(readFileSync(join(dir.path, "t.jsonl"), "utf8")).toBe(TEST);
+    const direct = await runGym([...args.slice(0, -3), "-o", "u.jsonl", "+hf_endpoint=http://hub.gym-test.invalid", "+request_retry_budget_seconds=0"], { cwd: dir.path, env: { ...env, NO_PROXY: "hub.gym-test.invalid", no_proxy: "hub.gym-test.invalid" } });
+    expect(direct.code).toBe(1);
+    expect(existsSync(join(dir.path, "u.jsonl"))).toBe(false);
+    expect(hub.requests.length).toBe(1);
+  });
+});
