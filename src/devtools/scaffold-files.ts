@@ -75,7 +75,7 @@ library only, so no install step is needed; if you add dependencies, list them i
 gym passes the merged config in \`NEMO_GYM_CONFIG_DICT\` and the instance name in
 \`NEMO_GYM_CONFIG_PATH\`; \`app.py\` reads its host and port from there.
 
-Run this directory's parent's parent as the working directory (or pass \`--search-dir\` with it):
+From the directory that holds \`resources_servers/\` (or anywhere, with \`--search-dir <that directory>\`):
 
 \`\`\`bash
 gym env start --resources-server ${name} --model-type scripted_model
