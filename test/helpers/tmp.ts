@@ -25,3 +25,12 @@ export async function runGym(args: string[], opts: { cwd?: string; env?: Record<
   const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
   return { code, stdout, stderr };
 }
+
+/** A TCP port that was free a moment ago on 127.0.0.1 (bind 0, read, release). */
+export function freePort(): number {
+  const s = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response() });
+  const port = s.port;
+  s.stop(true);
+  if (port === undefined) throw new Error("could not allocate a port");
+  return port;
+}

@@ -5,7 +5,7 @@ import { rolloutConfigFrom } from "../../src/rollout/config.ts";
 import { runRollouts } from "../../src/rollout/driver.ts";
 import { targetsFromConfig } from "../../src/rollout/targets.ts";
 import { OtlpMetrics } from "../../src/rollout/otlp.ts";
-import { tempDir } from "../helpers/tmp.ts";
+import { freePort, tempDir } from "../helpers/tmp.ts";
 import { configFor, defaultReward, startEnvServer, writeInput } from "../fixtures/rollout/env-server.ts";
 
 function lines(path: string): Record<string, unknown>[] {
@@ -188,14 +188,15 @@ describe("runRollouts", () => {
   test("GET /status on --status-port serves the D32 counts", async () => {
     await using dir = await tempDir();
     let seen: Record<string, unknown> | undefined;
-    const statusPort = 20000 + Math.floor(Math.random() * 20000);
-    const server = startEnvServer((_row, n) => ({ kind: "ok", delayMs: n === 0 ? 300 : 0 }));
+    const statusPort = freePort();
+    // The first rollout lasts long enough for the poll below to catch the run in flight on a loaded machine.
+    const server = startEnvServer((_row, n) => ({ kind: "ok", delayMs: n === 0 ? 1500 : 0 }));
     try {
       const input = join(dir.path, "in.jsonl");
       await writeInput(input, 3);
       const cfg = rolloutConfigFrom({ input_jsonl_fpath: input, output_jsonl_fpath: join(dir.path, "r.jsonl"), status_port: statusPort, num_samples_in_parallel: 1 });
       const run = runRollouts(cfg, { targets: targetsFromConfig(configFor(server.port)) });
-      for (let i = 0; i < 40 && !seen; i++) {
+      for (let i = 0; i < 200 && !seen; i++) {
         await Bun.sleep(25);
         seen = await fetch(`http://127.0.0.1:${statusPort}/status`).then((r) => r.json() as Promise<Record<string, unknown>>).catch(() => undefined);
       }
