@@ -8,7 +8,7 @@
 import { describe, expect, test } from "bun:test";
 import { copyFileSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { runGym, tempDir } from "../helpers/tmp.ts";
+import { freePort, runGym, tempDir } from "../helpers/tmp.ts";
 
 const SHIM_DIR = join(import.meta.dir, "..", "fixtures", "submit", "e2e-bin");
 const EXAMPLE = join(import.meta.dir, "..", "..", "assets", "resources_servers", "example_single_tool_call");
@@ -122,7 +122,7 @@ describe.skipIf(!HAS_SLURM)("real Slurm (bare metal)", () => {
     "gym eval run in a resumable chain collects rollouts from a built-in environment",
     async () => {
       await using dir = await tempDir("gym-slurm-e2e-");
-      const port = 20000 + Math.floor(Math.random() * 20000);
+      const port = freePort();
       writeFileSync(join(dir.path, "submit.yaml"), rolloutConfig(join(dir.path, "runs"), port, writeEnvConfig(dir.path)));
       const r = await runGym(["eval", "submit", "-c", "submit.yaml", "--json"], { cwd: dir.path, env: { PATH: `${SHIM_DIR}:${process.env.PATH}` } });
       expect(r.stderr).not.toContain("error:");
@@ -216,7 +216,7 @@ otel: {enabled: false}
     "submit → scripted policy healthy → driver through the staged gym → COMPLETED, artifacts, logs, record, status",
     async () => {
       await using dir = await tempDir("gym-slurm-e2e-");
-      const port = 20000 + Math.floor(Math.random() * 20000);
+      const port = freePort();
       writeFileSync(join(dir.path, "submit.yaml"), config(join(dir.path, "runs"), port));
       const env = { ...SECRETS, PATH: `${SHIM_DIR}:${process.env.PATH}` };
       const r = await runGym(["eval", "submit", "-c", "submit.yaml", "--json"], { cwd: dir.path, env });
