@@ -11,15 +11,16 @@ import { ConfigError } from "../errors.ts";
 /** A set of output files staged under temporary names; `commit` renames them all into place. */
 export class StagedOutputs {
   private readonly staged = new Map<string, string>();
-  private onSignal: (() => void) | undefined;
+  private onSignal: ((signal: NodeJS.Signals) => void) | undefined;
 
   constructor() {
-    // An interrupted command must not leave its temporary files behind either.
-    this.onSignal = () => {
+    // An interrupted command must not leave its temporary files behind either (exit 128 + signal).
+    this.onSignal = (signal) => {
       this.abort();
-      process.exit(130);
+      process.exit(signal === "SIGTERM" ? 143 : 130);
     };
     process.once("SIGINT", this.onSignal);
+    process.once("SIGTERM", this.onSignal);
   }
 
   /** The temporary path to write `finalPath` to (its directory is created). */
@@ -54,7 +55,10 @@ export class StagedOutputs {
   }
 
   private release(): void {
-    if (this.onSignal) process.removeListener("SIGINT", this.onSignal);
+    if (this.onSignal) {
+      process.removeListener("SIGINT", this.onSignal);
+      process.removeListener("SIGTERM", this.onSignal);
+    }
     this.onSignal = undefined;
   }
 }

@@ -6,7 +6,7 @@ import { hfDownloadSpec } from "../../src/dataset/hf-download.ts";
 import { jsonlSplits } from "../../src/dataset/hf-splits.ts";
 import { keysOf } from "../../src/dataset/upload-keys.ts";
 import { startMockHf, type MockHf } from "../fixtures/hub/mock-hf.ts";
-import { runGym, tempDir } from "../helpers/tmp.ts";
+import { GYM_MAIN, runGym, tempDir } from "../helpers/tmp.ts";
 
 const REPO = "nvidia/Nemotron-RL-math-demo";
 const TRAIN = '{"responses_create_params": {"input": "a"}}\n{"responses_create_params": {"input": "b"}}\n';
@@ -120,6 +120,20 @@ describe("gym dataset download (hf)", () => {
     expect(h.code).toBe(1);
     expect(h.stderr).toContain("timed out after 1s");
     expect(readdirSync(dir.path)).toEqual(["keep.txt"]);
+  });
+
+  test("Ctrl-C during a download removes the partial files (exit 130)", async () => {
+    await using dir = await tempDir();
+    hub.hang.add("/datasets/nvidia/Nemotron-RL-math-demo/resolve/main/data/validation-00001.jsonl");
+    const proc = Bun.spawn([process.execPath, GYM_MAIN, "dataset", "download", "--repo-id", REPO, "--output-dir", "out", `+hf_endpoint=${hub.url}`], { cwd: dir.path, stdout: "pipe", stderr: "pipe" });
+    const killer = setTimeout(() => proc.kill("SIGKILL"), 15_000);
+    for (let i = 0; i < 200 && !hub.requests.some((q) => q.path.endsWith("validation-00001.jsonl")); i++) await Bun.sleep(25);
+    expect(readdirSync(join(dir.path, "out")).length).toBeGreaterThan(0); // the partial files exist at this point
+    proc.kill("SIGINT");
+    const code = await proc.exited;
+    clearTimeout(killer);
+    expect(code).toBe(130);
+    expect(readdirSync(join(dir.path, "out"))).toEqual([]);
   });
 
   test("a missing artifact, a missing split and a parquet-only repo are clear errors", async () => {
