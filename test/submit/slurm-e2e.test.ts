@@ -8,7 +8,7 @@
 import { describe, expect, test } from "bun:test";
 import { copyFileSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { freePort, runGym, tempDir } from "../helpers/tmp.ts";
+import { runGym, tempDir } from "../helpers/tmp.ts";
 
 const SHIM_DIR = join(import.meta.dir, "..", "fixtures", "submit", "e2e-bin");
 const EXAMPLE = join(import.meta.dir, "..", "..", "assets", "resources_servers", "example_single_tool_call");
