@@ -4,20 +4,26 @@ import f1 from "../../assets/environment_servers/single_agent_turn/configs/singl
 import f2 from "../../assets/environment_servers/single_agent_turn_legacy/configs/single_agent_turn_legacy.yaml" with { type: "text" };
 import f3 from "../../assets/resources_servers/example_multi_step/configs/example_multi_step.yaml" with { type: "text" };
 import f4 from "../../assets/resources_servers/example_multi_step/data/example.jsonl" with { type: "text" };
-import f5 from "../../assets/resources_servers/example_session_state_mgmt/configs/example_session_state_mgmt.yaml" with { type: "text" };
-import f6 from "../../assets/resources_servers/example_session_state_mgmt/data/example.jsonl" with { type: "text" };
-import f7 from "../../assets/resources_servers/example_single_tool_call/configs/example_single_tool_call.yaml" with { type: "text" };
-import f8 from "../../assets/resources_servers/example_single_tool_call/configs/example_single_tool_call_single_agent_turn.yaml" with { type: "text" };
-import f9 from "../../assets/resources_servers/example_single_tool_call/data/example.jsonl" with { type: "text" };
-import f10 from "../../assets/responses_api_agents/simple_agent/configs/simple_agent.yaml" with { type: "text" };
-import f11 from "../../assets/responses_api_models/azure_openai_model/configs/azure_openai_model.yaml" with { type: "text" };
-import f12 from "../../assets/responses_api_models/openai_model/configs/openai_model.yaml" with { type: "text" };
-import f13 from "../../assets/responses_api_models/scripted_model/configs/scripted_model.yaml" with { type: "text" };
-import f14 from "../../assets/responses_api_models/vllm_model/configs/vllm_model.yaml" with { type: "text" };
-import f15 from "../../assets/responses_api_models/vllm_model/configs/vllm_model_for_training.yaml" with { type: "text" };
+import f5 from "../../assets/resources_servers/example_multi_step/data/example_metrics.json" with { type: "text" };
+import f6 from "../../assets/resources_servers/example_multi_step/data/example_rollouts.jsonl" with { type: "text" };
+import f7 from "../../assets/resources_servers/example_session_state_mgmt/configs/example_session_state_mgmt.yaml" with { type: "text" };
+import f8 from "../../assets/resources_servers/example_session_state_mgmt/data/example.jsonl" with { type: "text" };
+import f9 from "../../assets/resources_servers/example_session_state_mgmt/data/example_metrics.json" with { type: "text" };
+import f10 from "../../assets/resources_servers/example_session_state_mgmt/data/example_rollouts.jsonl" with { type: "text" };
+import f11 from "../../assets/resources_servers/example_single_tool_call/configs/example_single_tool_call.yaml" with { type: "text" };
+import f12 from "../../assets/resources_servers/example_single_tool_call/configs/example_single_tool_call_single_agent_turn.yaml" with { type: "text" };
+import f13 from "../../assets/resources_servers/example_single_tool_call/data/example.jsonl" with { type: "text" };
+import f14 from "../../assets/resources_servers/example_single_tool_call/data/example_metrics.json" with { type: "text" };
+import f15 from "../../assets/resources_servers/example_single_tool_call/data/example_rollouts.jsonl" with { type: "text" };
+import f16 from "../../assets/responses_api_agents/simple_agent/configs/simple_agent.yaml" with { type: "text" };
+import f17 from "../../assets/responses_api_models/azure_openai_model/configs/azure_openai_model.yaml" with { type: "text" };
+import f18 from "../../assets/responses_api_models/openai_model/configs/openai_model.yaml" with { type: "text" };
+import f19 from "../../assets/responses_api_models/scripted_model/configs/scripted_model.yaml" with { type: "text" };
+import f20 from "../../assets/responses_api_models/vllm_model/configs/vllm_model.yaml" with { type: "text" };
+import f21 from "../../assets/responses_api_models/vllm_model/configs/vllm_model_for_training.yaml" with { type: "text" };
 
 /** Content hash of every embedded file (names the extraction directory). */
-export const ASSETS_DIGEST = "a5ca71ad12048873";
+export const ASSETS_DIGEST = "1356503c963d93bd";
 
 /** Embedded install root: [relative path, file text] pairs. */
 export const ASSET_FILES: [string, string][] = [
@@ -26,15 +32,21 @@ export const ASSET_FILES: [string, string][] = [
   ["environment_servers/single_agent_turn_legacy/configs/single_agent_turn_legacy.yaml", f2 as unknown as string],
   ["resources_servers/example_multi_step/configs/example_multi_step.yaml", f3 as unknown as string],
   ["resources_servers/example_multi_step/data/example.jsonl", f4 as unknown as string],
-  ["resources_servers/example_session_state_mgmt/configs/example_session_state_mgmt.yaml", f5 as unknown as string],
-  ["resources_servers/example_session_state_mgmt/data/example.jsonl", f6 as unknown as string],
-  ["resources_servers/example_single_tool_call/configs/example_single_tool_call.yaml", f7 as unknown as string],
-  ["resources_servers/example_single_tool_call/configs/example_single_tool_call_single_agent_turn.yaml", f8 as unknown as string],
-  ["resources_servers/example_single_tool_call/data/example.jsonl", f9 as unknown as string],
-  ["responses_api_agents/simple_agent/configs/simple_agent.yaml", f10 as unknown as string],
-  ["responses_api_models/azure_openai_model/configs/azure_openai_model.yaml", f11 as unknown as string],
-  ["responses_api_models/openai_model/configs/openai_model.yaml", f12 as unknown as string],
-  ["responses_api_models/scripted_model/configs/scripted_model.yaml", f13 as unknown as string],
-  ["responses_api_models/vllm_model/configs/vllm_model.yaml", f14 as unknown as string],
-  ["responses_api_models/vllm_model/configs/vllm_model_for_training.yaml", f15 as unknown as string],
+  ["resources_servers/example_multi_step/data/example_metrics.json", f5 as unknown as string],
+  ["resources_servers/example_multi_step/data/example_rollouts.jsonl", f6 as unknown as string],
+  ["resources_servers/example_session_state_mgmt/configs/example_session_state_mgmt.yaml", f7 as unknown as string],
+  ["resources_servers/example_session_state_mgmt/data/example.jsonl", f8 as unknown as string],
+  ["resources_servers/example_session_state_mgmt/data/example_metrics.json", f9 as unknown as string],
+  ["resources_servers/example_session_state_mgmt/data/example_rollouts.jsonl", f10 as unknown as string],
+  ["resources_servers/example_single_tool_call/configs/example_single_tool_call.yaml", f11 as unknown as string],
+  ["resources_servers/example_single_tool_call/configs/example_single_tool_call_single_agent_turn.yaml", f12 as unknown as string],
+  ["resources_servers/example_single_tool_call/data/example.jsonl", f13 as unknown as string],
+  ["resources_servers/example_single_tool_call/data/example_metrics.json", f14 as unknown as string],
+  ["resources_servers/example_single_tool_call/data/example_rollouts.jsonl", f15 as unknown as string],
+  ["responses_api_agents/simple_agent/configs/simple_agent.yaml", f16 as unknown as string],
+  ["responses_api_models/azure_openai_model/configs/azure_openai_model.yaml", f17 as unknown as string],
+  ["responses_api_models/openai_model/configs/openai_model.yaml", f18 as unknown as string],
+  ["responses_api_models/scripted_model/configs/scripted_model.yaml", f19 as unknown as string],
+  ["responses_api_models/vllm_model/configs/vllm_model.yaml", f20 as unknown as string],
+  ["responses_api_models/vllm_model/configs/vllm_model_for_training.yaml", f21 as unknown as string],
 ];
