@@ -149,6 +149,14 @@ export async function uploadToHf(spec: HfUploadSpec, http: HubHttp, cwd?: string
   const rs = await resourcesServerInfo(spec.resourceConfigPath, cwd);
   const repoId = hfRepoId(spec.organization, spec.prefix, rs.domain, spec.datasetName ?? rs.name);
   const slug = hfCollectionSlug(spec.organization, spec.collectionName, spec.collectionSlug);
+  const repoName = repoId.slice(repoId.indexOf("/") + 1);
+  // The Hub's own rule for repo names; checked here so a bad name fails before any call.
+  if (!/^[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9_])?$/.test(repoName) || repoName.length > 96 || /--|\.\./.test(repoName) || !/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(spec.organization)) {
+    throw new ConfigError(`the Hugging Face repo id '${repoId}' is not valid: names use letters, digits, '-', '_' and '.' (not first or last), at most 96 characters, no '--' or '..'`, {
+      key: spec.datasetName ? "dataset_name" : "hf_dataset_prefix",
+      hint: "pick a --name (and hf_dataset_prefix / hf_organization) made of those characters",
+    });
+  }
   if (spec.split === "train") {
     const n = await checkTrainRows(spec.inputPath);
     log.info(`${spec.inputPath}: ${n} row(s) pass the train-split format check`);

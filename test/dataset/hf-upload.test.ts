@@ -143,6 +143,13 @@ describe("gym dataset upload (hf)", () => {
     expect(hub.text("nvidia/Nemotron-RL-math-my_rs", "bad.jsonl")).toContain("no rcp");
   });
 
+  test("a dataset name the Hub would refuse is a config error before any call", async () => {
+    const r = await runGym(["dataset", "upload", "-i", "train.jsonl", "--name", "my dataset", `+resource_config_path=${RS_CONFIG}`], { cwd: dir.path });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("the Hugging Face repo id 'nvidia/Nemotron-RL-math-my dataset' is not valid");
+    expect(hub.requests).toEqual([]);
+  });
+
   test("missing keys are reported together (exit 2), before any call", async () => {
     await using bare = await tempDir();
     writeFileSync(join(bare.path, "train.jsonl"), jsonl(ROWS));
