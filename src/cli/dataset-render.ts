@@ -1,5 +1,6 @@
 /** `gym dataset render`: Render prompts into a JSONL dataset (components §6, upstream `ng_materialize_prompts`). */
 import { resolveGlobalConfig } from "../config/resolve.ts";
+import { ConfigError, ConfigErrors } from "../errors.ts";
 import { log } from "../log.ts";
 import { renderPrompts } from "../dataset/render.ts";
 import { keysOf } from "../dataset/upload-keys.ts";
@@ -27,9 +28,10 @@ export default defineGymCommand({
     ];
     const resolved = await resolveGlobalConfig({ selectors: selectorArgs(flags), overrides, noModel: true });
     const keys = keysOf(resolved);
-    const input = keys.need("input_jsonl_fpath", "pass -i/--input PATH");
-    const prompt = keys.need("prompt_config", "pass --prompt-config PATH");
-    const output = keys.need("output_jsonl_fpath", "pass -o/--output PATH");
+    const required: [string, string][] = [["input_jsonl_fpath", "-i/--input PATH"], ["prompt_config", "--prompt-config PATH"], ["output_jsonl_fpath", "-o/--output PATH"]];
+    const missing = required.filter(([k]) => keys.str(k) === undefined).map(([k, flag]) => new ConfigError(`${k} is required (pass ${flag})`, { key: k }));
+    if (missing.length > 0) throw new ConfigErrors("gym dataset render: missing required keys", missing);
+    const [input, prompt, output] = required.map(([k]) => keys.str(k)!) as [string, string, string];
     const r = await renderPrompts(input, prompt, output, resolved.roots);
     log.info(`Materialized ${r.rows} rows to ${r.output}`);
     process.stdout.write(`${r.output}\n`);

@@ -107,6 +107,8 @@ describe("gym dataset render", () => {
     const missing = await runGym(["dataset", "render", "-i", "raw.jsonl"], { cwd: dir.path });
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain("prompt_config is required");
+    expect(missing.stderr).toContain("output_jsonl_fpath is required");
+    expect(missing.stderr).not.toContain("input_jsonl_fpath is required");
     expect(readdirSync(dir.path).sort()).toEqual(["bad.jsonl", "ok.yaml", "p.yaml", "raw.jsonl"]);
   });
 });
