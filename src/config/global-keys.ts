@@ -21,6 +21,8 @@ const GYM_RESERVED = [
   "mlflow_experiment_name", "mlflow_run_name", "mlflow_tracking_token", "upload_rollouts", "upload_rollouts_to_wandb",
   "max_resident_rollout_tasks", "retain_results_in_memory", "disable_aggregation",
   "policy_base_url", "policy_api_key", "policy_model_name",
+  // Command keys of the dataset commands (gym dataset upload/download/rm).
+  "hf_endpoint", "resource_config_path", "yes",
 ];
 
 /** Every reserved top-level key. */
