@@ -13,7 +13,7 @@ function statuses(s: Report["servers"][number]): Record<string, string> {
 }
 
 describe("gym env test", () => {
-  test("over the built-ins: example rows run end to end; only the missing generated files fail; external agents' tests run", async () => {
+  test("over the built-ins: every check passes, recorded rewards replay; external agents' tests run", async () => {
     await using d = await tempDir();
     // An external agent with a README and a failing unit test: test-all picks it up (unit tests only).
     const agent = join(d.path, "responses_api_agents", "ext_agent");
