@@ -143,25 +143,40 @@ export async function raiseForStatus(res: Response, url = res.url): Promise<Resp
   throw new InnerServerError(res.status, await res.text(), url);
 }
 
-/** Host (`host:port`), hostname and path of an absolute URL, without a URL object on the hot path. */
-function splitUrl(url: string): { host: string; hostname: string; path: string } {
+/** The parts of an absolute URL the client needs. */
+interface UrlParts {
+  /** `host[:port]` as URL.host renders it (the limiter key). */
+  host: string;
+  hostname: string;
+  port: number;
+  path: string;
+  /** Path and query, as sent on the request line. */
+  target: string;
+  plainHttp: boolean;
+}
+
+/** Split an absolute URL without a URL object on the hot path. */
+function splitUrl(url: string): UrlParts {
   const scheme = url.indexOf("://");
   const start = scheme + 3;
   const slash = scheme < 0 ? -1 : url.indexOf("/", start);
   const authority = scheme < 0 ? "" : url.slice(start, slash < 0 ? url.length : slash);
+  const plainHttp = url.startsWith("http://");
   // Userinfo, IPv6 brackets and odd forms go through URL, which knows every rule.
   if (authority === "" || authority.includes("@") || authority.includes("[") || url.includes("#")) {
     const u = new URL(url);
-    return { host: u.host, hostname: u.hostname, path: u.pathname };
+    const hostname = u.hostname.startsWith("[") ? u.hostname.slice(1, -1) : u.hostname;
+    return { host: u.host, hostname, port: Number(u.port || (u.protocol === "https:" ? 443 : 80)), path: u.pathname, target: u.pathname + u.search, plainHttp };
   }
   const q = slash < 0 ? -1 : url.indexOf("?", slash);
   const path = slash < 0 ? "/" : url.slice(slash, q < 0 ? url.length : q);
   const colon = authority.lastIndexOf(":");
   const hostname = (colon < 0 ? authority : authority.slice(0, colon)).toLowerCase();
-  const port = colon < 0 ? "" : authority.slice(colon + 1);
+  const portText = colon < 0 ? "" : authority.slice(colon + 1);
+  const defaultPort = plainHttp ? 80 : 443;
   // URL drops a scheme's default port from `host`; keep the limiter keys identical to before.
-  const defaultPort = (url.startsWith("http:") && port === "80") || (url.startsWith("https:") && port === "443");
-  return { host: port === "" || defaultPort ? hostname : `${hostname}:${port}`, hostname, path };
+  const isDefault = portText === "" || Number(portText) === defaultPort;
+  return { host: isDefault ? hostname : `${hostname}:${portText}`, hostname, port: isDefault ? defaultPort : Number(portText), path, target: slash < 0 ? "/" : url.slice(slash), plainHttp };
 }
 
 /** Bodies up to this size are read inside the deadline and handed back buffered. */
@@ -176,6 +191,29 @@ function bufferable(res: Response): boolean {
 
 function timeoutReason(): DOMException {
   return new DOMException("The operation timed out.", "TimeoutError");
+}
+
+/** Controllers to abort with each caller signal: one listener per signal, not an add/remove per request. */
+const linked = new WeakMap<AbortSignal, Set<AbortController>>();
+
+/** Abort `ac` when `outer` aborts; the returned function unlinks it. */
+function linkAbort(outer: AbortSignal, ac: AbortController): () => void {
+  if (outer.aborted) {
+    ac.abort(outer.reason);
+    return () => {};
+  }
+  let set = linked.get(outer);
+  if (!set) {
+    const members = (set = new Set());
+    linked.set(outer, members);
+    outer.addEventListener("abort", () => {
+      for (const c of members) c.abort(outer.reason);
+      members.clear();
+    }, { once: true });
+  }
+  set.add(ac);
+  const members = set;
+  return () => void members.delete(ac);
 }
 
 let proxyCheckedAt = Number.NEGATIVE_INFINITY;
@@ -218,7 +256,7 @@ export class HttpClient {
     return this.limiter.waiting(host);
   }
 
-  private async send(u: { host: string; hostname: string; path: string }, url: string, opts: RequestOptions): Promise<Response> {
+  private async send(u: UrlParts, url: string, opts: RequestOptions): Promise<Response> {
     if (opts.internal) bypassForInternal(u.hostname);
     const kind = opts.kind ?? callKindOf(u.path);
     const timeoutS = this.policy.timeoutSeconds ?? DEFAULT_TIMEOUTS[kind];
@@ -244,11 +282,7 @@ export class HttpClient {
       // chains dependents onto the caller's signal.
       const ac = timeoutS > 0 || outer ? new AbortController() : undefined;
       const timer = timeoutS > 0 ? setTimeout(() => ac!.abort(timeoutReason()), timeoutS * 1000) : undefined;
-      const onAbort = outer ? () => ac!.abort(outer.reason) : undefined;
-      if (outer && onAbort) {
-        if (outer.aborted) onAbort();
-        else outer.addEventListener("abort", onAbort, { once: true });
-      }
+      const unlink = outer ? linkAbort(outer, ac!) : undefined;
       let settled = true;
       let res: Response | undefined;
       let error: unknown;
@@ -266,7 +300,7 @@ export class HttpClient {
         release();
         if (settled) {
           clearTimeout(timer);
-          if (outer && onAbort) outer.removeEventListener("abort", onAbort);
+          unlink?.();
         }
       }
       if (res && !RETRY_STATUSES.has(res.status)) return res;

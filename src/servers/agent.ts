@@ -69,7 +69,8 @@ interface Usage {
 
 function addUsage(acc: Usage | null, u: Usage | null | undefined): Usage | null {
   if (!u) return acc;
-  if (!acc) return structuredClone(u);
+  // Never mutated (each sum is a new object), so the first usage needs no copy.
+  if (!acc) return u;
   const plus = (a: number | null, b: number | null) => (a === null || b === null ? null : a + b);
   return {
     input_tokens: acc.input_tokens + u.input_tokens,

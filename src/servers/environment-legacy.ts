@@ -5,17 +5,23 @@
  */
 import { InnerServerError, type RequestContext, type Route, type ServerApp } from "../runtime/http-types.ts";
 import { PATHS } from "./episode-protocol.ts";
-import { innerJson, type InnerClient } from "./inner-client.ts";
+import { innerJson, setCookies, type InnerClient, type InnerResponse } from "./inner-client.ts";
+
+/** Sends the request body bytes unchanged to `<agent><path>` (the relay's fast path: no parse, no re-encode). */
+export type RawRelay = (agent: string, path: string, init: { body: string; headers: Record<string, string>; cookies: Record<string, string>; signal: AbortSignal }) => Promise<InnerResponse>;
 
 /** Hop-by-hop headers dropped in both directions (cookies travel separately). */
 const HOP = new Set(["connection", "content-encoding", "content-length", "cookie", "host", "keep-alive", "transfer-encoding", "upgrade"]);
 
-async function relay(client: InnerClient, agent: string, path: string, ctx: RequestContext): Promise<Response> {
+async function relay(client: InnerClient, raw: RawRelay | undefined, agent: string, path: string, ctx: RequestContext): Promise<Response> {
   const headers: Record<string, string> = {};
   ctx.request.headers.forEach((v, k) => {
     if (!HOP.has(k.toLowerCase())) headers[k] = v;
   });
-  const r = await client.call(agent, path, { json: ctx.body, headers, cookies: ctx.cookies, signal: ctx.signal });
+  const r =
+    raw && ctx.rawBody !== undefined
+      ? await raw(agent, path, { body: ctx.rawBody, headers, cookies: ctx.cookies, signal: ctx.signal })
+      : await client.call(agent, path, { json: ctx.body, headers, cookies: ctx.cookies, signal: ctx.signal });
   const out = new Headers();
   r.headers.forEach((v, k) => {
     if (!HOP.has(k.toLowerCase()) && k.toLowerCase() !== "set-cookie") out.set(k, v);
@@ -24,10 +30,19 @@ async function relay(client: InnerClient, agent: string, path: string, ctx: Requ
   return new Response(r.text, { status: r.status, headers: out });
 }
 
+/** A RawRelay over the runtime's client: `baseUrl` resolves the agent, `request` sends with its deadlines and retries. */
+export function rawRelayOver(client: InnerClient, request: (url: string, init: { method: "POST"; body: string; headers: Record<string, string>; cookies: Record<string, string>; signal: AbortSignal; internal: true }) => Promise<Response>): RawRelay {
+  return async (agent, path, init) => {
+    const res = await request(`${client.baseUrl(agent)}${path}`, { method: "POST", internal: true, ...init });
+    return { status: res.status, text: await res.text(), cookies: setCookies(res.headers), headers: res.headers };
+  };
+}
+
 /** Build a legacy_agent relay for the named agent. */
-export function legacyAgentApp(opts: { className: string; instanceName: string; agentServer: string; client: InnerClient }): ServerApp {
+export function legacyAgentApp(opts: { className: string; instanceName: string; agentServer: string; client: InnerClient; raw?: RawRelay }): ServerApp {
   const routes: Route[] = [
-    { method: "POST", path: PATHS.run, handler: (ctx) => relay(opts.client, opts.agentServer, PATHS.run, ctx) },
+    // With a raw transport the body is relayed as received (§10.3), never parsed here.
+    { method: "POST", path: PATHS.run, rawBody: opts.raw !== undefined, handler: (ctx) => relay(opts.client, opts.raw, opts.agentServer, PATHS.run, ctx) },
     {
       method: "POST",
       path: PATHS.aggregateMetrics,

@@ -3,7 +3,7 @@ import type { RequestContext } from "../../src/runtime/http-types.ts";
 import { ServerClient } from "../../src/runtime/client.ts";
 import { serveApp } from "../../src/runtime/http.ts";
 import { episodeHandler, EpisodeFailed, episodeLimitsFromLeaf, type EpisodeLimits } from "../../src/servers/environment.ts";
-import { legacyAgentApp } from "../../src/servers/environment-legacy.ts";
+import { legacyAgentApp, rawRelayOver } from "../../src/servers/environment-legacy.ts";
 import { failure } from "../../src/servers/episode-protocol.ts";
 import { innerClientFrom } from "../../src/servers/inner-client.ts";
 import { postJson } from "./_stack.ts";
@@ -97,5 +97,44 @@ describe("legacy_agent relay (§10.3)", () => {
     const agg = await postJson(`http://127.0.0.1:${env.port}/aggregate_metrics`, { verify_responses: [] });
     expect(agg.status).toBe(200);
     expect(agg.json).toEqual({ reward: 0.5 });
+  });
+});
+
+describe("legacy_agent relay with the raw transport (§10.3: body bytes passed through)", () => {
+  const got: { text: string; cookie: string | null; type: string | null }[] = [];
+  const agent = Bun.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    async fetch(r) {
+      got.push({ text: await r.text(), cookie: r.headers.get("cookie"), type: r.headers.get("content-type") });
+      const h = new Headers({ "content-type": "application/json" });
+      h.append("set-cookie", "A=1; Path=/");
+      return new Response('{"reward": 1.0}', { status: 200, headers: h });
+    },
+  });
+  let env: ReturnType<typeof serveApp>;
+  beforeAll(() => {
+    const sc = new ServerClient({ agent: { responses_api_agents: { simple_agent: { host: "127.0.0.1", port: agent.port } } } });
+    const client = innerClientFrom(sc);
+    env = serveApp(legacyAgentApp({ className: "LegacyAgent", instanceName: "env", agentServer: "agent", client, raw: rawRelayOver(client, (url, init) => sc.http.request(url, init)) }), { host: "127.0.0.1", port: 0 });
+  });
+  afterAll(() => {
+    env.stop(true);
+    agent.stop(true);
+  });
+
+  test("the agent receives the exact bytes (spacing, key order) and the answer comes back byte for byte", async () => {
+    const body = '{ "responses_create_params" : {"input": "x"},\n "b": 1.0, "a": 2 }';
+    const res = await fetch(`http://127.0.0.1:${env.port}/run`, { method: "POST", headers: { "content-type": "application/json", cookie: "C=3" }, body });
+    expect(res.status).toBe(200);
+    expect(await res.text()).toBe('{"reward": 1.0}');
+    expect(res.headers.getSetCookie().map((c) => c.split(";")[0])).toEqual(["A=1"]);
+    expect(got.at(-1)).toEqual({ text: body, cookie: "C=3", type: "application/json" });
+  });
+
+  test("invalid JSON is relayed too, for the agent to answer", async () => {
+    const res = await fetch(`http://127.0.0.1:${env.port}/run`, { method: "POST", headers: { "content-type": "application/json" }, body: "{not json" });
+    expect(res.status).toBe(200);
+    expect(got.at(-1)!.text).toBe("{not json");
   });
 });

@@ -1,6 +1,6 @@
 /** environment_servers/legacy_agent: relays `/run` to an agent that has no native environment server (D1). */
 import { log } from "../../log.ts";
-import { legacyAgentApp } from "../../servers/environment-legacy.ts";
+import { legacyAgentApp, rawRelayOver } from "../../servers/environment-legacy.ts";
 import { clientsFor, refName } from "../_support.ts";
 import type { BuiltinComponent } from "../registry.ts";
 
@@ -17,6 +17,7 @@ export const component: BuiltinComponent = {
     // The deprecation warning is printed once by the config step that generates legacy_agent servers (D1).
     const set = IGNORED.filter((k) => ctx.config[k] !== undefined && ctx.config[k] !== null);
     if (set.length > 0) log.warn(`${ctx.instanceName} sets ${set.sort().join(", ")}, which a relay does not enforce. This parameter has no effect.`);
-    return legacyAgentApp({ className: CLASS_NAME, instanceName: ctx.instanceName, agentServer, client: clientsFor(ctx).inner });
+    const { inner, http } = clientsFor(ctx);
+    return legacyAgentApp({ className: CLASS_NAME, instanceName: ctx.instanceName, agentServer, client: inner, raw: rawRelayOver(inner, (url, init) => http.request(url, init)) });
   },
 };
