@@ -47,6 +47,31 @@ export function defineGymCommand(cmd: GymCommand): GymCommand {
   return cmd;
 }
 
+/**
+ * citty right-aligns the first column and pads the second with trailing spaces; flags read
+ * better left-aligned, so re-flow each two-column block (column 0 never holds a double space).
+ */
+function leftAlignColumns(text: string): string {
+  const lines = text.split("\n");
+  const out: string[] = [];
+  let block: [string, string][] = [];
+  const flush = () => {
+    const width = Math.max(0, ...block.map(([a]) => a.length));
+    for (const [a, b] of block) out.push(`  ${a.padEnd(width)}  ${b}`.trimEnd());
+    block = [];
+  };
+  for (const line of lines) {
+    const m = /^ {2,}(\S(?:\S| (?! ))*) {2,}(.*?)\s*$/.exec(line);
+    if (m) block.push([m[1]!, m[2]!]);
+    else {
+      flush();
+      out.push(line.trimEnd());
+    }
+  }
+  flush();
+  return out.join("\n");
+}
+
 /** Render `--help` text for a command, via citty, plus gym's examples section. */
 export async function renderHelp(cmd: GymCommand, path: string[]): Promise<string> {
   const def = defineCommand({
@@ -54,7 +79,7 @@ export async function renderHelp(cmd: GymCommand, path: string[]): Promise<strin
     args: cmd.args as CommandDef["args"],
     subCommands: cmd.subCommands as CommandDef["subCommands"],
   });
-  let text = await renderUsage(def);
+  let text = leftAlignColumns(await renderUsage(def));
   if (cmd.args && Object.values(cmd.args).some((a) => a.type !== "positional")) {
     text += "\n\nOverrides: any `+key=value`, `++key=value`, `key=value` or `~key` token is applied to the merged config.";
   }
