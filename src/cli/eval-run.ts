@@ -127,7 +127,7 @@ async function serveAndCollect(resolved: ResolvedConfig, view: Record<string, un
     }
   }
   await import("../components/index.ts");
-  return collect(cfg, resolved, env, async () => targetsFromConfig(dict), new Supervisor({ resolved, isBuiltin }));
+  return collect(cfg, resolved, env, async () => targetsFromConfig(dict), new Supervisor({ resolved, isBuiltin, headPortFallback: true }));
 }
 
 /**

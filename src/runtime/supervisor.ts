@@ -34,6 +34,12 @@ export interface SupervisorOptions {
   logDir?: string;
   /** Echo server output on the terminal as `(name) line` (default true; logs are written either way). */
   echoServerOutput?: boolean;
+  /**
+   * When the head port is taken, listen on a free port instead of failing (with a warning). For
+   * callers that hold the config themselves (serve-mode `gym eval run`): nobody needs to discover
+   * their head server, and parallel runs on one node must not collide on 11000.
+   */
+  headPortFallback?: boolean;
 }
 
 /** One configured server instance and its processes. */
@@ -232,7 +238,14 @@ export class Supervisor {
     const headHost = String(headCfg.host || "127.0.0.1");
     const headPort = Number(headCfg.port ?? 11000);
     try {
-      const bound = this.head.start({ host: headHost, port: headPort, proxy });
+      let bound: number;
+      try {
+        bound = this.head.start({ host: headHost, port: headPort, proxy });
+      } catch (err) {
+        if (!(this.opts.headPortFallback && isAddressInUse(err))) throw err;
+        bound = this.head.start({ host: headHost, port: 0, proxy });
+        this.out(`warning: head port ${headPort} is in use (another gym?); this run's head server listens on ${bound} instead`);
+      }
       this.dict.head_server = { ...headCfg, host: headHost, port: bound };
     } catch (err) {
       if (isAddressInUse(err)) {
