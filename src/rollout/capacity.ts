@@ -3,7 +3,7 @@
  * driver (warn before the run, not EMFILE mid-run) and Bun's outbound fetch cap (D16: 256 in flight unless
  * `BUN_CONFIG_MAX_HTTP_REQUESTS` was set when the process started).
  */
-import { FD_RESERVE, fdCapPerHost, openFileLimits as runtimeOpenFileLimits, SOCKETS_PER_ROLLOUT_AGENT } from "../runtime/http-fd-budget.ts";
+import { fdCapPerHost, fdReserve, openFileLimits as runtimeOpenFileLimits, SOCKETS_PER_ROLLOUT_AGENT } from "../runtime/http-fd-budget.ts";
 
 /** Bun's default outbound cap. */
 export const BUN_DEFAULT_MAX_HTTP_REQUESTS = 256;
@@ -29,11 +29,11 @@ export function fdBudgetWarning(inFlight: number, limits = openFileLimits()): st
   if (!limits) return undefined;
   const hard = limits.hard;
   const serverSoft = Math.max(limits.soft, Math.min(hard, SERVER_SOFT_TARGET));
-  const agentNeed = SOCKETS_PER_ROLLOUT_AGENT * inFlight + FD_RESERVE;
+  const agentNeed = SOCKETS_PER_ROLLOUT_AGENT * inFlight + fdReserve(serverSoft);
   const driverNeed = inFlight + FD_OVERHEAD;
   const hardText = Number.isFinite(hard) ? String(hard) : "unlimited";
   const parts: string[] = [];
-  if (agentNeed > serverSoft) {
+  if (inFlight > fdCapPerHost(serverSoft)) {
     const most = fdCapPerHost(serverSoft);
     // Servers already raise their soft limit to the hard one, so only the hard limit can help.
     const raise = agentNeed <= SERVER_SOFT_TARGET

@@ -8,7 +8,8 @@
 import { envVar, setEnvVar } from "../env.ts";
 import { log } from "../log.ts";
 import { InnerServerError } from "./http-types.ts";
-import { effectivePerHostLimit, openFileLimits } from "./http-fd-budget.ts";
+import { effectivePerHostLimit, fdCapPerHost, openFileLimits } from "./http-fd-budget.ts";
+import { pooledRequest, poolable, setPoolBudget } from "./http-pool.ts";
 import { HostLimiter } from "./limiter.ts";
 import type { PoolLimits } from "./pool.ts";
 import { profiled } from "./profiling.ts";
@@ -237,8 +238,11 @@ export class HttpClient {
 
   constructor(readonly policy: ClientPolicy) {
     // Sockets beyond the open-file budget would fail with EMFILE mid-run: cap per host so they queue.
-    const perHost = effectivePerHostLimit(policy.limits.limitPerHost, policy.fdSoftLimit ?? openFileLimits()?.soft);
+    const soft = policy.fdSoftLimit ?? openFileLimits()?.soft;
+    const perHost = effectivePerHostLimit(policy.limits.limitPerHost, soft);
     this.limiter = new HostLimiter(policy.limits.limit, perHost.limit);
+    // The process's own limit (not a test's stand-in) also bounds the sockets the pool keeps.
+    if (policy.fdSoftLimit === undefined && soft !== undefined) setPoolBudget(fdCapPerHost(soft));
   }
 
   /**
@@ -275,6 +279,8 @@ export class HttpClient {
     const started = performance.now();
     const elapsed = () => (performance.now() - started) / 1000;
     const outer = opts.signal;
+    // gym's own servers: the keep-alive pool (http-pool.ts) instead of fetch's 64-socket cache.
+    const pooled = opts.internal === true && u.plainHttp && poolable(u.target);
     for (let attempt = 0; ; attempt++) {
       const release = this.limiter.tryAcquire(u.host) ?? (await this.limiter.acquire(u.host));
       // One controller and one cancellable timer per attempt: AbortSignal.timeout's timers cannot be
@@ -287,8 +293,11 @@ export class HttpClient {
       let res: Response | undefined;
       let error: unknown;
       try {
-        res = await fetch(url, { method, headers, body, signal: ac?.signal });
-        if (timer === undefined && !outer) {
+        if (pooled) {
+          const a = await pooledRequest(u.hostname, u.port, method, u.target, headers, body, ac?.signal);
+          res = new Response(a.body.length === 0 ? null : a.body, { status: a.status, statusText: a.statusText, headers: a.headers });
+        } else res = await fetch(url, { method, headers, body, signal: ac?.signal });
+        if (pooled || (timer === undefined && !outer)) {
           // Nothing to disarm: hand the response over as it is.
         } else if (bufferable(res)) {
           res = new Response(await res.arrayBuffer(), { status: res.status, statusText: res.statusText, headers: res.headers });

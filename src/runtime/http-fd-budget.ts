@@ -5,12 +5,15 @@
  * tool call, so 4 sockets per rollout. When the connection pools may open more sockets than the
  * soft limit allows, requests fail mid-run with EMFILE; capping every pool per host at
  * (soft − reserve) / 4 instead makes surplus requests queue in-process, so a stack whose hops all
- * carry the cap stays within the limit in every process, whatever the demand.
+ * carry the cap stays within the limit in every process, whatever the demand. The keep-alive pool
+ * (http-pool.ts) keeps at most the same number of sockets in total, idle ones closed first.
  */
 import { readFileSync } from "node:fs";
 
-/** Descriptors kept free for files, logs, stdio, listening sockets and idle keep-alive slack. */
-export const FD_RESERVE = 256;
+/** Descriptors kept free for files, logs, stdio, listening sockets and slack: 256, or 5 % of a large limit. */
+export function fdReserve(softLimit: number): number {
+  return Math.max(256, Math.ceil(softLimit * 0.05));
+}
 /** Sockets one in-flight rollout holds in the busiest built-in server (simple_agent, see above). */
 export const SOCKETS_PER_ROLLOUT_AGENT = 4;
 /** Sockets one in-flight request holds in a server that relays it (inbound + outbound). */
@@ -34,7 +37,7 @@ export function openFileLimits(): { soft: number; hard: number } | undefined {
 /** Connections per host that keep a process with `softLimit` open files out of EMFILE (never below 16). */
 export function fdCapPerHost(softLimit: number): number {
   if (!Number.isFinite(softLimit)) return Number.POSITIVE_INFINITY;
-  return Math.max(16, Math.floor((softLimit - FD_RESERVE) / SOCKETS_PER_ROLLOUT_AGENT));
+  return Math.max(16, Math.floor((softLimit - fdReserve(softLimit)) / SOCKETS_PER_ROLLOUT_AGENT));
 }
 
 /** The per-host limit to enforce: the configured one (0 = unlimited) capped by the fd budget. */

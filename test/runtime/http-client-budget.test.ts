@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { HttpClient, RequestFailedError } from "../../src/runtime/client.ts";
-import { effectivePerHostLimit, fdCapPerHost, FD_RESERVE } from "../../src/runtime/http-fd-budget.ts";
+import { effectivePerHostLimit, fdCapPerHost, fdReserve } from "../../src/runtime/http-fd-budget.ts";
 
 let inFlight = 0;
 let maxInFlight = 0;
@@ -35,16 +35,17 @@ const policy = (over: Partial<ConstructorParameters<typeof HttpClient>[0]> = {})
 
 describe("per-host cap from the open-file budget", () => {
   test("the cap is (soft − reserve) / 4, never below 16, and only lowers a configured limit", () => {
-    expect(fdCapPerHost(20000)).toBe(Math.floor((20000 - FD_RESERVE) / 4));
+    expect(fdReserve(1024)).toBe(256);
+    expect(fdCapPerHost(20000)).toBe(Math.floor((20000 - 1000) / 4));
     expect(fdCapPerHost(100)).toBe(16);
-    expect(effectivePerHostLimit(0, 20000)).toEqual({ limit: 4936, cappedByFds: true });
+    expect(effectivePerHostLimit(0, 20000)).toEqual({ limit: 4750, cappedByFds: true });
     expect(effectivePerHostLimit(1024, 20000)).toEqual({ limit: 1024, cappedByFds: false });
     expect(effectivePerHostLimit(0, undefined)).toEqual({ limit: 0, cappedByFds: false });
   });
 
   test("an unlimited pool under a small fd limit queues beyond the cap instead of opening more sockets; all succeed", async () => {
     maxInFlight = 0;
-    const c = new HttpClient(policy({ fdSoftLimit: FD_RESERVE + 4 * 16 }));
+    const c = new HttpClient(policy({ fdSoftLimit: 256 + 4 * 16 }));
     let sawQueue = 0;
     const all = Promise.all(Array.from({ length: 64 }, () => c.request(`${base}/count`).then((r) => r.json())));
     await Bun.sleep(10);

@@ -1,0 +1,376 @@
+/**
+ * A keep-alive HTTP/1.1 connection pool for calls between gym's own servers (plain `http://`,
+ * no proxy, D34). Bun's `fetch` keeps at most 64 idle sockets per process, so above 64 requests
+ * in flight about half of all requests open a fresh TCP connection (connect, accept, close,
+ * TIME_WAIT on both sides): at 256 in flight that more than doubles the CPU of every hop. Here
+ * every socket goes back to its host's idle list after a complete answer, so sockets are reused
+ * whatever the concurrency and their number never exceeds the peak in flight, which the client's
+ * per-host limiter bounds (http-fd-budget.ts). Idle sockets close after 15 s (upstream's
+ * `keepalive_timeout`). The wire stays plain HTTP/1.1: Host, Content-Length, the caller's headers.
+ */
+import type { Socket } from "bun";
+
+/** An answer read whole. */
+export interface PooledAnswer {
+  status: number;
+  statusText: string;
+  headers: [string, string][];
+  body: Uint8Array;
+}
+
+/** Idle sockets older than this are closed (aiohttp's keepalive_timeout, runtime.md §2.4). */
+const IDLE_CLOSE_MS = 15_000;
+const CRLF2 = Buffer.from("\r\n\r\n");
+const SAFE_TARGET = /^[\x21-\x7e]+$/;
+const BAD_HEADER = /[\r\n\0]/;
+
+interface Exchange {
+  resolve: (a: PooledAnswer) => void;
+  reject: (e: Error) => void;
+  head: Buffer | undefined;
+  status: number;
+  statusText: string;
+  headers: [string, string][];
+  /** -1: read until close; -2: chunked. */
+  length: number;
+  parts: Buffer[];
+  received: number;
+  keepAlive: boolean;
+  noBody: boolean;
+  gotBytes: boolean;
+}
+
+interface Conn {
+  socket: Socket<Conn> | undefined;
+  /** Still counted in `live`. */
+  counted: boolean;
+  pool: HostPool;
+  exchange: Exchange | undefined;
+  /** Bytes not yet accepted by the kernel (socket.write may take part of a buffer). */
+  pending: Buffer | undefined;
+  closed: boolean;
+  idleSince: number;
+  reused: boolean;
+}
+
+class HostPool {
+  readonly idle: Conn[] = [];
+  constructor(
+    readonly hostname: string,
+    readonly port: number,
+  ) {}
+}
+
+const pools = new Map<string, HostPool>();
+let sweeper: Timer | undefined;
+/** Sockets open in this process (active and idle, every host). */
+let live = 0;
+/** Above this many sockets, idle ones are closed instead of kept (see setPoolBudget). */
+let budget = Number.POSITIVE_INFINITY;
+
+/**
+ * Cap the sockets this process keeps (active + idle, all hosts) to fit its open-file budget:
+ * idle sockets are closed, oldest first, before a new connection would exceed it, and a socket
+ * that finishes above it is closed rather than pooled. Active requests are never blocked here
+ * (the per-host limiter bounds them), so a self-call cannot starve the calls it waits on.
+ */
+export function setPoolBudget(sockets: number): void {
+  budget = Math.min(budget, sockets);
+}
+
+function uncount(conn: Conn): void {
+  if (!conn.counted) return;
+  conn.counted = false;
+  live--;
+}
+
+function closeConn(conn: Conn): void {
+  conn.closed = true;
+  uncount(conn);
+  conn.socket?.end();
+}
+
+/** Close the oldest idle socket of any host; false when none is idle. */
+function evictOldestIdle(): boolean {
+  let oldest: HostPool | undefined;
+  for (const p of pools.values()) if (p.idle.length > 0 && (!oldest || p.idle[0]!.idleSince < oldest.idle[0]!.idleSince)) oldest = p;
+  if (!oldest) return false;
+  closeConn(oldest.idle.shift()!);
+  return true;
+}
+
+function sweep(): void {
+  const cutoff = performance.now() - IDLE_CLOSE_MS;
+  let any = false;
+  for (const pool of pools.values()) {
+    // Oldest first: the list is used as a stack, so stale sockets sit at the bottom.
+    while (pool.idle.length > 0 && pool.idle[0]!.idleSince < cutoff) closeConn(pool.idle.shift()!);
+    if (pool.idle.length > 0) any = true;
+  }
+  if (!any && sweeper) {
+    clearInterval(sweeper);
+    sweeper = undefined;
+  }
+}
+
+function connError(message: string, code = "ECONNRESET", beforeAnswer = false): Error {
+  return Object.assign(new Error(message), { code, beforeAnswer });
+}
+
+function finish(conn: Conn, ex: Exchange): void {
+  conn.exchange = undefined;
+  const body = ex.parts.length === 1 ? ex.parts[0]! : Buffer.concat(ex.parts);
+  if (ex.keepAlive && !conn.closed && live <= budget) {
+    conn.idleSince = performance.now();
+    conn.reused = true;
+    conn.pool.idle.push(conn);
+    sweeper ??= setInterval(sweep, IDLE_CLOSE_MS / 3);
+    sweeper.unref();
+  } else closeConn(conn);
+  ex.resolve({ status: ex.status, statusText: ex.statusText, headers: ex.headers, body });
+}
+
+/** Parse the head once its end is in `buf`; returns the body bytes that followed it, or undefined when incomplete. */
+function parseHead(ex: Exchange, buf: Buffer): Buffer | undefined {
+  const end = buf.indexOf(CRLF2);
+  if (end < 0) {
+    ex.head = buf;
+    return undefined;
+  }
+  const lines = buf.toString("latin1", 0, end).split("\r\n");
+  const m = /^HTTP\/1\.([01]) (\d{3})(?: (.*))?$/.exec(lines[0]!);
+  if (!m) throw connError(`malformed HTTP status line: ${JSON.stringify(lines[0]!.slice(0, 80))}`, "EPROTO");
+  const status = Number(m[2]);
+  let length = -1;
+  let chunked = false;
+  let connection = "";
+  const headers: [string, string][] = [];
+  for (let i = 1; i < lines.length; i++) {
+    const line = lines[i]!;
+    const colon = line.indexOf(":");
+    if (colon <= 0) continue;
+    const name = line.slice(0, colon).trim().toLowerCase();
+    const value = line.slice(colon + 1).trim();
+    if (name === "content-length") length = Number(value);
+    else if (name === "transfer-encoding") chunked = value.toLowerCase().includes("chunked");
+    else if (name === "connection") connection = value.toLowerCase();
+    headers.push([name, value]);
+  }
+  if (status >= 100 && status < 200) {
+    // An interim answer (e.g. 100 Continue): the real head follows.
+    ex.head = undefined;
+    const rest = buf.subarray(end + 4);
+    return rest.length > 0 ? parseHead(ex, rest) : undefined;
+  }
+  ex.status = status;
+  ex.statusText = m[3] ?? "";
+  ex.headers = headers;
+  ex.keepAlive = m[1] === "1" ? connection !== "close" : connection === "keep-alive";
+  if (ex.noBody || status === 204 || status === 304) length = 0;
+  ex.length = chunked ? -2 : length;
+  if (ex.length === -1) ex.keepAlive = false;
+  ex.head = undefined;
+  return buf.subarray(end + 4);
+}
+
+/** Decode a complete chunked body, or undefined while more bytes are needed. */
+function dechunk(raw: Buffer): Buffer[] | undefined {
+  const out: Buffer[] = [];
+  let at = 0;
+  for (;;) {
+    const eol = raw.indexOf("\r\n", at, "latin1");
+    if (eol < 0) return undefined;
+    const size = Number.parseInt(raw.toString("latin1", at, eol).split(";")[0]!.trim(), 16);
+    if (!Number.isFinite(size)) throw connError("malformed chunked body", "EPROTO");
+    if (size === 0) {
+      // Trailers (rare) end with an empty line.
+      return raw.indexOf(CRLF2, eol) >= 0 || raw.subarray(eol + 2, eol + 4).toString("latin1") === "\r\n" ? out : undefined;
+    }
+    if (raw.length < eol + 2 + size + 2) return undefined;
+    out.push(raw.subarray(eol + 2, eol + 2 + size));
+    at = eol + 2 + size + 2;
+  }
+}
+
+function onData(conn: Conn, data: Buffer): void {
+  const ex = conn.exchange;
+  if (!ex) {
+    // Bytes with no request outstanding: the connection is out of step; drop it.
+    closeConn(conn);
+    return;
+  }
+  ex.gotBytes = true;
+  try {
+    let body: Buffer | undefined = data;
+    if (ex.status === 0) {
+      body = parseHead(ex, ex.head ? Buffer.concat([ex.head, data]) : data);
+      if (body === undefined) return;
+    }
+    if (body.length > 0) {
+      ex.parts.push(body);
+      ex.received += body.length;
+    }
+    if (ex.length >= 0 && ex.received >= ex.length) {
+      if (ex.received > ex.length) ex.parts = [Buffer.concat(ex.parts).subarray(0, ex.length)];
+      finish(conn, ex);
+    } else if (ex.length === -2) {
+      const raw = ex.parts.length === 1 ? ex.parts[0]! : Buffer.concat(ex.parts);
+      ex.parts = [raw];
+      const chunks = dechunk(raw);
+      if (chunks) {
+        ex.parts = chunks.length === 0 ? [Buffer.alloc(0)] : chunks;
+        finish(conn, ex);
+      }
+    }
+  } catch (e) {
+    fail(conn, e as Error);
+  }
+}
+
+function fail(conn: Conn, err: Error): void {
+  conn.closed = true;
+  uncount(conn);
+  const ex = conn.exchange;
+  conn.exchange = undefined;
+  conn.socket?.terminate();
+  ex?.reject(err);
+}
+
+function onClose(conn: Conn): void {
+  conn.closed = true;
+  uncount(conn);
+  const idleAt = conn.pool.idle.indexOf(conn);
+  if (idleAt >= 0) conn.pool.idle.splice(idleAt, 1);
+  const ex = conn.exchange;
+  if (!ex) return;
+  conn.exchange = undefined;
+  // A read-until-close body ends here; anything else was cut short.
+  if (ex.status !== 0 && ex.length === -1) {
+    ex.keepAlive = false;
+    finish(conn, ex);
+  } else ex.reject(ex.gotBytes ? connError("the server closed the connection mid-answer") : connError("socket connection was closed before an answer", "ECONNRESET", true));
+}
+
+function flush(conn: Conn): void {
+  const buf = conn.pending;
+  if (!buf || !conn.socket) return;
+  const n = conn.socket.write(buf);
+  conn.pending = n >= buf.length ? undefined : buf.subarray(Math.max(0, n));
+}
+
+async function connect(pool: HostPool): Promise<Conn> {
+  while (live >= budget && evictOldestIdle()) {
+    // Make room: an idle socket elsewhere costs the same descriptor as the one we need.
+  }
+  const conn: Conn = { socket: undefined, counted: false, pool, exchange: undefined, pending: undefined, closed: false, idleSince: 0, reused: false };
+  conn.socket = await Bun.connect<Conn>({
+    hostname: pool.hostname,
+    port: pool.port,
+    data: conn,
+    socket: {
+      data: (s, d) => onData(s.data, d as Buffer),
+      drain: (s) => flush(s.data),
+      close: (s) => onClose(s.data),
+      end: (s) => void s.end(),
+      error: (s, e) => fail(s.data, Object.assign(e, { code: (e as { code?: string }).code ?? "ECONNRESET" })),
+    },
+  });
+  if (!conn.closed) {
+    conn.counted = true;
+    live++;
+  }
+  // Small request/answer pairs: send each write at once.
+  conn.socket.setNoDelay(true);
+  return conn;
+}
+
+/** Whether `pooledRequest` can carry a request to this URL target (else use fetch). */
+export function poolable(target: string): boolean {
+  return SAFE_TARGET.test(target);
+}
+
+/**
+ * Send one request over a pooled connection and read the whole answer. Connection errors carry
+ * the usual codes (ECONNREFUSED, ECONNRESET) so the caller's retry rules apply; `signal` aborts
+ * the exchange and closes its socket (a half-done exchange cannot go back to the pool).
+ */
+export async function pooledRequest(
+  hostname: string,
+  port: number,
+  method: string,
+  target: string,
+  headers: Record<string, string>,
+  body: string | Uint8Array | undefined,
+  signal?: AbortSignal,
+): Promise<PooledAnswer> {
+  const key = `${hostname}:${port}`;
+  let pool = pools.get(key);
+  if (!pool) pools.set(key, (pool = new HostPool(hostname, port)));
+  const payload = body === undefined ? undefined : typeof body === "string" ? Buffer.from(body) : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+  const hostHeader = hostname.includes(":") ? `[${hostname}]:${port}` : `${hostname}:${port}`;
+  let head = `${method} ${target} HTTP/1.1\r\nhost: ${hostHeader}\r\n`;
+  for (const name in headers) {
+    const lower = name.toLowerCase();
+    if (lower === "host" || lower === "content-length" || lower === "connection" || lower === "transfer-encoding") continue;
+    const value = headers[name]!;
+    if (BAD_HEADER.test(name) || BAD_HEADER.test(value)) throw new TypeError(`invalid header ${JSON.stringify(name)}`);
+    head += `${name}: ${value}\r\n`;
+  }
+  if (payload !== undefined || (method !== "GET" && method !== "HEAD")) head += `content-length: ${payload?.length ?? 0}\r\n`;
+  head += "\r\n";
+  const request = payload ? Buffer.concat([Buffer.from(head, "latin1"), payload]) : Buffer.from(head, "latin1");
+
+  for (let attempt = 0; ; attempt++) {
+    signal?.throwIfAborted();
+    let conn: Conn | undefined;
+    while (pool.idle.length > 0 && !conn) {
+      const c = pool.idle.pop()!;
+      if (!c.closed) conn = c;
+    }
+    conn ??= await connect(pool);
+    if (signal?.aborted) {
+      // Aborted while connecting: the new socket is clean, keep it.
+      if (!conn.closed) pool.idle.push(conn);
+      signal.throwIfAborted();
+    }
+    const reused = conn.reused;
+    const c = conn;
+    try {
+      return await new Promise<PooledAnswer>((resolve, reject) => {
+        const onAbort = () => fail(c, signal!.reason instanceof Error || signal!.reason instanceof DOMException ? (signal!.reason as Error) : new Error(String(signal!.reason)));
+        signal?.addEventListener("abort", onAbort, { once: true });
+        const done = () => signal?.removeEventListener("abort", onAbort);
+        c.exchange = {
+          resolve: (a) => (done(), resolve(a)),
+          reject: (e) => (done(), reject(e)),
+          head: undefined,
+          status: 0,
+          statusText: "",
+          headers: [],
+          length: -1,
+          parts: [],
+          received: 0,
+          keepAlive: false,
+          noBody: method === "HEAD",
+          gotBytes: false,
+        };
+        c.pending = request;
+        flush(c);
+      });
+    } catch (err) {
+      // A reused socket that the server had closed while idle never saw the request: retry once on a fresh one.
+      if (reused && attempt === 0 && !signal?.aborted && (err as { beforeAnswer?: boolean }).beforeAnswer === true) continue;
+      throw err;
+    }
+  }
+}
+
+/** Sockets this process holds through the pool (for tests and status lines). */
+export function liveSockets(): number {
+  return live;
+}
+
+/** Idle pooled sockets per host (for tests). */
+export function idleSockets(hostname: string, port: number): number {
+  return pools.get(`${hostname}:${port}`)?.idle.length ?? 0;
+}
