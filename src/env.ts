@@ -23,6 +23,8 @@ export interface GymEnv {
   noColor: boolean;
   /** Debug logging forced on from the environment. */
   debug: boolean;
+  /** `GYM_TIMING=1`: print stage timing marks of the config pipeline on stderr (profiling aid). */
+  timing: boolean;
   /** `GYM_JOB_END_TIME`: allocation end, epoch seconds, exported by submit's batch script (D30 addendum). */
   jobEndTime: number | undefined;
   /** `BUN_CONFIG_MAX_HTTP_REQUESTS` as set at process start (D16: Bun's outbound fetch cap, 256 when unset). */
@@ -56,6 +58,7 @@ export function readEnv(source: Record<string, string | undefined> = process.env
     xdgCacheHome: source.XDG_CACHE_HOME,
     noColor: source.NO_COLOR !== undefined && source.NO_COLOR !== "",
     debug: source.GYM_DEBUG === "1",
+    timing: source.GYM_TIMING === "1",
     jobEndTime: source.GYM_JOB_END_TIME && Number.isFinite(Number(source.GYM_JOB_END_TIME)) ? Number(source.GYM_JOB_END_TIME) : undefined,
     bunMaxHttpRequests: intOrUndefined(source.BUN_CONFIG_MAX_HTTP_REQUESTS),
     driverRespawned: source.GYM_DRIVER_RESPAWNED === "1",

@@ -7,6 +7,7 @@ import { resolveGlobalConfig } from "../config/resolve.ts";
 import { resolveInterpolations } from "../config/interpolate.ts";
 import { redactSecrets } from "../config/redact.ts";
 import { serializeConfigDict } from "../config/serialize.ts";
+import { mark } from "../config/stage-timer.ts";
 import type { ConfigDict, ResolvedConfig } from "../config/types.ts";
 import { ConfigError } from "../errors.ts";
 import { setVerbose } from "../log.ts";
@@ -78,6 +79,7 @@ export default defineGymCommand({
     const cfg = await resolveGlobalConfig({ selectors: selectorArgs(ctx.args), overrides: commandOverrides(ctx) });
     if (cfg.dict.verbose === true) setVerbose(true);
     await previewPorts(cfg);
+    mark("env resolve: port preview");
     const text = (() => {
       try {
         return renderResolved(cfg.dict);
@@ -89,7 +91,9 @@ export default defineGymCommand({
         throw err;
       }
     })();
+    mark("env resolve: render (redact, interpolate, serialise)");
     process.stdout.write(text);
+    mark("env resolve: write");
     return 0;
   },
 });

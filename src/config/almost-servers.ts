@@ -2,10 +2,10 @@
  * Almost-server reporting (cli-config §6.3): always shown as a warning banner; an error unless
  * `error_on_almost_servers` is false. The error carries a secret-masked dump of the config (D10).
  */
-import { stringify } from "yaml";
 import { ConfigError } from "../errors.ts";
 import { log } from "../log.ts";
 import { redactSecrets } from "./redact.ts";
+import { yamlLib } from "./yaml-lib.ts";
 import type { AlmostServer } from "./servers.ts";
 import type { ConfigDict } from "./types.ts";
 
@@ -30,7 +30,7 @@ export function handleAlmostServers(almost: AlmostServer[], errorOnAlmost: boole
   }
   throw new ConfigError(
     `${report}\n\nFound ${almost.length} almost-server(s) with validation errors. Fix the issues above or set error_on_almost_servers=false to bypass this error.\n` +
-      `Found global config dict yaml:\n${stringify(redactSecrets(dict), { indentSeq: false, lineWidth: 0 })}`,
+      `Found global config dict yaml:\n${yamlLib().stringify(redactSecrets(dict), { indentSeq: false, lineWidth: 0 })}`,
     { code: "E_ALMOST_SERVER", hint: "fix the fields listed above, or pass +error_on_almost_servers=false to skip those servers" },
   );
 }

@@ -59,14 +59,38 @@ class Resolver {
    * call; only interpolation results are memoized, and handed out as copies after first use.
    */
   valueAt(path: string[]): unknown {
-    const raw = getAt(this.root, path).value;
-    if (Array.isArray(raw)) return raw.map((_, i) => this.valueAt([...path, String(i)]));
+    return this.build(getAt(this.root, path).value, [...path]);
+  }
+
+  /**
+   * The resolved copy of `raw`, the node at `stack` (a path the walk pushes to and pops from, so
+   * a large tree costs no per-node path array; interpolated leaves take their own copy).
+   */
+  private build(raw: unknown, stack: string[]): unknown {
+    if (Array.isArray(raw)) {
+      const out: unknown[] = new Array(raw.length);
+      for (let i = 0; i < raw.length; i++) {
+        stack.push(String(i));
+        out[i] = this.build(raw[i], stack);
+        stack.pop();
+      }
+      return out;
+    }
     if (isMap(raw)) {
       const m: Record<string, unknown> = {};
-      for (const k of Object.keys(raw)) m[k] = this.valueAt([...path, k]);
+      for (const k of Object.keys(raw)) {
+        stack.push(k);
+        m[k] = this.build(raw[k], stack);
+        stack.pop();
+      }
       return m;
     }
     if (typeof raw !== "string" || !raw.includes("${")) return raw;
+    return this.interpolated(raw, [...stack]);
+  }
+
+  /** The memoized value of the interpolated string `raw` at `path`, with cycle detection. */
+  private interpolated(raw: string, path: string[]): unknown {
     const id = JSON.stringify(path);
     if (this.memo.has(id)) return deepCopy(this.memo.get(id));
     if (this.active.includes(id)) {

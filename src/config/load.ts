@@ -4,9 +4,10 @@
  * timestamps, which stay strings as they do in OmegaConf.
  */
 import { readFileSync } from "node:fs";
-import { LineCounter, parseDocument, Scalar, type ScalarTag, type Node, type ParseOptions, type DocumentOptions, type SchemaOptions } from "yaml";
+import type { ScalarTag, Node, ParseOptions, DocumentOptions, SchemaOptions } from "yaml";
 import { ConfigError } from "../errors.ts";
 import type { ConfigDict } from "./types.ts";
+import { yamlLib } from "./yaml-lib.ts";
 import { lazyLocTree, locTree, type LocNode } from "./yaml-locations.ts";
 
 /** A parsed config layer: the data and where each value came from. */
@@ -21,7 +22,7 @@ const pyBool = (value: boolean, test: RegExp): ScalarTag => ({
   default: true,
   tag: "tag:yaml.org,2002:bool",
   test,
-  resolve: () => new Scalar(value),
+  resolve: () => new (yamlLib().Scalar)(value),
   stringify: () => String(value),
 });
 const PY_BOOLS = [pyBool(true, /^(?:[Yy]es|YES|[Tt]rue|TRUE|[Oo]n|ON)$/), pyBool(false, /^(?:[Nn]o|NO|[Ff]alse|FALSE|[Oo]ff|OFF)$/)];
@@ -103,6 +104,7 @@ export function parseConfigText(text: string, file: string): Layer {
 
 /** The exact path: YAML 1.1 as PyYAML reads it, with positions for every node. */
 export function exactParse(text: string, file: string): Layer {
+  const { LineCounter, parseDocument } = yamlLib();
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { ...PARSE_OPTIONS, lineCounter, prettyErrors: false });
   const problem = doc.errors[0];

@@ -4,15 +4,44 @@ import type { Layer } from "./load.ts";
 import { isPlainMap, MISSING } from "./merge.ts";
 import { locationOf } from "./yaml-locations.ts";
 
+/** `prefix` extended by key segments (list indices as `[i]`); `listed[d]` says segment d is an index. */
+function dottedPath(prefix: string, segs: string[], listed: boolean[]): string {
+  let out = prefix;
+  segs.forEach((seg, d) => (out = listed[d] ? `${out}[${seg}]` : out === "" ? seg : `${out}.${seg}`));
+  return out;
+}
+
 /** Paths (dotted, lists as `key[i]`) of every `???` leaf, with the segment arrays. */
 export function findMissing(value: unknown, prefix = "", segs: string[] = []): { path: string; segs: string[] }[] {
-  if (value === MISSING) return [{ path: prefix, segs }];
+  // One walk with a shared segment stack: paths are built only for the (rare) `???` leaves, so
+  // a large config costs no per-node string or array allocation.
   const out: { path: string; segs: string[] }[] = [];
-  if (Array.isArray(value)) {
-    value.forEach((v, i) => out.push(...findMissing(v, `${prefix}[${i}]`, [...segs, String(i)])));
-  } else if (isPlainMap(value)) {
-    for (const [k, v] of Object.entries(value)) out.push(...findMissing(v, prefix === "" ? k : `${prefix}.${k}`, [...segs, k]));
-  }
+  const stack = [...segs];
+  const listed: boolean[] = segs.map(() => false);
+  const leafPath = (): string => dottedPath(prefix, stack.slice(segs.length), listed.slice(segs.length));
+  const walk = (v: unknown): void => {
+    if (v === MISSING) {
+      out.push({ path: leafPath(), segs: [...stack] });
+    } else if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) {
+        stack.push(String(i));
+        listed.push(true);
+        walk(v[i]);
+        stack.pop();
+        listed.pop();
+      }
+    } else if (isPlainMap(v)) {
+      for (const k in v) {
+        if (!Object.hasOwn(v, k)) continue;
+        stack.push(k);
+        listed.push(false);
+        walk(v[k]);
+        stack.pop();
+        listed.pop();
+      }
+    }
+  };
+  walk(value);
   return out;
 }
 

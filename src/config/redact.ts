@@ -20,9 +20,19 @@ export function keySegments(key: string): string[] {
     .map((s) => s.toLowerCase());
 }
 
+// Configs repeat the same few hundred keys many times over; a bounded cache keeps the regex and
+// split work to once per distinct key.
+const secretKeyCache = new Map<string, boolean>();
+
 /** True when a map key names a secret (D10). */
 export function isSecretKey(key: string): boolean {
-  return ANYWHERE.test(key) || keySegments(key).includes("token");
+  let secret = secretKeyCache.get(key);
+  if (secret === undefined) {
+    secret = ANYWHERE.test(key) || keySegments(key).includes("token");
+    if (secretKeyCache.size >= 10_000) secretKeyCache.clear();
+    secretKeyCache.set(key, secret);
+  }
+  return secret;
 }
 
 function maskValue(v: unknown): unknown {
@@ -43,7 +53,7 @@ export function redactSecrets<T>(value: T): T {
   if (Array.isArray(value)) return value.map(walk) as T;
   if (!isPlainMap(value)) return value;
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value)) out[k] = isSecretKey(k) ? maskValue(v) : walk(v);
+  for (const k of Object.keys(value)) out[k] = isSecretKey(k) ? maskValue(value[k]) : walk(value[k]);
   return out as T;
 }
 

@@ -25,6 +25,7 @@ import { addLegacyAgentServers } from "./legacy-agent.ts";
 import { searchRoots } from "./roots.ts";
 import { resolveSelectors, type SelectorArgs } from "./selectors.ts";
 import { discoverServers, implementationDir } from "./servers.ts";
+import { mark } from "./stage-timer.ts";
 import type { ConfigDict, ResolvedConfig } from "./types.ts";
 import { locationOf, setLocAt, type LocNode } from "./yaml-locations.ts";
 
@@ -71,9 +72,11 @@ function rootConfigPaths(pre: ConfigDict, locs: LocNode | undefined): string[] {
 
 /** Run the whole pipeline and return the merged, validated config. */
 export async function resolveGlobalConfig(req: ResolveRequest): Promise<ResolvedConfig> {
+  mark("resolve: start");
   const cwd = req.cwd ?? process.cwd();
   const roots = await searchRoots({ searchDirs: req.selectors.searchDirs, cwd });
   const sel = resolveSelectors(req.selectors, roots);
+  mark("resolve: roots + selectors");
 
   const cli = buildCliLayer(sel.configPaths, req.overrides);
   const initial = req.noModel ? mergeDicts(noModelInitialDict(), req.initialDict ?? {}) : (req.initialDict ?? {});
@@ -83,7 +86,9 @@ export async function resolveGlobalConfig(req: ResolveRequest): Promise<Resolved
   const pre = emptyLayer();
   if (envLayer) mergeInto(pre, envLayer);
   mergeInto(pre, cliLayer);
+  mark("resolve: cli layer + env.yaml");
   const tree = loadIncludeTree(rootConfigPaths(pre.dict, pre.locs), roots);
+  mark("resolve: include tree");
 
   const merged = tree.merged;
   if (envLayer) mergeInto(merged, envLayer);
@@ -95,8 +100,11 @@ export async function resolveGlobalConfig(req: ResolveRequest): Promise<Resolved
   }
   if (tree.flat.length > 0) merged.dict.config_paths = tree.flat;
 
+  mark("resolve: merge + overrides");
   applyDirectives(merged);
+  mark("resolve: directives");
   checkMissing(merged);
+  mark("resolve: ??? check");
   foldDummyModels(merged.dict);
 
   const dict = merged.dict;
@@ -104,7 +112,9 @@ export async function resolveGlobalConfig(req: ResolveRequest): Promise<Resolved
   const locate = (key: string) => locationOf(merged.locs, [key]);
 
   checkGlobalKeys((key) => Object.hasOwn(dict, key), read, locate);
+  mark("resolve: global keys");
   const discovery = discoverServers(merged, roots);
+  mark("resolve: server discovery");
   const errorOnAlmost = read("error_on_almost_servers");
   handleAlmostServers(discovery.almost, errorOnAlmost !== false, dict);
 
@@ -115,10 +125,14 @@ export async function resolveGlobalConfig(req: ResolveRequest): Promise<Resolved
       s.dir = implementationDir(s.serverType, s.implementation, roots);
     }
   }
+  mark("resolve: almost-servers + agent swap");
   for (const g of addLegacyAgentServers(dict, servers)) servers.push({ ...g, dir: implementationDir(g.serverType, g.implementation, roots) });
+  mark("resolve: legacy_agent servers");
   checkCrossRefs(servers, merged.locs);
   checkPoolLimits(read, servers, locate);
   checkProxyKeys(read, locate);
+  mark("resolve: cross-refs + network keys");
   await applyDefaults(dict, servers, { cwd, offline: req.offline, read, locate });
+  mark("resolve: defaults");
   return { dict, servers, roots, locate: (path) => locationOf(merged.locs, path) };
 }

@@ -5,8 +5,9 @@
  * Positions are computed lazily: files read on the fast path keep only their text and the key
  * path of each value inside the file, and are parsed for positions only when an error needs one.
  */
-import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node } from "yaml";
+import type { Document, LineCounter, Node } from "yaml";
 import type { SourceLocation } from "../errors.ts";
+import { yamlLib } from "./yaml-lib.ts";
 
 /** One file's text, with its position index built on first use. */
 export interface SourceFile {
@@ -28,6 +29,7 @@ export interface LocNode {
 
 /** Build the LocNode tree of a parsed YAML node (positions known up front). */
 export function locTree(node: Node | null | undefined, src: SourceFile): LocNode {
+  const { isMap, isScalar, isSeq } = yamlLib();
   const out: LocNode = { src, offset: node?.range?.[0] };
   if (isMap(node)) {
     out.children = new Map();
@@ -73,6 +75,7 @@ export function setChildLoc(node: LocNode | undefined, key: string, child: LocNo
 
 function documentOf(src: SourceFile): Document | undefined {
   if (!src.doc && src.text !== undefined) {
+    const { LineCounter, parseDocument } = yamlLib();
     src.lineCounter = new LineCounter();
     // Only fast-path files get here, and for those YAML 1.2 reads keys the way PyYAML does.
     src.doc = parseDocument(src.text, { lineCounter: src.lineCounter, uniqueKeys: false });
@@ -81,13 +84,14 @@ function documentOf(src: SourceFile): Document | undefined {
 }
 
 function keyOf(k: unknown): string {
-  return isScalar(k) ? String(k.value) : String(k);
+  return yamlLib().isScalar(k) ? String(k.value) : String(k);
 }
 
 /** Offset of the value at `filePath` in its file (its key when the value is empty). */
 function lazyOffset(node: LocNode): number | undefined {
   const doc = node.src ? documentOf(node.src) : undefined;
   if (!doc || !node.filePath) return undefined;
+  const { isMap, isSeq } = yamlLib();
   let cur: unknown = doc.contents;
   let keyNode: Node | undefined;
   for (const seg of node.filePath) {
