@@ -2,7 +2,7 @@
  * The one logger. Everything goes to stderr: stdout carries data (configs, scripts, JSON).
  * Subsystems take a tagged child (`log.withTag("runtime")`).
  */
-import { createConsola, type ConsolaInstance, type ConsolaReporter, type FormatOptions, type LogObject } from "consola";
+import type { ConsolaInstance, ConsolaReporter, FormatOptions, LogObject } from "consola";
 
 /** The parts of consola's fancy reporter that the plain-line fast path reuses. */
 interface FancyReporterLike extends ConsolaReporter {
@@ -42,14 +42,60 @@ export function withPlainLineFastPath(reporter: ConsolaReporter): void {
   };
 }
 
-/** The root logger (stderr only; level 3 = info, 4 = debug). */
-export const log: ConsolaInstance = createConsola({
-  level: 3,
-  stdout: process.stderr,
-  stderr: process.stderr,
-  formatOptions: { date: false },
-});
-for (const reporter of log.options.reporters) withPlainLineFastPath(reporter);
+let instance: ConsolaInstance | undefined;
+// The level set before the first message; applied when the logger is created.
+let pendingLevel = 3;
+
+/** The real logger, created on first use. */
+function realLog(): ConsolaInstance {
+  if (!instance) {
+    // `require` (consola's CommonJS build) rather than a static import: in the bundled binary a
+    // static import would load node:tty, node:util's inspector and the stderr stream at startup,
+    // ~4 ms of every command, including the many that never log (`--version`, `--help`).
+    const { createConsola } = require("consola") as typeof import("consola");
+    instance = createConsola({ level: pendingLevel, stdout: process.stderr, stderr: process.stderr, formatOptions: { date: false } });
+    for (const reporter of instance.options.reporters) withPlainLineFastPath(reporter);
+  }
+  return instance;
+}
+
+// consola's log types and instance methods, as forwarded by the stand-in below.
+const LOG_TYPES = ["silent", "fatal", "error", "warn", "log", "info", "success", "fail", "ready", "start", "box", "debug", "trace", "verbose"] as const;
+const METHODS = [
+  "create", "withDefaults", "withTag", "addReporter", "removeReporter", "setReporters", "wrapAll", "restoreAll",
+  "wrapConsole", "restoreConsole", "wrapStd", "restoreStd", "pauseLogs", "resumeLogs", "mockTypes", "prompt",
+] as const;
+
+/** A plain object that forwards every consola method to the real logger, created on first use. */
+function standIn(): ConsolaInstance {
+  type Fn = (...args: unknown[]) => unknown;
+  const call = (name: string, raw = false) => (...args: unknown[]): unknown => {
+    const real = realLog();
+    const target = (real as unknown as Record<string, Fn & { raw: Fn }>)[name]!;
+    return raw ? Reflect.apply(target.raw, target, args) : Reflect.apply(target, real, args);
+  };
+  // Own, writable function properties: a test's `spyOn(log, "warn")` replaces them as before.
+  const out: Record<string, unknown> = {};
+  for (const type of LOG_TYPES) out[type] = Object.assign(call(type), { raw: call(type, true) });
+  for (const method of METHODS) out[method] = call(method);
+  Object.defineProperty(out, "level", {
+    enumerable: true,
+    get: () => (instance ? instance.level : pendingLevel),
+    set: (value: number) => {
+      if (instance) instance.level = value;
+      else pendingLevel = value;
+    },
+  });
+  Object.defineProperty(out, "options", { enumerable: true, get: () => realLog().options });
+  return out as unknown as ConsolaInstance;
+}
+
+/**
+ * The root logger (stderr only; level 3 = info, 4 = debug). It stands in for a consola instance
+ * that is created on the first message, so commands that never log do not pay for consola;
+ * setting `level` before that is remembered.
+ */
+export const log: ConsolaInstance = standIn();
 
 /** Turn debug logging on or off for this process (`-v`). */
 export function setVerbose(on: boolean): void {

@@ -72,3 +72,29 @@ describe("log fast path for plain lines", () => {
     expect(fast.text()).toBe(slow.text());
   });
 });
+
+describe("the root logger", () => {
+  test("is created on first use, keeps a level set before that, and forwards tagged children", async () => {
+    const script = [
+      `import { log, setQuiet, setVerbose } from ${JSON.stringify(`${import.meta.dir}/../src/log.ts`)};`,
+      `setQuiet();`,
+      `log.info("hidden info");`,
+      `log.warn("shown warning");`,
+      `log.error("shown error");`,
+      `setVerbose(true);`,
+      `log.debug("shown debug");`,
+      `log.withTag("runtime").info("tagged info");`,
+      `console.log(JSON.stringify({ level: log.level, reporters: log.options.reporters.length }));`,
+    ].join("\n");
+    const proc = Bun.spawn([process.execPath, "-e", script], { stdout: "pipe", stderr: "pipe", env: { ...process.env } });
+    const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+    expect(code).toBe(0);
+    expect(JSON.parse(out)).toEqual({ level: 4, reporters: 1 });
+    expect(err).not.toContain("hidden info");
+    expect(err).toContain("shown warning");
+    expect(err).toContain("shown error");
+    expect(err).toContain("shown debug");
+    expect(err).toContain("tagged info");
+    expect(err).toContain("runtime");
+  });
+});
