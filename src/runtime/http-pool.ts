@@ -123,6 +123,8 @@ function finish(conn: Conn, ex: Exchange): void {
   if (ex.keepAlive && !conn.closed && live <= budget) {
     conn.idleSince = performance.now();
     conn.reused = true;
+    // An idle socket must not keep a finished process alive (a CLI run would wait out the idle timeout).
+    conn.socket?.unref();
     conn.pool.idle.push(conn);
     sweeper ??= setInterval(sweep, IDLE_CLOSE_MS / 3);
     sweeper.unref();
@@ -335,6 +337,7 @@ export async function pooledRequest(
     }
     const reused = conn.reused;
     const c = conn;
+    c.socket?.ref();
     try {
       return await new Promise<PooledAnswer>((resolve, reject) => {
         const onAbort = () => fail(c, signal!.reason instanceof Error || signal!.reason instanceof DOMException ? (signal!.reason as Error) : new Error(String(signal!.reason)));

@@ -106,3 +106,19 @@ describe("HttpClient over the pool (internal calls)", () => {
     expect((err as Error).message).toContain("request_retry_budget_seconds");
   });
 });
+
+describe("idle pooled sockets", () => {
+  test("do not keep a finished process alive", async () => {
+    const script = `import { pooledRequest } from ${JSON.stringify(`${import.meta.dir}/../../src/runtime/http-pool.ts`)};
+const a = await pooledRequest("127.0.0.1", ${port}, "POST", "/echo", {}, "{}");
+console.log(a.status);`;
+    const t0 = performance.now();
+    const proc = Bun.spawn([process.execPath, "-e", script], { stdout: "pipe", stderr: "pipe" });
+    const timer = setTimeout(() => proc.kill(), 10_000);
+    const [out, code] = await Promise.all([new Response(proc.stdout).text(), proc.exited]);
+    clearTimeout(timer);
+    expect(out.trim()).toBe("200");
+    expect(code).toBe(0);
+    expect(performance.now() - t0).toBeLessThan(8_000);
+  });
+});
