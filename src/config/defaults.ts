@@ -3,7 +3,6 @@
  * are appended in upstream's order; explicit values are validated and kept. Ports the config
  * leaves unset stay unset: the runtime allocates them race-free (D14).
  */
-import { lookup } from "node:dns/promises";
 import { realpathSync } from "node:fs";
 import { hostname } from "node:os";
 import { homeDir } from "../env.ts";
@@ -54,6 +53,8 @@ export function absolutePath(p: string, cwd: string): string {
 export async function defaultHost(useAbsoluteIp: boolean, configured: unknown, offline = false): Promise<string> {
   if (useAbsoluteIp && !offline) {
     try {
+      // Required on use: only use_absolute_ip needs DNS, and loading it costs every command's startup.
+      const { lookup } = require("node:dns/promises") as typeof import("node:dns/promises");
       return (await lookup(hostname(), { family: 4 })).address;
     } catch {
       return "127.0.0.1";

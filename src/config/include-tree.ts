@@ -143,6 +143,9 @@ export function loadIncludeTree(rootEntries: string[], roots: string[]): Include
   };
   rootEntries.forEach((_, i) => visit(i));
   const merged = emptyLayer();
-  for (const n of order) mergeInto(merged, layers[n]!);
+  const uses = new Map<Layer, number>();
+  for (const n of order) uses.set(layers[n]!, (uses.get(layers[n]!) ?? 0) + 1);
+  // A file reached through one entry only is merged without copying its (fresh, private) data.
+  for (const n of order) mergeInto(merged, layers[n]!, { adopt: uses.get(layers[n]!) === 1 });
   return { merged, flat: paths, duplicates, files: order.map((n) => files[n]!) };
 }

@@ -48,28 +48,18 @@ const RISKY = new RegExp(
   "m",
 );
 
+// One block-mapping key line: indentation, `- ` list markers, then a plain or quoted key and `:`.
+// Lines of any other shape (comments, list scalars, continuation text) never match.
+const KEY_LINE = /^( *)((?:- +)*)(?!- )("(?:[^"\\\n]|\\.)*"|'[^'\n]*'|[^\s"'#:{}[\],&*!|>%@`][^:#\n]*?):(?=\s|$)/gm;
+
 /** True when a block mapping in `text` may repeat a key (heuristic; flow mappings are not scanned). */
 function mayHaveDuplicateKeys(text: string): boolean {
+  // The regex engine finds the key lines natively; JS only keeps the per-indent key sets.
   const stack: { indent: number; keys: Set<string> }[] = [];
-  for (const raw of text.split("\n")) {
-    let line = raw;
-    let indent = 0;
-    while (line[indent] === " ") indent++;
-    line = line.slice(indent);
-    if (line === "" || line.startsWith("#")) continue;
-    let newItem = false;
-    while (line.startsWith("- ")) {
-      newItem = true;
-      line = line.slice(2);
-      indent += 2;
-      while (line.startsWith(" ")) {
-        line = line.slice(1);
-        indent++;
-      }
-    }
-    const m = /^("(?:[^"\\]|\\.)*"|'[^']*'|[^\s"'#:{}[\],&*!|>%@`][^:#]*?):(?:\s|$)/.exec(line);
-    if (!m) continue;
-    const key = m[1]!.trim();
+  for (const m of text.matchAll(KEY_LINE)) {
+    const indent = m[1]!.length + m[2]!.length;
+    const newItem = m[2] !== "";
+    const key = m[3]!.trim();
     while (stack.length > 0 && stack[stack.length - 1]!.indent > indent) stack.pop();
     const top = stack[stack.length - 1];
     if (top && top.indent === indent && !newItem) {

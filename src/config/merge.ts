@@ -5,7 +5,7 @@
  */
 import type { Layer } from "./load.ts";
 import type { ConfigDict } from "./types.ts";
-import { childLoc, cloneLoc, setChildLoc, type LocNode } from "./yaml-locations.ts";
+import { childLoc, cloneLoc, peekChildLoc, setChildLoc, type LocNode } from "./yaml-locations.ts";
 
 /** The OmegaConf "missing" marker. */
 export const MISSING = "???";
@@ -26,9 +26,11 @@ export function deepCopy<T>(v: T): T {
   return v;
 }
 
-function mergeMaps(dst: Record<string, unknown>, dstLoc: LocNode | undefined, src: Record<string, unknown>, srcLoc: LocNode | undefined): void {
-  for (const [key, sv] of Object.entries(src)) {
-    const childSrcLoc = childLoc(srcLoc, key);
+function mergeMaps(dst: Record<string, unknown>, dstLoc: LocNode | undefined, src: Record<string, unknown>, srcLoc: LocNode | undefined, adopt: boolean): void {
+  for (const key of Object.keys(src)) {
+    const sv = src[key];
+    // The source tree is only read: a synthesised location is not cached in it.
+    const childSrcLoc = peekChildLoc(srcLoc, key);
     const has = Object.hasOwn(dst, key);
     const dv = has ? dst[key] : undefined;
     if (sv === MISSING && has && dv !== MISSING) continue;
@@ -38,23 +40,26 @@ function mergeMaps(dst: Record<string, unknown>, dstLoc: LocNode | undefined, sr
         childDstLoc = {};
         setChildLoc(dstLoc, key, childDstLoc);
       }
-      mergeMaps(dv, childDstLoc, sv, childSrcLoc);
+      mergeMaps(dv, childDstLoc, sv, childSrcLoc, adopt);
       continue;
     }
-    dst[key] = deepCopy(sv);
-    setChildLoc(dstLoc, key, cloneLoc(childSrcLoc));
+    dst[key] = adopt ? sv : deepCopy(sv);
+    setChildLoc(dstLoc, key, adopt ? childSrcLoc : cloneLoc(childSrcLoc));
   }
 }
 
-/** Merge `over` into `base` in place (base is the lower-priority layer). */
-export function mergeInto(base: Layer, over: Layer): void {
-  mergeMaps(base.dict, base.locs, over.dict, over.locs);
+/**
+ * Merge `over` into `base` in place (base is the lower-priority layer). With `adopt`, values and
+ * locations of `over` move into `base` uncopied: only for a layer that is used once and dropped.
+ */
+export function mergeInto(base: Layer, over: Layer, opts: { adopt?: boolean } = {}): void {
+  mergeMaps(base.dict, base.locs, over.dict, over.locs, opts.adopt === true);
 }
 
 /** Merge plain dicts (no locations) into a new dict; later arguments win. */
 export function mergeDicts(...dicts: ConfigDict[]): ConfigDict {
   const out: ConfigDict = {};
-  for (const d of dicts) mergeMaps(out, undefined, d, undefined);
+  for (const d of dicts) mergeMaps(out, undefined, d, undefined, false);
   return out;
 }
 

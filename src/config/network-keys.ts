@@ -2,7 +2,6 @@
  * HTTP pool and reverse-proxy keys (D17, D18, cli-config §7.3). Names keep upstream's
  * aiohttp/uvicorn spelling; rules are as the seed documents them.
  */
-import { isIP } from "node:net";
 import { ConfigError, ConfigErrors, type SourceLocation } from "../errors.ts";
 
 /** Maps a top-level key to where its value came from, when known (D12). */
@@ -61,6 +60,9 @@ function allowEntryProblem(entry: unknown): string | undefined {
   const wildcard = `uvicorn_forwarded_allow_ips entry '${e}' is not allowed: wildcards and all-address ranges trust every client.`;
   if (e.includes("*")) return wildcard;
   const [addr, prefix, extra] = e.split("/");
+  // Required here, not imported: node:net costs every command ~2 ms of startup in the binary,
+  // and only an allowlist entry needs it.
+  const { isIP } = require("node:net") as typeof import("node:net");
   const family = isIP(addr ?? "");
   if (family === 0 || extra !== undefined) return `uvicorn_forwarded_allow_ips entry '${e}' is not an IP address or CIDR (e.g. 10.0.0.5 or 10.0.0.0/8).`;
   if (prefix !== undefined) {

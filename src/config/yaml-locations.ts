@@ -67,6 +67,15 @@ export function childLoc(node: LocNode | undefined, key: string): LocNode | unde
   return made;
 }
 
+/** Like `childLoc`, but a synthesised node is not kept in `node` (for trees that are only read). */
+export function peekChildLoc(node: LocNode | undefined, key: string): LocNode | undefined {
+  if (!node) return undefined;
+  const explicit = node.children?.get(key);
+  if (explicit) return explicit;
+  if (!node.src || !node.filePath) return undefined;
+  return { src: node.src, filePath: [...node.filePath, key] };
+}
+
 /** Record where `key` under `node` came from; undefined marks it as not from any file. */
 export function setChildLoc(node: LocNode | undefined, key: string, child: LocNode | undefined): void {
   // An empty node is a tombstone: it stops a fast-path parent from synthesising a file position.
