@@ -9,7 +9,7 @@ import { envVar, setEnvVar } from "../env.ts";
 import { log } from "../log.ts";
 import { InnerServerError } from "./http-types.ts";
 import { effectivePerHostLimit, fdCapPerHost, openFileLimits } from "./http-fd-budget.ts";
-import { pooledRequest, poolable, setPoolBudget } from "./http-pool.ts";
+import { ExchangeAbort, pooledRequest, poolable, setPoolBudget } from "./http-pool.ts";
 import { HostLimiter } from "./limiter.ts";
 import type { PoolLimits } from "./pool.ts";
 import { profiled } from "./profiling.ts";
@@ -194,11 +194,16 @@ function timeoutReason(): DOMException {
   return new DOMException("The operation timed out.", "TimeoutError");
 }
 
+/** Something a caller's signal cancels: an AbortController, or a pooled exchange's handle. */
+interface Abortable {
+  abort(reason?: unknown): void;
+}
+
 /** Controllers to abort with each caller signal: one listener per signal, not an add/remove per request. */
-const linked = new WeakMap<AbortSignal, Set<AbortController>>();
+const linked = new WeakMap<AbortSignal, Set<Abortable>>();
 
 /** Abort `ac` when `outer` aborts; the returned function unlinks it. */
-function linkAbort(outer: AbortSignal, ac: AbortController): () => void {
+function linkAbort(outer: AbortSignal, ac: Abortable): () => void {
   if (outer.aborted) {
     ac.abort(outer.reason);
     return () => {};
@@ -286,7 +291,8 @@ export class HttpClient {
       // One controller and one cancellable timer per attempt: AbortSignal.timeout's timers cannot be
       // cleared and pile up for the whole timeout (hours for episode calls), and AbortSignal.any
       // chains dependents onto the caller's signal.
-      const ac = timeoutS > 0 || outer ? new AbortController() : undefined;
+      // The pool takes a plain cancel handle; fetch needs a real signal.
+      const ac: AbortController | ExchangeAbort | undefined = timeoutS > 0 || outer ? (pooled ? new ExchangeAbort() : new AbortController()) : undefined;
       const timer = timeoutS > 0 ? setTimeout(() => ac!.abort(timeoutReason()), timeoutS * 1000) : undefined;
       const unlink = outer ? linkAbort(outer, ac!) : undefined;
       let settled = true;
@@ -294,9 +300,9 @@ export class HttpClient {
       let error: unknown;
       try {
         if (pooled) {
-          const a = await pooledRequest(u.hostname, u.port, method, u.target, headers, body, ac?.signal);
+          const a = await pooledRequest(u.hostname, u.port, method, u.target, headers, body, ac as ExchangeAbort | undefined);
           res = new Response(a.body.length === 0 ? null : a.body, { status: a.status, statusText: a.statusText, headers: a.headers });
-        } else res = await fetch(url, { method, headers, body, signal: ac?.signal });
+        } else res = await fetch(url, { method, headers, body, signal: (ac as AbortController | undefined)?.signal });
         if (pooled || (timer === undefined && !outer)) {
           // Nothing to disarm: hand the response over as it is.
         } else if (bufferable(res)) {

@@ -286,6 +286,38 @@ async function connect(pool: HostPool): Promise<Conn> {
   return conn;
 }
 
+/**
+ * A cancel handle for one exchange, cheaper than an AbortController per request: the caller's
+ * deadline timer or its caller's signal calls `abort`, which fails the exchange in progress.
+ */
+export class ExchangeAbort {
+  aborted = false;
+  reason: unknown;
+  private hook: ((reason: unknown) => void) | undefined;
+
+  /** Cancel the exchange (idempotent). */
+  abort(reason?: unknown): void {
+    if (this.aborted) return;
+    this.aborted = true;
+    this.reason = reason;
+    this.hook?.(reason);
+  }
+
+  /** Throw the abort reason when aborted. */
+  throwIfAborted(): void {
+    if (this.aborted) throw this.reason;
+  }
+
+  /** @internal the exchange in progress. */
+  watch(hook: ((reason: unknown) => void) | undefined): void {
+    this.hook = hook;
+  }
+}
+
+function abortError(reason: unknown): Error {
+  return reason instanceof Error || reason instanceof DOMException ? (reason as Error) : new Error(String(reason));
+}
+
 /** Whether `pooledRequest` can carry a request to this URL target (else use fetch). */
 export function poolable(target: string): boolean {
   return SAFE_TARGET.test(target);
@@ -303,7 +335,7 @@ export async function pooledRequest(
   target: string,
   headers: Record<string, string>,
   body: string | Uint8Array | undefined,
-  signal?: AbortSignal,
+  signal?: AbortSignal | ExchangeAbort,
 ): Promise<PooledAnswer> {
   const key = `${hostname}:${port}`;
   let pool = pools.get(key);
@@ -340,9 +372,15 @@ export async function pooledRequest(
     c.socket?.ref();
     try {
       return await new Promise<PooledAnswer>((resolve, reject) => {
-        const onAbort = () => fail(c, signal!.reason instanceof Error || signal!.reason instanceof DOMException ? (signal!.reason as Error) : new Error(String(signal!.reason)));
-        signal?.addEventListener("abort", onAbort, { once: true });
-        const done = () => signal?.removeEventListener("abort", onAbort);
+        const onAbort = () => fail(c, abortError(signal!.reason));
+        let done: () => void;
+        if (signal instanceof ExchangeAbort) {
+          signal.watch(onAbort);
+          done = () => signal.watch(undefined);
+        } else {
+          signal?.addEventListener("abort", onAbort, { once: true });
+          done = () => signal?.removeEventListener("abort", onAbort);
+        }
         c.exchange = {
           resolve: (a) => (done(), resolve(a)),
           reject: (e) => (done(), reject(e)),
