@@ -98,6 +98,26 @@ describe("bad input: exit 2, one clear error, no stack trace (stack only with -v
   });
 });
 
+describe("GYM_TIMING stage marks", () => {
+  test("go to stderr in pipeline order with growing times; stdout stays the YAML; off by default", async () => {
+    await using d = await tempDir();
+    const args = ["env", "resolve", "--search-dir", BUILTIN, "--resources-server", "example_single_tool_call", "--model-type", "openai_model", ...POLICY];
+    const timed = await runGym(args, { cwd: d.path, env: { GYM_TIMING: "1" } });
+    expect(timed.code).toBe(0);
+    const marks = timed.stderr.split("\n").filter((l) => l.startsWith("[timing]"));
+    const labels = marks.map((l) => l.replace(/^\[timing\]\s+[\d.]+ ms\s+\+\s*[\d.]+ ms\s+/, ""));
+    expect(labels[0]).toBe("resolve: start");
+    expect(labels).toContain("resolve: include tree");
+    expect(labels.at(-1)).toBe("env resolve: write");
+    const times = marks.map((l) => Number(/^\[timing\]\s+([\d.]+) ms/.exec(l)![1]));
+    expect(times).toEqual([...times].sort((a, b) => a - b));
+    expect(timed.stdout).not.toContain("[timing]");
+    expect((parse(timed.stdout) as Record<string, unknown>).policy_model_name).toBe("tiny");
+    const plain = await runGym(args, { cwd: d.path, env: { GYM_TIMING: undefined } });
+    expect(plain.stderr).not.toContain("[timing]");
+  });
+});
+
 describe("gym env validate routing", () => {
   test("NAME and --manifest together is a usage error; manifest validation says it is not built yet", async () => {
     await using d = await tempDir();

@@ -37,6 +37,21 @@ describe("config_paths include tree (§4.2)", () => {
     expect(merged.dict).toMatchObject({ a: "override", b: "base", c: "inner" });
   });
 
+  test("one file reached through two different entries is merged twice, each copy independent", async () => {
+    await using dir = await tempDir();
+    writeTree(dir.path, {
+      "a.yaml": "config_paths: [shared.yaml]\n",
+      "x.yaml": "srv:\n  inner:\n    a: 9\n  list: [7]\n",
+      "b.yaml": "config_paths: [./shared.yaml]\nsrv:\n  inner:\n    b: 2\n",
+      "shared.yaml": "srv:\n  inner:\n    a: 1\n  list: [1, 2]\n",
+    });
+    // Merge order: shared, a, x, shared again, b. x changes shared's values in the merged tree;
+    // the second merge of shared must bring back the file's values, not x's.
+    const { merged, files } = loadIncludeTree(["a.yaml", "x.yaml", "b.yaml"], [dir.path]);
+    expect(files.filter((f) => f.endsWith("shared.yaml"))).toHaveLength(2);
+    expect(merged.dict).toEqual({ config_paths: ["./shared.yaml"], srv: { inner: { a: 1, b: 2 }, list: [1, 2] } });
+  });
+
   test("seed precedence: a benchmark including a shared agent config and overriding one field", async () => {
     await using dir = await tempDir();
     writeTree(dir.path, {
