@@ -5,8 +5,8 @@
  * earlier sibling's whole subtree. Duplicate nested entries (exact string) are dropped with a
  * warning; a file that includes itself through its own ancestors is an error naming the chain.
  */
-import { realpathSync, statSync } from "node:fs";
-import { isAbsolute, join } from "node:path";
+import { lstatSync, realpathSync, statSync } from "node:fs";
+import { basename, dirname, isAbsolute, join } from "node:path";
 import { ConfigError, type SourceLocation } from "../errors.ts";
 import { log } from "../log.ts";
 import { loadConfigFile, type Layer } from "./load.ts";
@@ -25,11 +25,37 @@ export interface IncludeTree {
   files: string[];
 }
 
-function isFile(p: string): boolean {
-  try {
-    return statSync(p).isFile();
-  } catch {
-    return false;
+/**
+ * Real paths of config files, with each directory's real path looked up once: a tree of a
+ * hundred files in a few directories costs a few realpath calls instead of one per file.
+ */
+class RealPaths {
+  private readonly dirs = new Map<string, string>();
+
+  /** The real path of `p` when it is a file (following symlinks), else undefined. */
+  file(p: string): string | undefined {
+    let st;
+    try {
+      st = lstatSync(p);
+    } catch {
+      return undefined;
+    }
+    if (st.isFile()) {
+      // Not a symlink itself: only its directory can be one.
+      const dir = dirname(p);
+      let realDir = this.dirs.get(dir);
+      if (realDir === undefined) {
+        realDir = real(dir);
+        this.dirs.set(dir, realDir);
+      }
+      return join(realDir, basename(p));
+    }
+    if (!st.isSymbolicLink()) return undefined;
+    try {
+      return statSync(p).isFile() ? real(p) : undefined;
+    } catch {
+      return undefined;
+    }
   }
 }
 
@@ -53,14 +79,15 @@ export function configPathNotFound(entry: string, roots: string[], location?: So
 }
 
 /** Resolve one entry through the roots to an existing file; `where` is only asked on error. */
-function locate(entry: string, roots: string[], where: () => SourceLocation | undefined = () => undefined): string {
+function locate(entry: string, roots: string[], reals: RealPaths, where: () => SourceLocation | undefined = () => undefined): string {
   if (isAbsolute(entry)) {
-    if (isFile(entry)) return real(entry);
+    const found = reals.file(entry);
+    if (found !== undefined) return found;
     throw configPathNotFound(entry, roots, where());
   }
   for (const root of roots) {
-    const abs = join(root, entry);
-    if (isFile(abs)) return real(abs);
+    const found = reals.file(join(root, entry));
+    if (found !== undefined) return found;
   }
   throw configPathNotFound(entry, roots, where());
 }
@@ -89,7 +116,8 @@ export function malformedConfigPaths(value: unknown, location?: SourceLocation):
 /** Load and merge the include tree rooted at `rootEntries`. */
 export function loadIncludeTree(rootEntries: string[], roots: string[]): IncludeTree {
   const paths = [...rootEntries];
-  const files: string[] = rootEntries.map((p) => locate(p, roots));
+  const reals = new RealPaths();
+  const files: string[] = rootEntries.map((p) => locate(p, roots, reals));
   const parent: (number | undefined)[] = rootEntries.map(() => undefined);
   const children: number[][] = rootEntries.map(() => []);
   const layers: Layer[] = [];
@@ -104,7 +132,7 @@ export function loadIncludeTree(rootEntries: string[], roots: string[]): Include
     }
     layers[i] = layer;
     for (const { value, where } of nestedPaths(layer, file)) {
-      const target = locate(value, roots, where);
+      const target = locate(value, roots, reals, where);
       const chain: number[] = [];
       for (let a: number | undefined = i; a !== undefined; a = parent[a]) chain.unshift(a);
       if (chain.some((a) => files[a] === target)) {

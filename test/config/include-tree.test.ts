@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { realpathSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { loadIncludeTree } from "../../src/config/include-tree.ts";
 import { tempDir } from "../helpers/tmp.ts";
@@ -50,6 +51,24 @@ describe("config_paths include tree (§4.2)", () => {
     const { merged, files } = loadIncludeTree(["a.yaml", "x.yaml", "b.yaml"], [dir.path]);
     expect(files.filter((f) => f.endsWith("shared.yaml"))).toHaveLength(2);
     expect(merged.dict).toEqual({ config_paths: ["./shared.yaml"], srv: { inner: { a: 1, b: 2 }, list: [1, 2] } });
+  });
+
+  test("files are identified by real path through symlinked files and directories", async () => {
+    await using dir = await tempDir();
+    writeTree(dir.path, { "real/a.yaml": "config_paths: [linked-dir/b.yaml]\na: 1\n", "real/b.yaml": "b: 2\n", "real/c.yaml": "config_paths: [link-to-c.yaml]\n" });
+    symlinkSync(join(dir.path, "real"), join(dir.path, "linked-dir"));
+    symlinkSync(join(dir.path, "real", "a.yaml"), join(dir.path, "link-to-a.yaml"));
+    symlinkSync(join(dir.path, "real", "c.yaml"), join(dir.path, "link-to-c.yaml"));
+    const real = realpathSync(dir.path);
+    const t = loadIncludeTree(["link-to-a.yaml"], [dir.path]);
+    expect(t.files).toEqual([join(real, "real/b.yaml"), join(real, "real/a.yaml")]);
+    expect(t.merged.dict).toMatchObject({ a: 1, b: 2 });
+    // c.yaml includes itself through a symlink: still a cycle.
+    expect(() => loadIncludeTree(["real/c.yaml"], [dir.path])).toThrow("config_paths cycle");
+    // A directory or a dangling link is not a config file.
+    symlinkSync(join(dir.path, "nowhere.yaml"), join(dir.path, "dangling.yaml"));
+    expect(() => loadIncludeTree(["dangling.yaml"], [dir.path])).toThrow("was not found");
+    expect(() => loadIncludeTree(["linked-dir"], [dir.path])).toThrow("was not found");
   });
 
   test("seed precedence: a benchmark including a shared agent config and overriding one field", async () => {
