@@ -5,37 +5,42 @@
  * user values live there too). Keys with dedicated messages (results_dir, the timeouts,
  * allow_openai_version_skew, network keys) are checked where they are applied.
  */
-import Type, { type TSchema } from "typebox";
+import type { TSchema } from "typebox";
 import { ConfigError, ConfigErrors, type SourceLocation } from "../errors.ts";
 import { check } from "./validate.ts";
 
-const Bool = Type.Boolean();
-const OptStr = Type.Union([Type.String(), Type.Null()]);
-const Port = Type.Integer({ minimum: 1, maximum: 65535 });
-// The head server may ask for an ephemeral port (0): tests and parallel runs use it.
-const HeadPort = Type.Integer({ minimum: 0, maximum: 65535 });
-const NonNegInt = Type.Integer({ minimum: 0 });
-const OptNonNegInt = Type.Union([NonNegInt, Type.Null()]);
-const Seconds = Type.Number({ minimum: 0 });
+type TypeBuilder = typeof import("typebox").default;
+/** Builds one key's schema; run only when that key is present, so a config without such keys never loads TypeBox. */
+type SchemaOf = (T: TypeBuilder) => TSchema;
 
-/** Schema of each documented global key. */
-export const GLOBAL_KEY_SCHEMAS: Record<string, TSchema> = {
+const Bool: SchemaOf = (T) => T.Boolean();
+const Str: SchemaOf = (T) => T.String();
+const OptStr: SchemaOf = (T) => T.Union([T.String(), T.Null()]);
+const Port: SchemaOf = (T) => T.Integer({ minimum: 1, maximum: 65535 });
+// The head server may ask for an ephemeral port (0): tests and parallel runs use it.
+const HeadPort: SchemaOf = (T) => T.Integer({ minimum: 0, maximum: 65535 });
+const NonNegInt: SchemaOf = (T) => T.Integer({ minimum: 0 });
+const OptNonNegInt: SchemaOf = (T) => T.Union([NonNegInt(T), T.Null()]);
+const Seconds: SchemaOf = (T) => T.Number({ minimum: 0 });
+
+/** Schema (builder) of each documented global key. */
+export const GLOBAL_KEY_SCHEMAS: Record<string, SchemaOf> = {
   use_absolute_ip: Bool,
-  default_host: Type.String(),
-  head_server: Type.Union([Type.Object({ host: Type.Optional(OptStr), port: Type.Optional(Type.Union([HeadPort, Type.Null()])) }), Type.Null()]),
+  default_host: Str,
+  head_server: (T) => T.Union([T.Object({ host: T.Optional(OptStr(T)), port: T.Optional(T.Union([HeadPort(T), T.Null()])) }), T.Null()]),
   port_range_low: Port,
   port_range_high: Port,
-  disallowed_ports: Type.Array(Port),
+  disallowed_ports: (T) => T.Array(Port(T)),
   error_on_almost_servers: Bool,
   dry_run: Bool,
   skip_venv_if_present: Bool,
   uv_pip_set_python: Bool,
   pip_install_verbose: Bool,
   verbose: Bool,
-  python_executable: Type.String({ minLength: 1 }),
+  python_executable: (T) => T.String({ minLength: 1 }),
   request_retry_budget_seconds: Seconds,
   request_timeout_seconds: Seconds,
-  uv_lock_timeout_seconds: Type.Union([NonNegInt, Type.Null()]),
+  uv_lock_timeout_seconds: (T) => T.Union([NonNegInt(T), T.Null()]),
   uvicorn_timeout_worker_healthcheck: NonNegInt,
   uvicorn_logging_show_200_ok: Bool,
   global_aiohttp_intended_concurrency: OptNonNegInt,
@@ -52,8 +57,22 @@ export const GLOBAL_KEY_SCHEMAS: Record<string, TSchema> = {
   observability_enabled: Bool,
   disable_aggregation: Bool,
   retain_results_in_memory: Bool,
-  max_resident_rollout_tasks: Type.Union([Type.Integer({ minimum: 1 }), Type.Null()]),
+  max_resident_rollout_tasks: (T) => T.Union([T.Integer({ minimum: 1 }), T.Null()]),
 };
+
+const built = new Map<string, TSchema>();
+
+/** The TypeBox schema of a documented global key (built, and TypeBox loaded, on first use). */
+export function globalKeySchema(key: string): TSchema | undefined {
+  const of = GLOBAL_KEY_SCHEMAS[key];
+  if (!of) return undefined;
+  let schema = built.get(key);
+  if (!schema) {
+    schema = of((require("typebox") as typeof import("typebox")).default);
+    built.set(key, schema);
+  }
+  return schema;
+}
 
 function valueAt(value: unknown, path: (string | number)[]): unknown {
   let cur = value;
@@ -68,8 +87,9 @@ export function checkGlobalKeys(
   locate: (key: string) => SourceLocation | undefined,
 ): void {
   const errors: ConfigError[] = [];
-  for (const [key, schema] of Object.entries(GLOBAL_KEY_SCHEMAS)) {
+  for (const key of Object.keys(GLOBAL_KEY_SCHEMAS)) {
     if (!has(key)) continue;
+    const schema = globalKeySchema(key)!;
     const value = read(key);
     // A union reports one problem per branch; the deepest one is what the user got wrong.
     const problems = check(schema, value).sort((a, b) => b.path.length - a.path.length);

@@ -4,26 +4,9 @@
  * dataset blocks, as upstream's pydantic models do.
  */
 import Type, { type Static } from "typebox";
+import { DATASET_TYPES, DOMAINS, INSTANCE_CLASS, LICENSES } from "./schema-names.ts";
 
-/** Domain values (§6.4; seed and code agree). */
-export const DOMAINS = ["math", "coding", "agent", "knowledge", "instruction_following", "long_context", "safety", "games", "translation", "e2e", "rlhf", "other"] as const;
-
-/** License values: the code's superset of the seed's list (D2). */
-export const LICENSES = [
-  "Apache 2.0",
-  "MIT",
-  "Creative Commons Attribution 4.0 International",
-  "Creative Commons Attribution-ShareAlike 4.0 International",
-  "CC BY-SA 4.0",
-  "CC BY-NC 3.0",
-  "TBD",
-  "NVIDIA Internal Use Only, Do Not Distribute",
-  "NVIDIA Evaluation Dataset License Agreement",
-  "GNU General Public License v3.0",
-] as const;
-
-/** Dataset types: the seed's three plus `benchmark` (D2). */
-export const DATASET_TYPES = ["example", "train", "validation", "benchmark"] as const;
+export { DATASET_TYPES, DOMAINS, INSTANCE_CLASS, LICENSES };
 
 /** A server domain. */
 export const Domain = Type.Enum([...DOMAINS]);
@@ -85,11 +68,3 @@ export const ServerLeaf = Type.Object(
 );
 /** The implementation leaf common to every server type. */
 export type ServerLeaf = Static<typeof ServerLeaf>;
-
-/** Display names of the instance models, as upstream's validation errors name them. */
-export const INSTANCE_CLASS: Record<string, string> = {
-  responses_api_models: "ResponsesAPIModelServerInstanceConfig",
-  resources_servers: "ResourcesServerInstanceConfig",
-  responses_api_agents: "ResponsesAPIAgentServerInstanceConfig",
-  environment_servers: "EnvironmentServerInstanceConfig",
-};

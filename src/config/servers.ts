@@ -10,7 +10,7 @@ import { log } from "../log.ts";
 import { RESERVED_KEYS } from "./global-keys.ts";
 import type { Layer } from "./load.ts";
 import { isPlainMap } from "./merge.ts";
-import { BenchmarkDataset, DATASET_TYPES, DatasetSources, DOMAINS, INSTANCE_CLASS, LICENSES, ServerLeaf, TrainingDataset } from "./schema.ts";
+import { DATASET_TYPES, DOMAINS, INSTANCE_CLASS, LICENSES } from "./schema-names.ts";
 import { SERVER_TYPES, type ServerInstance, type ServerType } from "./types.ts";
 import { check, choiceList, type Problem } from "./validate.ts";
 import { locationOf } from "./yaml-locations.ts";
@@ -26,6 +26,14 @@ export interface AlmostServer {
 export interface Discovery {
   instances: ServerInstance[];
   almost: AlmostServer[];
+}
+
+/**
+ * The TypeBox schemas, required on first use: leaves that pass `quickLeafOk` never need them,
+ * and loading TypeBox costs a cold `gym env resolve` a few milliseconds.
+ */
+function schemas(): typeof import("./schema.ts") {
+  return require("./schema.ts") as typeof import("./schema.ts");
 }
 
 function isDir(p: string): boolean {
@@ -70,6 +78,7 @@ export function datasetProblems(datasets: unknown, warnings: string[]): Problem[
       return;
     }
     const name = typeof d.name === "string" ? d.name : `datasets[${i}]`;
+    const { BenchmarkDataset, DatasetSources, TrainingDataset } = schemas();
     if (type === "benchmark") {
       out.push(...check(BenchmarkDataset, d).map((p) => ({ path: [...at, ...p.path], message: p.message })));
       return;
@@ -139,7 +148,7 @@ export function typeProblems(type: ServerType, impls: unknown, warnings: string[
   const leaf = impls[impl];
   if (!isPlainMap(leaf)) return [{ path: [type, impl], message: "Input should be a valid dictionary" }];
   if (quickLeafOk(type, leaf)) return [];
-  const out = check(ServerLeaf, leaf);
+  const out = check(schemas().ServerLeaf, leaf);
   if (type === "resources_servers" && leaf.domain === undefined) out.push({ path: ["domain"], message: "Field required" });
   out.push(...datasetProblems(leaf.datasets, warnings));
   return out.map((p) => ({ path: [type, impl, ...p.path], message: p.message }));

@@ -4,8 +4,12 @@
  * Values are only checked, never cleaned or defaulted here (user config is never rewritten).
  */
 import type { TSchema } from "typebox";
-import { Settings } from "typebox/system";
-import { Value } from "typebox/value";
+
+// TypeBox's checker is required on first use (a `check` call), not imported: the common path of a
+// CLI run validates nothing through it, and loading it costs a cold process a few milliseconds.
+function typeboxValue(): typeof import("typebox/value") {
+  return require("typebox/value") as typeof import("typebox/value");
+}
 
 /** How many problems one check reports at most (TypeBox buffers only 8 by default). */
 export const MAX_ERRORS = 1000;
@@ -43,6 +47,7 @@ export const TYPE_WORDS: Record<string, string> = {
 
 /** Let TypeBox report up to MAX_ERRORS problems per check (it buffers 8 by default). */
 export function raiseMaxErrors(): void {
+  const { Settings } = require("typebox/system") as typeof import("typebox/system");
   if (Settings.Get().maxErrors < MAX_ERRORS) Settings.Set({ maxErrors: MAX_ERRORS });
 }
 
@@ -50,6 +55,7 @@ export function raiseMaxErrors(): void {
 export function check(schema: TSchema, value: unknown): Problem[] {
   // The interpreting checker: a CLI run validates each shape a few hundred times at most, which
   // costs less than generating and compiling checker code on every cold start.
+  const { Value } = typeboxValue();
   if (Value.Check(schema, value)) return [];
   raiseMaxErrors();
   const out: Problem[] = [];
