@@ -3,8 +3,12 @@
  * the compiled binary, against baselines measured here (parsing the same YAML alone; starting
  * the binary for `--version`). Prints figures and ratios; asserts nothing.
  *
- *   bun scripts/bench-resolve.ts [--build] [--iterations N]
+ *   bun scripts/bench-resolve.ts [--build] [--iterations N] [--binary PATH]
  *   bun scripts/bench-resolve.ts --write-tree DIR   (only write the tree, e.g. for profiling)
+ *
+ * `--binary` measures another build (e.g. an older one) instead of dist/gym. To see where the
+ * time of one run goes inside the binary: `GYM_TIMING=1 dist/gym env resolve --config root.yaml`
+ * in a written tree prints a mark per pipeline stage on stderr.
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -16,7 +20,8 @@ import { log } from "../src/log.ts";
 const args = process.argv.slice(2);
 const iterations = Number(args[args.indexOf("--iterations") + 1]) || 30;
 const repo = resolve(import.meta.dir, "..");
-const binary = join(repo, "dist", "gym");
+const binaryArg = args.indexOf("--binary");
+const binary = binaryArg >= 0 ? resolve(args[binaryArg + 1] ?? "") : join(repo, "dist", "gym");
 
 /**
  * Write a realistic 100-file tree: root.yaml → 9 component files (a resources server and its
@@ -98,7 +103,7 @@ try {
     `in-process resolveGlobalConfig              : ${ms(inProcess)}  (ratio ${(inProcess / parseOnly).toFixed(2)}x yaml-pkg parse, ${(inProcess / nativeOnly).toFixed(1)}x native parse)`,
   );
 
-  if (args.includes("--build") || !existsSync(binary)) {
+  if (binaryArg < 0 && (args.includes("--build") || !existsSync(binary))) {
     const b = Bun.spawnSync([process.execPath, "build.ts"], { cwd: repo, stdout: "inherit", stderr: "inherit" });
     if (b.exitCode !== 0) throw new Error("bun build.ts failed");
   }
@@ -110,11 +115,16 @@ try {
     const u = p.resourceUsage?.cpuTime;
     if (u) (cpu[argv.join(" ")] ??= []).push((Number(u.user) + Number(u.system)) / 1000);
   };
-  const cpuOf = (argv: string[]): string => {
+  const cpuMedian = (argv: string[]): number | undefined => {
     const xs = cpu[argv.join(" ")];
-    return xs && xs.length > 0 ? `, cpu ${ms(median(xs))}` : "";
+    return xs && xs.length > 0 ? median(xs) : undefined;
+  };
+  const cpuOf = (argv: string[]): string => {
+    const c = cpuMedian(argv);
+    return c === undefined ? "" : `, cpu ${ms(c)}`;
   };
   const binIter = Math.max(5, Math.floor(iterations / 3));
+  if (binaryArg >= 0) console.log(`binary: ${binary} (the lines below say dist/gym)`);
   const startup = await timeIt(binIter, run(["--version"]));
   const help = await timeIt(binIter, run(["--help"]));
   console.log(`baseline  dist/gym --version (process start)   : ${ms(startup)}${cpuOf(["--version"])}`);
@@ -122,9 +132,14 @@ try {
   try {
     run(["env", "resolve", "--config", "root.yaml"])(); // warm the asset extraction cache
     const viaBinary = await timeIt(binIter, run(["env", "resolve", "--config", "root.yaml"]));
+    const resolveArgv = ["env", "resolve", "--config", "root.yaml"];
+    const cpuResolve = cpuMedian(resolveArgv);
+    const cpuStart = cpuMedian(["--version"]);
+    const cpuRatio = cpuResolve !== undefined && cpuStart !== undefined ? `, cpu ratio ${(cpuResolve / cpuStart).toFixed(2)}x` : "";
     console.log(
-      `dist/gym env resolve (100-file tree, wall)     : ${ms(viaBinary)}${cpuOf(["env", "resolve", "--config", "root.yaml"])}  (target ≤ 50 ms; ratio ${(viaBinary / startup).toFixed(2)}x process start)`,
+      `dist/gym env resolve (100-file tree, wall)     : ${ms(viaBinary)}${cpuOf(resolveArgv)}  (target ≤ 50 ms; ratio ${(viaBinary / startup).toFixed(2)}x process start${cpuRatio})`,
     );
+    console.log(`          env resolve minus process start       : wall ${ms(viaBinary - startup)}${cpuResolve !== undefined && cpuStart !== undefined ? `, cpu ${ms(cpuResolve - cpuStart)}` : ""}`);
   } catch (err) {
     console.log(`dist/gym env resolve could not run: ${(err as Error).message.split("\n")[0]}`);
     process.exitCode = 1;
