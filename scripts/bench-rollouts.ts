@@ -2,7 +2,8 @@
  * bench-rollouts: end-to-end rollouts/s of gym (`gym env start` with example_single_tool_call +
  * simple_agent + openai_model proxying a zero-latency OpenAI-compatible endpoint, driven by the
  * rollout driver with 256 in flight) against a minimal bare Bun.serve/fetch implementation of the
- * same hop path (env → agent → seed/model→endpoint/tool/model→endpoint/verify), one process per
+ * same hop path (env → agent → seed / agent's self-call to /v1/responses (model→endpoint, tool,
+ * model→endpoint) / verify), one process per
  * server in both cases, measured in the same run. Prints figures and the ratio (target ≥ 85 %).
  *
  *   bun scripts/bench-rollouts.ts [rollouts=2000] [inFlight=256] [hops]
@@ -22,6 +23,7 @@ const EXAMPLE_ROWS = join(import.meta.dir, "..", "assets", "resources_servers", 
 
 // ---------------------------------------------------------------- baseline server roles
 async function role(kind: string, targets: string[]): Promise<void> {
+  let self = "";
   const post = async (url: string, body: unknown) => (await fetch(url, { method: "POST", body: JSON.stringify(body), headers: { "content-type": "application/json" } })).json() as Promise<Record<string, unknown>>;
   const handlers: Record<string, (path: string, body: Record<string, unknown>) => Promise<unknown>> = {
     // environment server: relay /run to the agent
@@ -35,10 +37,15 @@ async function role(kind: string, targets: string[]): Promise<void> {
       const output = ((body.response as { output?: Record<string, unknown>[] }).output ?? []) as Record<string, unknown>[];
       return { ...body, reward: output.some((o) => o.type === "function_call") ? 1 : 0 };
     },
-    // agent: seed → model → tool → model → verify
-    agent: async (_p, row) => {
+    // agent: /run = seed → POST self /v1/responses (model → tool → model) → verify. The self-call is
+    // upstream's hop path (runtime §6.2, §8.1), so the baseline makes it too.
+    agent: async (p, row) => {
       const [rs, model] = targets as [string, string];
-      await post(`${rs}/seed_session`, row);
+      if (p === "/run") {
+        await post(`${rs}/seed_session`, row);
+        const response = await post(`${self}/v1/responses`, row);
+        return post(`${rs}/verify`, { ...row, response });
+      }
       const rcp = row.responses_create_params as Record<string, unknown>;
       const input = [...(rcp.input as unknown[])];
       const outputs: Record<string, unknown>[] = [];
@@ -54,11 +61,12 @@ async function role(kind: string, targets: string[]): Promise<void> {
           outputs.push({ type: "function_call_output", call_id: c.call_id, output: JSON.stringify(result) });
         }
       }
-      return post(`${rs}/verify`, { ...row, response: { ...last, output: outputs } });
+      return { ...last, output: outputs };
     },
   };
   const h = handlers[kind]!;
   const server = Bun.serve({ hostname: "127.0.0.1", port: 0, idleTimeout: 0, fetch: async (req) => Response.json(await h(new URL(req.url).pathname, (await req.json()) as Record<string, unknown>)) });
+  self = `http://127.0.0.1:${server.port}`;
   process.stdout.write(`${server.port}\n`);
 }
 

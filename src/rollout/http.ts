@@ -5,6 +5,7 @@
  * It never throws for HTTP outcomes: the caller turns every outcome into a record.
  */
 import { log } from "../log.ts";
+import { ExchangeAbort, pooledRequest, poolable } from "../runtime/http-pool.ts";
 
 /** Statuses retried inside the budget (D15). */
 export const RETRIED_STATUSES = new Set([429, 502, 503, 504]);
@@ -52,28 +53,57 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
+/** Where a plain-http URL goes on the wire, for the keep-alive pool; undefined for anything else. */
+function poolTarget(url: string): { hostname: string; port: number; target: string } | undefined {
+  if (!url.startsWith("http://")) return undefined;
+  const u = new URL(url);
+  const target = u.pathname + u.search;
+  if (u.username !== "" || !poolable(target)) return undefined;
+  const hostname = u.hostname.startsWith("[") ? u.hostname.slice(1, -1) : u.hostname;
+  return { hostname, port: Number(u.port || 80), target };
+}
+
+/** One POST attempt: status and body text, or a throw (connect error, deadline, abort). */
+async function attempt(url: string, pooled: ReturnType<typeof poolTarget>, body: string, headers: Record<string, string>, abort: ExchangeAbort): Promise<{ status: number; text: string }> {
+  if (pooled) {
+    // Bun's fetch keeps only 64 idle sockets: above 64 in flight half the /run calls would
+    // reconnect. The runtime's keep-alive pool reuses one socket per in-flight call.
+    const a = await pooledRequest(pooled.hostname, pooled.port, "POST", pooled.target, headers, body, abort);
+    return { status: a.status, text: new TextDecoder().decode(a.body) };
+  }
+  abort.throwIfAborted();
+  const ac = new AbortController();
+  abort.watch((reason) => ac.abort(reason));
+  try {
+    const res = await fetch(url, { method: "POST", body, headers, signal: ac.signal, proxy: false } as RequestInit);
+    return { status: res.status, text: await res.text() };
+  } finally {
+    abort.watch(undefined);
+  }
+}
+
 /** POST a JSON body (already serialised) under the D15 policy. */
 export async function postJson(url: string, body: string, opts: PostOptions): Promise<PostOutcome> {
   const started = performance.now();
+  const pooled = poolTarget(url);
+  const headers = { "content-type": "application/json", ...opts.headers };
   let attempts = 0;
   for (;;) {
     attempts++;
     if (opts.signal?.aborted) return { kind: "aborted", attempts, elapsedMs: performance.now() - started };
-    const timeoutSignal = opts.timeoutMs > 0 ? AbortSignal.timeout(opts.timeoutMs) : undefined;
-    const signals = [timeoutSignal, opts.signal].filter((s): s is AbortSignal => s !== undefined);
-    const signal = signals.length === 0 ? undefined : signals.length === 1 ? signals[0] : AbortSignal.any(signals);
+    // One cancellable timer per attempt: AbortSignal.timeout timers cannot be cleared and would
+    // live for the whole episode timeout (hours) once per rollout.
+    const abort = new ExchangeAbort();
+    let timedOut = false;
+    const timer = opts.timeoutMs > 0 ? setTimeout(() => ((timedOut = true), abort.abort(new Error("request timeout"))), opts.timeoutMs) : undefined;
+    const onOuter = () => abort.abort(opts.signal?.reason);
+    opts.signal?.addEventListener("abort", onOuter, { once: true });
     let retryReason: string;
     let lastStatus: number | undefined;
     let lastText: string | undefined;
     try {
-      const res = await fetch(url, {
-        method: "POST",
-        body,
-        headers: { "content-type": "application/json", ...opts.headers },
-        signal,
-        proxy: false,
-      } as RequestInit);
-      const text = await res.text();
+      const res = await attempt(url, pooled, body, headers, abort);
+      const text = res.text;
       if (opts.debug) log.info(`[request_debug url=${url} status=${res.status}] ${text.slice(0, 2000)}`);
       if (!RETRIED_STATUSES.has(res.status)) return { kind: "response", status: res.status, text, attempts, elapsedMs: performance.now() - started };
       retryReason = `HTTP ${res.status}`;
@@ -82,10 +112,13 @@ export async function postJson(url: string, body: string, opts: PostOptions): Pr
     } catch (e) {
       const elapsedMs = performance.now() - started;
       if (opts.signal?.aborted) return { kind: "aborted", attempts, elapsedMs };
-      if (timeoutSignal?.aborted) {
+      if (timedOut) {
         return { kind: "timeout", message: `POST ${url} timed out after ${(opts.timeoutMs / 1000).toFixed(1)} s (request_timeout_seconds)`, attempts, elapsedMs };
       }
       retryReason = (e as Error).message || String(e);
+    } finally {
+      if (timer !== undefined) clearTimeout(timer);
+      opts.signal?.removeEventListener("abort", onOuter);
     }
     const elapsedMs = performance.now() - started;
     const wait = backoffMs(attempts - 1);
