@@ -154,8 +154,20 @@ function processMap(pass: Pass, map: Record<string, unknown>, loc: LocNode | und
   return result;
 }
 
+/** True when `map` or a map under it holds a directive (the root's own `_inherit_from` etc. are plain keys). */
+function hasDirectives(map: Record<string, unknown>, root: boolean): boolean {
+  if (!root && (Object.hasOwn(map, "_inherit_from") || Object.hasOwn(map, "_copy") || Object.hasOwn(map, "_delete_key"))) return true;
+  for (const key of Object.keys(map)) {
+    const v = map[key];
+    if (isPlainMap(v) ? hasDirectives(v, false) : typeof v === "string" && STRING_FORM.test(v)) return true;
+  }
+  return false;
+}
+
 /** Apply `_inherit_from` / `_copy` / `_delete_key` and their `${…}` string forms in place. */
 export function applyDirectives(layer: Layer): void {
+  // Most configs have none: skip the snapshot copy and the location-tracking walk.
+  if (!hasDirectives(layer.dict, true)) return;
   const pass: Pass = { live: layer, snapshot: deepCopy(layer.dict), snapLocs: cloneLoc(layer.locs) };
   // The root map is never replaced (a top-level `_inherit_from` is a reserved key, not a directive).
   processMap(pass, layer.dict, layer.locs, []);

@@ -10,6 +10,20 @@ function run(yaml: string) {
 }
 
 describe("directives (§4.6)", () => {
+  test("a config without directives is left as it is, values and positions", () => {
+    const text = "_inherit_from: root_key_is_plain\na:\n  b: [{c: '${copy:x}'}]\n  s: 'not ${copy:x} alone'\n";
+    const layer = parseConfigText(text, "d.yaml");
+    const before = structuredClone(layer.dict);
+    const a = layer.dict.a;
+    applyDirectives(layer);
+    expect(layer.dict).toEqual(before);
+    expect(layer.dict.a).toBe(a);
+    expect(locationOf(layer.locs, ["a", "s"])).toEqual({ file: "d.yaml", line: 4, col: 6 });
+  });
+  test("a directive deep in the tree is still applied", () => {
+    const { dict } = run("src: {v: 1}\nl1:\n  l2:\n    l3:\n      l4: ${copy:src}\n");
+    expect(dict).toEqual({ src: { v: 1 }, l1: { l2: { l3: { l4: { v: 1 } } } } });
+  });
   test("${inherit_from:x} moves the source", () => {
     const { dict } = run("test_resource:\n  a: 1\npolicy_model: ${inherit_from:test_resource}\n");
     expect(dict).toEqual({ policy_model: { a: 1 } });
