@@ -57,6 +57,19 @@ async function previewPorts(cfg: ResolvedConfig): Promise<void> {
   cfg.dict.disallowed_ports = [...new Set([...disallowedAtStart, ...ports])];
 }
 
+/**
+ * Write all of `text` to stdout before returning. Bun.write, not process.stdout: creating the
+ * Node stream costs a cold process ~3 ms, and its write may still be pending when the CLI exits
+ * (a piped config over 64 KiB came out cut). A reader that stops early (`| head`) is not an error.
+ */
+async function writeStdout(text: string): Promise<void> {
+  try {
+    await Bun.write(Bun.stdout, text);
+  } catch (err) {
+    if ((err as { code?: unknown }).code !== "EPIPE") throw err;
+  }
+}
+
 /** The YAML `gym env resolve` prints for a resolved config: masked first, then interpolated. */
 export function renderResolved(dict: ConfigDict): string {
   return serializeConfigDict(resolveInterpolations(redactSecrets(dict)));
@@ -92,8 +105,7 @@ export default defineGymCommand({
       }
     })();
     mark("env resolve: render (redact, interpolate, serialise)");
-    // Bun.write, not process.stdout: creating the Node stream costs a cold process ~3 ms.
-    await Bun.write(Bun.stdout, text);
+    await writeStdout(text);
     mark("env resolve: write");
     return 0;
   },

@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { parse } from "yaml";
-import { tempDir, runGym } from "../helpers/tmp.ts";
+import { GYM_MAIN, tempDir, runGym } from "../helpers/tmp.ts";
 import { writeTree } from "../config/_write.ts";
 
 const BUILTIN = resolve(import.meta.dir, "../fixtures/config/builtin");
@@ -95,6 +95,33 @@ describe("bad input: exit 2, one clear error, no stack trace (stack only with -v
     const r = await runGym(["env", "resolve", "--config", "a.yaml", "nope.x=1", "-v"], { cwd: d.path });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/^\s+at /m);
+  });
+});
+
+describe("gym env resolve output on a pipe", () => {
+  const bigConfig = (): string => `big:\n${Array.from({ length: 8000 }, (_, i) => `  key_${i}: value number ${i}\n`).join("")}`;
+
+  test("a config far larger than a pipe buffer comes out whole", async () => {
+    await using d = await tempDir();
+    writeTree(d.path, { "big.yaml": bigConfig() });
+    const r = await runGym(["env", "resolve", "--config", "big.yaml"], { cwd: d.path });
+    expect(r.code).toBe(0);
+    expect(r.stdout.length).toBeGreaterThan(200_000);
+    const big = (parse(r.stdout) as Record<string, Record<string, string>>).big!;
+    expect(Object.keys(big)).toHaveLength(8000);
+    expect(big.key_7999).toBe("value number 7999");
+  });
+
+  test("a reader that stops early (| head) is not an error", async () => {
+    await using d = await tempDir();
+    writeTree(d.path, { "big.yaml": bigConfig() });
+    const proc = Bun.spawn([process.execPath, GYM_MAIN, "env", "resolve", "--config", "big.yaml"], { cwd: d.path, stdout: "pipe", stderr: "pipe" });
+    const reader = proc.stdout.getReader();
+    await reader.read();
+    await reader.cancel();
+    const [code, stderr] = await Promise.all([proc.exited, new Response(proc.stderr).text()]);
+    expect(stderr).not.toContain("EPIPE");
+    expect(code).toBe(0);
   });
 });
 
