@@ -35,7 +35,17 @@ export async function main(programName: string, argv: string[]): Promise<number>
 
 // In the compiled binary argv[1] is the embedded entry; the invoked name is argv0 (symlink name).
 const programName = process.argv0 && !/(^|\/)bun$/.test(process.argv0) ? process.argv0 : (process.argv[1] ?? "gym");
+/**
+ * Let piped stdout drain before exiting: `process.exit` right after a large `process.stdout.write`
+ * cuts the output at the pipe buffer (64–128 KiB). Bounded, so a reader that never reads cannot
+ * keep gym alive.
+ */
+async function drainStdout(): Promise<void> {
+  await Promise.race([new Promise<void>((resolve) => process.stdout.end(() => resolve())), Bun.sleep(5000)]);
+}
+
 if (import.meta.main) {
   const code = await main(programName, process.argv.slice(2));
+  await drainStdout();
   process.exit(code);
 }

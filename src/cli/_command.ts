@@ -80,6 +80,8 @@ export async function renderHelp(cmd: GymCommand, path: string[]): Promise<strin
     subCommands: cmd.subCommands as CommandDef["subCommands"],
   });
   let text = leftAlignColumns(await renderUsage(def));
+  // citty colours whenever NO_COLOR/CI are unset; `gym --help | less` should get plain text.
+  if (!process.stdout.isTTY) text = text.replace(/\x1b\[[0-9;]*m/g, "");
   if (cmd.args && Object.values(cmd.args).some((a) => a.type !== "positional")) {
     text += "\n\nOverrides: any `+key=value`, `++key=value`, `key=value` or `~key` token is applied to the merged config.";
   }
