@@ -5,7 +5,6 @@
  * answers with a `chunk_size`); then one NDJSON `commit` (header with summary and description,
  * then the file operation), optionally as a pull request.
  */
-import { createHash } from "node:crypto";
 import { RuntimeError } from "../errors.ts";
 import type { HubHttp } from "./hf-http.ts";
 
@@ -115,7 +114,7 @@ export async function commitFile(http: HubHttp, o: CommitFileOptions): Promise<C
   const mode = await uploadMode(http, o, rev, query);
   let op: unknown;
   if (mode === "lfs") {
-    const oid = createHash("sha256").update(o.content).digest("hex");
+    const oid = new Bun.CryptoHasher("sha256").update(o.content).digest("hex");
     await lfsUpload(http, o, oid);
     op = { key: "lfsFile", value: { path: o.pathInRepo, algo: "sha256", oid, size: o.content.byteLength } };
   } else {

@@ -3,7 +3,6 @@
  * confirm with `--yes` / `+yes=true`; without it, a stdin that is not a terminal is refused up
  * front (before anything is uploaded or deleted) rather than read as "no" or hung on.
  */
-import { createInterface } from "node:readline";
 import { UsageError } from "../errors.ts";
 
 /** Where the question is asked (stdin/stderr by default; tests pass their own streams). */
@@ -27,6 +26,8 @@ export function assertCanConfirm(yes: boolean, io: ConfirmIO, what: string): voi
 
 /** Ask a yes/no question; only `y`/`yes` (any case) mean yes, as upstream. */
 export async function confirm(question: string, io: ConfirmIO): Promise<boolean> {
+  // Required here, not imported: a static node:readline import would load on every CLI start.
+  const { createInterface } = require("node:readline") as typeof import("node:readline");
   const rl = createInterface({ input: io.input, output: io.output, terminal: false });
   try {
     const answer = await new Promise<string>((resolve) => {

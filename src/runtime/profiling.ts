@@ -3,7 +3,7 @@
  * handlers and the runtime-wrapped calls they make, written to `<dir>/<server>.log` in yappi's
  * `print_all` column layout on shutdown and on `GET /stats`.
  */
-import { AsyncLocalStorage } from "node:async_hooks";
+import type { AsyncLocalStorage } from "node:async_hooks";
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 
@@ -36,7 +36,8 @@ function seconds(x: number): string {
 /** Collects timings of wrapped calls in one process. */
 export class Profiler {
   private readonly stats = new Map<string, Stat>();
-  private readonly frames = new AsyncLocalStorage<Frame>();
+  // Required here, not imported: a static node:async_hooks import would load on every CLI start.
+  private readonly frames: AsyncLocalStorage<Frame> = new (require("node:async_hooks") as typeof import("node:async_hooks")).AsyncLocalStorage<Frame>();
 
   /** Time `fn` under `name`; time spent in nested timed calls counts toward `ttot` but not `tsub`. */
   async time<T>(name: string, fn: () => Promise<T>): Promise<T> {

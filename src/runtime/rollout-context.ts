@@ -2,18 +2,23 @@
  * The ambient rollout id (runtime.md §14): a server that received `/ng-rollout/<id>/…` handles
  * the request with that id in context, so its own ServerClient calls carry the same prefix.
  */
-import { AsyncLocalStorage } from "node:async_hooks";
+import type { AsyncLocalStorage } from "node:async_hooks";
 
-const store = new AsyncLocalStorage<string>();
+// Created on first use: a static node:async_hooks import is hoisted into the binary's start-up,
+// and most commands never handle a rollout.
+let lazyStore: AsyncLocalStorage<string> | undefined;
+function store(): AsyncLocalStorage<string> {
+  return (lazyStore ??= new (require("node:async_hooks") as typeof import("node:async_hooks")).AsyncLocalStorage<string>());
+}
 
 /** Run `fn` with `rolloutId` as the ambient rollout id (no-op wrapper when undefined). */
 export function withRolloutId<T>(rolloutId: string | undefined, fn: () => T): T {
-  return rolloutId === undefined ? fn() : store.run(rolloutId, fn);
+  return rolloutId === undefined ? fn() : store().run(rolloutId, fn);
 }
 
 /** The ambient rollout id, if any. */
 export function currentRolloutId(): string | undefined {
-  return store.getStore();
+  return store().getStore();
 }
 
 const ROLLOUT_ID = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;

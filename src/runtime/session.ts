@@ -4,7 +4,9 @@
  * (itsdangerous TimestampSigner over base64 JSON), so every worker of one instance, and a restarted
  * server, accepts the cookies of the others. Clients treat the value as opaque.
  */
-import { createHash, createHmac, randomUUID, timingSafeEqual } from "node:crypto";
+// node:crypto loads on first use: a static import is hoisted into every CLI command's start-up.
+let nodeCryptoMod: typeof import("node:crypto") | undefined;
+const nodeCrypto = () => (nodeCryptoMod ??= require("node:crypto") as typeof import("node:crypto"));
 
 /** Session lifetime and cookie attributes, as upstream. */
 export const SESSION_MAX_AGE_SECONDS = 1_209_600;
@@ -32,11 +34,11 @@ function bytesToInt(b: Uint8Array): number {
 export class CookieSigner {
   private readonly key: Buffer;
   constructor(secret: string) {
-    this.key = createHash("sha1").update("itsdangerous.Signer").update("signer").update(secret).digest();
+    this.key = nodeCrypto().createHash("sha1").update("itsdangerous.Signer").update("signer").update(secret).digest();
   }
 
   private signature(value: string): string {
-    return b64url(createHmac("sha1", this.key).update(value).digest());
+    return b64url(nodeCrypto().createHmac("sha1", this.key).update(value).digest());
   }
 
   /** `value.<timestamp>.<signature>`. */
@@ -52,7 +54,7 @@ export class CookieSigner {
     const signed = token.slice(0, sigAt);
     const expected = Buffer.from(this.signature(signed));
     const given = Buffer.from(token.slice(sigAt + 1));
-    if (expected.length !== given.length || !timingSafeEqual(expected, given)) return undefined;
+    if (expected.length !== given.length || !nodeCrypto().timingSafeEqual(expected, given)) return undefined;
     const tsAt = signed.lastIndexOf(".");
     if (tsAt <= 0) return undefined;
     const stamp = bytesToInt(Buffer.from(signed.slice(tsAt + 1), "base64url"));
@@ -103,7 +105,7 @@ export class SessionCodec {
 
   /** The session id of a request, a fresh uuid4 when it has none. */
   idFor(cookies: Record<string, string>): string {
-    return this.read(cookies) ?? randomUUID();
+    return this.read(cookies) ?? crypto.randomUUID();
   }
 
   /** The `Set-Cookie` header value for a session id (Starlette's attributes). */

@@ -6,13 +6,12 @@
  */
 import { existsSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { processEnvCopy } from "../env.ts";
 import { ConfigError } from "../errors.ts";
 
 /** The command that re-runs this program: the binary itself, or bun + src/main.ts from source. */
 export function selfCommand(): string[] {
-  const main = fileURLToPath(new URL("../main.ts", import.meta.url));
+  const main = Bun.fileURLToPath(new URL("../main.ts", import.meta.url));
   // In the compiled binary modules live under Bun's virtual `$bunfs` root.
   return main.includes("$bunfs") || main.includes("~BUN") ? [process.execPath] : [process.execPath, main];
 }

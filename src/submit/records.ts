@@ -2,7 +2,6 @@
  * Job identity and records (spec submit.md §8, §9.1): the gym job id, `resolved-config.yaml`
  * (host: references only, D28) and the `gym-job.json` submission record.
  */
-import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { userInfo } from "node:os";
 import { envVar } from "../env.ts";
@@ -60,7 +59,7 @@ export function currentUser(): string {
 /** `gym-job-<YYYYMMDDTHHMMSSZ>-<6 hex>`. */
 export function newGymJobId(now = new Date()): string {
   const stamp = utcStamp(now).replace(/[-:]/g, "");
-  return `gym-job-${stamp}-${randomBytes(3).toString("hex")}`;
+  return `gym-job-${stamp}-${Buffer.from(crypto.getRandomValues(new Uint8Array(3))).toString("hex")}`;
 }
 
 /** The validated config as YAML: what `--resolve-only` prints and `resolved-config.yaml` holds. */

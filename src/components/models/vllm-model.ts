@@ -3,7 +3,6 @@
  * Responses, sticky replica choice per session, the context-overflow → empty `length` answer,
  * and training token fields. The conversions live in servers/vllm-*.ts as pure functions.
  */
-import { createHash } from "node:crypto";
 import type { RequestContext } from "../../runtime/http-types.ts";
 import { modelCallCaptureFor } from "../../servers/model-capture.ts";
 import { modelServerApp, type ModelBackend } from "../../servers/model.ts";
@@ -22,7 +21,8 @@ type Obj = Record<string, unknown>;
 
 /** The replica index for a session: `uint64_be(sha256(session_id)[0:8]) mod n` (§9.3). */
 export function replicaIndex(sessionId: string, n: number): number {
-  const digest = createHash("sha256").update(sessionId).digest();
+  // Bun.CryptoHasher, not node:crypto: that import would load on every CLI start.
+  const digest = new Bun.CryptoHasher("sha256").update(sessionId).digest();
   return Number(digest.readBigUInt64BE(0) % BigInt(n));
 }
 
