@@ -36,6 +36,35 @@ export type PostOutcome =
 
 let retryLines = 0;
 
+/** One decoder for every answer (decode() without `stream` keeps no state between calls). */
+const utf8 = new TextDecoder();
+
+/**
+ * Calls to abort per caller signal: one listener per signal instead of an add/remove per
+ * attempt (with hundreds in flight, each removeEventListener scanned all the others).
+ */
+const linked = new WeakMap<AbortSignal, Set<ExchangeAbort>>();
+
+/** Abort `abort` when `outer` aborts; the returned function unlinks it. */
+function linkAbort(outer: AbortSignal, abort: ExchangeAbort): () => void {
+  if (outer.aborted) {
+    abort.abort(outer.reason);
+    return () => {};
+  }
+  let members = linked.get(outer);
+  if (!members) {
+    const set = (members = new Set());
+    linked.set(outer, set);
+    outer.addEventListener("abort", () => {
+      for (const a of set) a.abort(outer.reason);
+      set.clear();
+    }, { once: true });
+  }
+  const set = members;
+  set.add(abort);
+  return () => void set.delete(abort);
+}
+
 function backoffMs(retry: number): number {
   const base = Math.min(500 * 2 ** retry, 10_000);
   return base / 2 + Math.random() * (base / 2);
@@ -53,8 +82,22 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
+type PoolTarget = { hostname: string; port: number; target: string };
+
+/** poolTarget answers per URL: a run has a handful of `/run` URLs, so parsing each once is enough. */
+const poolTargets = new Map<string, PoolTarget | undefined>();
+
+/** poolTarget, memoised (a URL object per rollout was a visible share of the driver's CPU). */
+function cachedPoolTarget(url: string): PoolTarget | undefined {
+  if (poolTargets.has(url)) return poolTargets.get(url);
+  const t = poolTarget(url);
+  // Bounded: a pathological caller with endless distinct URLs just stops being memoised.
+  if (poolTargets.size < 1024) poolTargets.set(url, t);
+  return t;
+}
+
 /** Where a plain-http URL goes on the wire, for the keep-alive pool; undefined for anything else. */
-function poolTarget(url: string): { hostname: string; port: number; target: string } | undefined {
+function poolTarget(url: string): PoolTarget | undefined {
   if (!url.startsWith("http://")) return undefined;
   const u = new URL(url);
   const target = u.pathname + u.search;
@@ -69,7 +112,7 @@ async function attempt(url: string, pooled: ReturnType<typeof poolTarget>, body:
     // Bun's fetch keeps only 64 idle sockets: above 64 in flight half the /run calls would
     // reconnect. The runtime's keep-alive pool reuses one socket per in-flight call.
     const a = await pooledRequest(pooled.hostname, pooled.port, "POST", pooled.target, headers, body, abort);
-    return { status: a.status, text: new TextDecoder().decode(a.body) };
+    return { status: a.status, text: utf8.decode(a.body) };
   }
   abort.throwIfAborted();
   const ac = new AbortController();
@@ -85,7 +128,7 @@ async function attempt(url: string, pooled: ReturnType<typeof poolTarget>, body:
 /** POST a JSON body (already serialised) under the D15 policy. */
 export async function postJson(url: string, body: string, opts: PostOptions): Promise<PostOutcome> {
   const started = performance.now();
-  const pooled = poolTarget(url);
+  const pooled = cachedPoolTarget(url);
   const headers = { "content-type": "application/json", ...opts.headers };
   let attempts = 0;
   for (;;) {
@@ -96,8 +139,7 @@ export async function postJson(url: string, body: string, opts: PostOptions): Pr
     const abort = new ExchangeAbort();
     let timedOut = false;
     const timer = opts.timeoutMs > 0 ? setTimeout(() => ((timedOut = true), abort.abort(new Error("request timeout"))), opts.timeoutMs) : undefined;
-    const onOuter = () => abort.abort(opts.signal?.reason);
-    opts.signal?.addEventListener("abort", onOuter, { once: true });
+    const unlink = opts.signal ? linkAbort(opts.signal, abort) : undefined;
     let retryReason: string;
     let lastStatus: number | undefined;
     let lastText: string | undefined;
@@ -118,7 +160,7 @@ export async function postJson(url: string, body: string, opts: PostOptions): Pr
       retryReason = (e as Error).message || String(e);
     } finally {
       if (timer !== undefined) clearTimeout(timer);
-      opts.signal?.removeEventListener("abort", onOuter);
+      unlink?.();
     }
     const elapsedMs = performance.now() - started;
     const wait = backoffMs(attempts - 1);

@@ -73,10 +73,15 @@ export class JsonlAppender {
 
   /** Append one pre-serialised line (no newline inside). */
   appendLine(line: string): void {
-    const bytes = Buffer.from(`${line}\n`);
-    let off = 0;
-    // Regular files take the whole buffer in one write; the loop only guards a short write (disk full).
-    while (off < bytes.length) off += writeSync(this.fd, bytes, off, bytes.length - off);
+    const text = `${line}\n`;
+    // The string goes to write(2) as is (no Buffer copy per record); a regular file takes it whole.
+    const written = writeSync(this.fd, text);
+    // A short write (disk full) is finished from a byte copy; the length check is cheap for ASCII.
+    if (written !== text.length || written !== Buffer.byteLength(text)) {
+      const bytes = Buffer.from(text);
+      let off = written;
+      while (off < bytes.length) off += writeSync(this.fd, bytes, off, bytes.length - off);
+    }
     this.count++;
   }
 
