@@ -31,6 +31,12 @@ export interface GymContext {
   data: GymRunData;
 }
 
+/** What a group's help shows about one subcommand (its `meta` minus the name). */
+export interface SubCommandMeta {
+  description: string;
+  hidden?: boolean;
+}
+
 /** A gym command: citty definition with gym's argument and run shapes. */
 export interface GymCommand {
   meta: { name: string; description: string; hidden?: boolean };
@@ -38,6 +44,11 @@ export interface GymCommand {
   /** Lines shown under EXAMPLES in `--help`. */
   examples?: string[];
   subCommands?: Record<string, () => Promise<GymCommand>>;
+  /**
+   * Copies of the subcommands' descriptions, so a group's `--help` need not import every
+   * subcommand module (and all they import) to list them; a name missing here is loaded.
+   */
+  subCommandMeta?: Record<string, SubCommandMeta>;
   /** Returns the exit code (0 when undefined). */
   run?: (ctx: GymContext) => Promise<number | void>;
 }
@@ -72,12 +83,20 @@ function leftAlignColumns(text: string): string {
   return out.join("\n");
 }
 
+/** What citty lists under COMMANDS: the copied meta where the group has it, else the loader. */
+function helpSubCommands(cmd: GymCommand): Record<string, unknown> | undefined {
+  if (!cmd.subCommands) return undefined;
+  const meta = cmd.subCommandMeta ?? {};
+  // Keep the loaders' order: it is the order help lists the commands in.
+  return Object.fromEntries(Object.entries(cmd.subCommands).map(([name, load]) => [name, meta[name] ? { meta: meta[name] } : load]));
+}
+
 /** Render `--help` text for a command, via citty, plus gym's examples section. */
 export async function renderHelp(cmd: GymCommand, path: string[]): Promise<string> {
   const def = defineCommand({
     meta: { name: ["gym", ...path].join(" "), description: cmd.meta.description },
     args: cmd.args as CommandDef["args"],
-    subCommands: cmd.subCommands as CommandDef["subCommands"],
+    subCommands: helpSubCommands(cmd) as CommandDef["subCommands"],
   });
   let text = leftAlignColumns(await renderUsage(def));
   // citty colours whenever NO_COLOR/CI are unset; `gym --help | less` should get plain text.

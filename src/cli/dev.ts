@@ -7,4 +7,8 @@ export default defineGymCommand({
   subCommands: {
     "test": async () => (await import("./dev-test.ts")).default,
   },
+  // Shown by `gym dev --help` without importing the modules above; test/cli/router.test.ts checks they match.
+  subCommandMeta: {
+    test: { description: "Run gym's own test suite (bun test) from a source checkout" },
+  },
 });

@@ -15,4 +15,16 @@ export default defineGymCommand({
     "publish": async () => (await import("./env-publish.ts")).default,
     "status": async () => (await import("./env-status.ts")).default,
   },
+  // Shown by `gym env --help` without importing the modules above; test/cli/router.test.ts checks they match.
+  subCommandMeta: {
+    start: { description: "Start the head server and every server of a config" },
+    prefetch: { description: "Check that every server of a config can be launched, starting nothing" },
+    resolve: { description: "Print the merged config (interpolations resolved, secrets masked)" },
+    validate: { description: "Validate a config (no model needed) or a manifest" },
+    test: { description: "Test resources servers: data checks, unit tests, example rows end to end" },
+    init: { description: "Scaffold a resources server, environment or benchmark" },
+    packages: { description: "List the Python packages of an external server's venv" },
+    publish: { description: "Check a manifest for publication (not implemented yet)" },
+    status: { description: "Show the servers of a running environment" },
+  },
 });

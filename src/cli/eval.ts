@@ -13,4 +13,14 @@ export default defineGymCommand({
     "submit": async () => (await import("./eval-submit.ts")).default,
     "status": async () => (await import("./eval-status.ts")).default,
   },
+  // Shown by `gym eval --help` without importing the modules above; test/cli/router.test.ts checks they match.
+  subCommandMeta: {
+    run: { description: "Collect rewarded rollouts from a JSONL dataset" },
+    prepare: { description: "Prepare benchmark data" },
+    aggregate: { description: "Aggregate metrics over rollout shards" },
+    reverify: { description: "Recompute rewards from stored rollouts without calling the policy" },
+    profile: { description: "Reward profile of stored rollouts" },
+    submit: { description: "Render and submit a Slurm job from a submit config" },
+    status: { description: "Show the state of a submitted run" },
+  },
 });

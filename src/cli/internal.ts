@@ -7,4 +7,8 @@ export default defineGymCommand({
   subCommands: {
     serve: async () => (await import("./internal-serve.ts")).default,
   },
+  // Shown by `gym internal --help` without importing the modules above; test/cli/router.test.ts checks they match.
+  subCommandMeta: {
+    serve: { description: "Run one server instance (child process entry)", hidden: true },
+  },
 });

@@ -7,4 +7,8 @@ export default defineGymCommand({
   subCommands: {
     "serve": async () => (await import("./model-serve.ts")).default,
   },
+  // Shown by `gym model --help` without importing the modules above; test/cli/router.test.ts checks they match.
+  subCommandMeta: {
+    serve: { description: "Serve a built-in model as an OpenAI-compatible endpoint" },
+  },
 });

@@ -29,6 +29,17 @@ export const rootCommand: GymCommand = defineGymCommand({
     search: async () => (await import("./search.ts")).default,
     internal: async () => (await import("./internal.ts")).default,
   },
+  // Shown by `gym --help` without importing the modules above; test/cli/router.test.ts checks they match.
+  subCommandMeta: {
+    list: { description: "List available components (benchmarks, environments, agents, models, resources-servers)." },
+    dataset: { description: "Manage datasets." },
+    env: { description: "Develop and run environments." },
+    eval: { description: "Run evaluations." },
+    dev: { description: "Contributor helpers." },
+    model: { description: "Serve a built-in model standalone." },
+    search: { description: "Search components by name, domain or description (substring or close match)" },
+    internal: { description: "Internal entry points of child processes", hidden: true },
+  },
 });
 
 /** Version information as printed by `gym --version [--json]`. */

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { route } from "../../src/cli/root.ts";
+import { rootCommand, route } from "../../src/cli/root.ts";
+import { renderHelp, type GymCommand } from "../../src/cli/_command.ts";
 import { classifyProgram } from "../../src/cli/legacy.ts";
 import { UsageError } from "../../src/errors.ts";
 import { runGym } from "../helpers/tmp.ts";
@@ -43,6 +44,61 @@ describe("router", () => {
     const c = capture();
     expect(await route(["--version", "--json"], c.io)).toBe(0);
     expect(JSON.parse(c.out.join("")).name).toBe("gym");
+  });
+});
+
+/** Every command with subcommands, with its path, walking the real tree (imports every module). */
+async function groups(): Promise<[string[], GymCommand][]> {
+  const out: [string[], GymCommand][] = [];
+  const walk = async (cmd: GymCommand, path: string[]) => {
+    if (!cmd.subCommands) return;
+    out.push([path, cmd]);
+    for (const [name, load] of Object.entries(cmd.subCommands)) await walk(await load(), [...path, name]);
+  };
+  await walk(rootCommand, []);
+  return out;
+}
+
+describe("group help without importing subcommands", () => {
+  test("every group's subCommandMeta names exactly its subcommands, with their own description and hidden flag", async () => {
+    const all = await groups();
+    expect(all.length).toBeGreaterThan(5);
+    for (const [path, cmd] of all) {
+      const where = ["gym", ...path].join(" ");
+      expect({ where, names: Object.keys(cmd.subCommandMeta ?? {}) }).toEqual({ where, names: Object.keys(cmd.subCommands!) });
+      for (const [name, load] of Object.entries(cmd.subCommands!)) {
+        const { description, hidden } = (await load()).meta;
+        const copy = cmd.subCommandMeta![name]!;
+        expect({ where, name, description: copy.description, hidden: copy.hidden === true }).toEqual({ where, name, description, hidden: hidden === true });
+      }
+    }
+  });
+
+  test("help rendered from the copies is identical to help rendered from the loaded modules", async () => {
+    for (const [path, cmd] of await groups()) {
+      const { subCommandMeta: _unused, ...loaded } = cmd;
+      expect(await renderHelp(cmd, path)).toBe(await renderHelp(loaded, path));
+    }
+  });
+
+  test("renderHelp loads only the subcommands the group has no copy for, and honours hidden", async () => {
+    const loaded: string[] = [];
+    const leaf = (name: string, description: string): (() => Promise<GymCommand>) => async () => {
+      loaded.push(name);
+      return { meta: { name, description } };
+    };
+    const group: GymCommand = {
+      meta: { name: "grp", description: "A group." },
+      subCommands: { alpha: leaf("alpha", "from module A"), beta: leaf("beta", "from module B"), gamma: leaf("gamma", "from module G") },
+      subCommandMeta: { alpha: { description: "copied A" }, gamma: { description: "copied G", hidden: true } },
+    };
+    const text = await renderHelp(group, ["grp"]);
+    expect(loaded).toEqual(["beta"]);
+    expect(text).toContain("copied A");
+    expect(text).toContain("from module B");
+    expect(text).not.toContain("gamma");
+    // The listing keeps the loaders' order.
+    expect(text.indexOf("alpha")).toBeLessThan(text.indexOf("beta"));
   });
 });
 
