@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:f
 import { homedir, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { readEnv } from "../env.ts";
+import { ASSETS_DIGEST } from "./digest.gen.ts";
 
 let cached: string | undefined;
 
@@ -23,29 +24,36 @@ function cacheBase(): string {
   return join(base, "gym");
 }
 
+/**
+ * Write `files` under `target` unless a complete tree is already there; `.complete` (holding
+ * `digest`) marks a finished extraction.
+ */
+export function extractAssets(target: string, files: readonly [string, string][], digest: string): void {
+  if (existsSync(join(target, ".complete"))) return;
+  // Extract into a private temp dir, then rename: concurrent first runs never see half a tree.
+  const tmp = `${target}.tmp-${process.pid}-${Date.now()}`;
+  mkdirSync(tmp, { recursive: true });
+  for (const [rel, text] of files) {
+    const p = join(tmp, rel);
+    mkdirSync(dirname(p), { recursive: true });
+    writeFileSync(p, text);
+  }
+  writeFileSync(join(tmp, ".complete"), digest);
+  try {
+    renameSync(tmp, target);
+  } catch {
+    // Another process won the race; its tree is identical.
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
 /** Absolute path of the embedded install root, extracting the embedded files on first use. */
 export async function embeddedRoot(): Promise<string> {
   if (cached) return cached;
   const src = sourceAssetsDir();
   if (src) return (cached = src);
-  const { ASSET_FILES, ASSETS_DIGEST } = await import("./files.gen.ts");
   const target = join(cacheBase(), `assets-${ASSETS_DIGEST}`);
-  if (!existsSync(join(target, ".complete"))) {
-    // Extract into a private temp dir, then rename: concurrent first runs never see half a tree.
-    const tmp = `${target}.tmp-${process.pid}-${Date.now()}`;
-    mkdirSync(tmp, { recursive: true });
-    for (const [rel, text] of ASSET_FILES) {
-      const p = join(tmp, rel);
-      mkdirSync(dirname(p), { recursive: true });
-      writeFileSync(p, text);
-    }
-    writeFileSync(join(tmp, ".complete"), ASSETS_DIGEST);
-    try {
-      renameSync(tmp, target);
-    } catch {
-      // Another process won the race; its tree is identical.
-      rmSync(tmp, { recursive: true, force: true });
-    }
-  }
+  // The digest alone says whether this version's tree is there; only a first run loads the texts.
+  if (!existsSync(join(target, ".complete"))) extractAssets(target, (await import("./files.gen.ts")).ASSET_FILES, ASSETS_DIGEST);
   return (cached = target);
 }

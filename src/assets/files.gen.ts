@@ -22,10 +22,7 @@ import f19 from "../../assets/responses_api_models/scripted_model/configs/script
 import f20 from "../../assets/responses_api_models/vllm_model/configs/vllm_model.yaml" with { type: "text" };
 import f21 from "../../assets/responses_api_models/vllm_model/configs/vllm_model_for_training.yaml" with { type: "text" };
 
-/** Content hash of every embedded file (names the extraction directory). */
-export const ASSETS_DIGEST = "1356503c963d93bd";
-
-/** Embedded install root: [relative path, file text] pairs. */
+/** Embedded install root: [relative path, file text] pairs (digest.gen.ts holds their digest). */
 export const ASSET_FILES: [string, string][] = [
   ["environment_servers/legacy_agent/configs/legacy_agent.yaml", f0 as unknown as string],
   ["environment_servers/single_agent_turn/configs/single_agent_turn.yaml", f1 as unknown as string],
