@@ -2,8 +2,9 @@
  * Memoised session-cookie work for the HTTP layer (runtime.md §6.1). Every response re-sends the
  * signed session cookie and most requests carry one to check; both are an HMAC-SHA1 each, per
  * request. The signed value only changes when its one-second timestamp does, and a checked
- * cookie stays valid for 14 days, so both are cached for a short window. The output is exactly
- * what SessionCodec produces; the maps are cleared on each window so memory stays bounded.
+ * cookie stays valid for 14 days, so both are cached for a short window (a cookie signed here counts
+ * as checked). The output is exactly what SessionCodec produces; the maps are cleared on each
+ * window so memory stays bounded.
  */
 import type { SessionCodec } from "./session.ts";
 
@@ -23,18 +24,23 @@ export class CachedSessions {
   idFor(cookies: Record<string, string>): string {
     const raw = cookies[this.codec.cookieName];
     if (!raw) return this.codec.idFor(cookies);
-    const now = Date.now();
-    if (now >= this.verifiedUntil) {
-      this.verified = new Map();
-      this.verifiedUntil = now + READ_WINDOW_MS;
-    }
-    const hit = this.verified.get(raw);
+    const hit = this.verifiedNow().get(raw);
     if (hit !== undefined) return hit;
     const id = this.codec.read(cookies);
     // Only good cookies are remembered: a bad one must get a fresh id every time.
     if (id === undefined) return this.codec.idFor({});
     this.verified.set(raw, id);
     return id;
+  }
+
+  /** The verified-cookie map of the current window (a new one when the window has passed). */
+  private verifiedNow(): Map<string, string> {
+    const now = Date.now();
+    if (now >= this.verifiedUntil) {
+      this.verified = new Map();
+      this.verifiedUntil = now + READ_WINDOW_MS;
+    }
+    return this.verified;
   }
 
   /** The `Set-Cookie` value for a session id, as `SessionCodec.setCookie` at this second. */
@@ -45,7 +51,14 @@ export class CachedSessions {
       this.signedSecond = second;
     }
     let value = this.signed.get(sessionId);
-    if (value === undefined) this.signed.set(sessionId, (value = this.codec.setCookie(sessionId)));
+    if (value === undefined) {
+      this.signed.set(sessionId, (value = this.codec.setCookie(sessionId)));
+      // The client sends this value straight back on its next call (a new session's second request
+      // is the common case): a cookie signed here is valid by construction, so it needs no HMAC check.
+      const start = this.codec.cookieName.length + 1;
+      const end = value.indexOf(";", start);
+      this.verifiedNow().set(value.slice(start, end < 0 ? value.length : end), sessionId);
+    }
     return value;
   }
 }
