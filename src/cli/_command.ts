@@ -100,7 +100,8 @@ export async function renderHelp(cmd: GymCommand, path: string[]): Promise<strin
   });
   let text = leftAlignColumns(await renderUsage(def));
   // citty colours whenever NO_COLOR/CI are unset; `gym --help | less` should get plain text.
-  if (!process.stdout.isTTY) text = text.replace(/\x1b\[[0-9;]*m/g, "");
+  // isatty(1), not process.stdout.isTTY: that getter builds the whole Node stream (node:stream).
+  if (!(require("node:tty") as typeof import("node:tty")).isatty(1)) text = text.replace(/\x1b\[[0-9;]*m/g, "");
   if (cmd.args && Object.values(cmd.args).some((a) => a.type !== "positional")) {
     text += "\n\nOverrides: any `+key=value`, `++key=value`, `key=value` or `~key` token is applied to the merged config.";
   }

@@ -53,13 +53,41 @@ export interface RouterIO {
   err: (text: string) => void;
 }
 
+// Help and version text go out through Bun.write, not process.stdout: building that Node stream
+// loads node:stream (~2 ms of a ~12 ms `gym --help`). route() awaits the writes before it returns.
+let pendingOut: Promise<void> = Promise.resolve();
+let commandRan = false;
+
 const defaultIO: RouterIO = {
-  out: (t) => process.stdout.write(t.endsWith("\n") ? t : `${t}\n`),
+  out: (t) => {
+    const text = t.endsWith("\n") ? t : `${t}\n`;
+    // A failed write (EPIPE: `gym --help | head -1` closed the pipe) has no one left to tell.
+    pendingOut = pendingOut.then(() => Bun.write(Bun.stdout, text)).then(
+      () => undefined,
+      () => undefined,
+    );
+  },
   err: (t) => process.stderr.write(t.endsWith("\n") ? t : `${t}\n`),
 };
 
+/**
+ * Whether route() ran a command (rather than printing help or the version itself): only then
+ * can something have written through process.stdout that main's drain must wait for.
+ */
+export function ranCommand(): boolean {
+  return commandRan;
+}
+
 /** Route `argv` (without the program name) through the tree and run the command; returns the exit code. */
 export async function route(argv: string[], io: RouterIO = defaultIO): Promise<number> {
+  try {
+    return await walk(argv, io);
+  } finally {
+    await pendingOut;
+  }
+}
+
+async function walk(argv: string[], io: RouterIO): Promise<number> {
   if (argv.includes("--version") && !argv.some((t) => !t.startsWith("-"))) {
     const info = versionInfo();
     io.out(argv.includes("--json") ? JSON.stringify(info) : `gym ${info.version} (NeMo Gym ${info.upstream_compat} compatible, ${info.target}, bun ${info.bun})`);
@@ -99,6 +127,7 @@ export async function route(argv: string[], io: RouterIO = defaultIO): Promise<n
     return 0;
   }
   if (!cmd.run) return 1;
+  commandRan = true;
   const code = await cmd.run({ args: parsed.flags, data: { path, overrides: parsed.overrides, verbose: parsed.verbose } });
   return code ?? 0;
 }

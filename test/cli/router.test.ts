@@ -1,9 +1,10 @@
 import { describe, expect, test } from "bun:test";
-import { rootCommand, route } from "../../src/cli/root.ts";
+import { ranCommand, rootCommand, route } from "../../src/cli/root.ts";
 import { renderHelp, type GymCommand } from "../../src/cli/_command.ts";
 import { classifyProgram } from "../../src/cli/legacy.ts";
 import { UsageError } from "../../src/errors.ts";
 import { runGym } from "../helpers/tmp.ts";
+import { join } from "node:path";
 
 function capture() {
   const out: string[] = [];
@@ -99,6 +100,34 @@ describe("group help without importing subcommands", () => {
     expect(text).not.toContain("gamma");
     // The listing keeps the loaders' order.
     expect(text.indexOf("alpha")).toBeLessThan(text.indexOf("beta"));
+  });
+});
+
+describe("router output", () => {
+  test("help and version printed by a real process are complete and end in a newline", async () => {
+    const env = await rootCommand.subCommands!.env!();
+    const expected = (await renderHelp(env, ["env"])).replace(/\x1b\[[0-9;]*m/g, "");
+    const [help, version] = await Promise.all([runGym(["env", "--help"]), runGym(["--version", "--json"])]);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toBe(`${expected}\n`);
+    expect(version.code).toBe(0);
+    expect(version.stdout.endsWith("}\n")).toBe(true);
+    expect(JSON.parse(version.stdout).name).toBe("gym");
+  });
+
+  test("ranCommand() stays false through help and version, and turns true once a command runs", () => {
+    // A fresh process: the flag is module state, and other test files run commands in this one.
+    const root = join(import.meta.dir, "..", "..", "src", "cli", "root.ts");
+    const script = `
+      import { ranCommand, route } from ${JSON.stringify(root)};
+      const io = { out: () => {}, err: () => {} };
+      await route(["--help"], io); await route(["--version"], io); await route(["eval", "run", "--help"], io);
+      const before = ranCommand();
+      await route(["search"], io).catch(() => undefined); // no QUERY: fails inside its run
+      console.log(JSON.stringify([before, ranCommand()]));`;
+    const p = Bun.spawnSync([process.execPath, "-e", script], { stdout: "pipe", stderr: "pipe" });
+    expect(p.stderr.toString()).toBe("");
+    expect(JSON.parse(p.stdout.toString())).toEqual([false, true]);
   });
 });
 
