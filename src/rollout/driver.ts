@@ -19,7 +19,7 @@ import { Monitor } from "./monitor.ts";
 import type { OtlpMetrics } from "./otlp.ts";
 import { rolloutPaths, type RolloutPaths } from "./paths.ts";
 import { LatencySample, Progress } from "./progress.ts";
-import { agentOf, rolloutIdOf, routeOutcome, runRequestBody, type Row } from "./record.ts";
+import { agentOf, rolloutIdOf, routeOutcome, runRequestBody, type Row, verbatimLines } from "./record.ts";
 import { dispatchOrder, openRun } from "./start.ts";
 import { finishRun } from "./finish.ts";
 import { StatusPublisher } from "./status.ts";
@@ -186,7 +186,10 @@ export async function runRollouts(cfg: RolloutConfig, deps: DriverDeps): Promise
       const key = pairKey(Number(row._ng_task_index), Number(row._ng_rollout_index ?? 0));
       if (gated(key)) continue;
       const attempts = journal?.attempts.get(key) ?? 0;
-      if (attempts > 0) row._ng_attempt_index = attempts;
+      if (attempts > 0) {
+        row._ng_attempt_index = attempts;
+        verbatimLines.delete(row);
+      }
       launch(row, targetOf(row, deps.targets));
     }
     if (drained) {

@@ -45,8 +45,10 @@ export class Progress {
     }
     let m = this.agentMetrics.get(agent);
     if (!m) this.agentMetrics.set(agent, (m = new Map()));
-    for (const [k, v] of Object.entries(record)) {
-      if (k.startsWith("_")) continue;
+    // for-in over the (plain, JSON-built) record: Object.entries allocated a pair per key per rollout.
+    for (const k in record) {
+      if (k.charCodeAt(0) === 95 /* _ */) continue;
+      const v = record[k];
       const n = typeof v === "number" ? v : typeof v === "boolean" ? Number(v) : undefined;
       if (n === undefined || !Number.isFinite(n)) continue;
       const cur = m.get(k) ?? [0, 0];

@@ -41,9 +41,16 @@ function stamps(row: Row, target: RunTarget): Row {
 
 const NON_TASK_KEYS = new Set(["responses_create_params", "agent_ref", "task_id", "task_input"]);
 
+/**
+ * The JSON line a row was read from, when that line is exactly `JSON.stringify(row)` (a
+ * materialized file this run wrote, and the row not changed since): `/run` sends it as is
+ * instead of serialising the row again. Whoever changes such a row deletes its entry.
+ */
+export const verbatimLines = new WeakMap<Row, string>();
+
 /** The `/run` body for a row: the row itself, or the native episode request for native servers. */
 export function runRequestBody(row: Row, target: RunTarget): string {
-  if (!target.native) return JSON.stringify(row);
+  if (!target.native) return verbatimLines.get(row) ?? JSON.stringify(row);
   const rolloutId = typeof row._ng_rollout_id === "string" ? row._ng_rollout_id : `${row._ng_task_index}-${row._ng_rollout_index}`;
   const agent = (row.agent_ref as { name?: string } | undefined)?.name ?? target.server;
   const taskId = row.task_id && typeof row.task_id === "object" ? row.task_id : { taskset: agent, task_id: String(row._ng_task_index) };

@@ -11,7 +11,7 @@ import { readLines } from "./jsonl.ts";
 import { checkInput, materialize, type MaterializeOptions } from "./materialize.ts";
 import type { RolloutPaths } from "./paths.ts";
 import type { Progress } from "./progress.ts";
-import { agentOf, type Row } from "./record.ts";
+import { agentOf, type Row, verbatimLines } from "./record.ts";
 import type { RunTargets } from "./targets.ts";
 
 /** What the rest of the run needs from the start. */
@@ -108,10 +108,14 @@ export async function* dispatchOrder(materialized: string, journal: JournalState
   }
   const keys = [...first.keys()].sort((a, b) => journal!.elapsed.get(b)! - journal!.elapsed.get(a)!);
   for (const k of keys) yield first.get(k)!;
+  // A fresh run's materialized lines were written by JSON.stringify in this run, so each line is
+  // the row's exact serialisation and `/run` can send it without re-serialising (record.ts).
+  const verbatim = journal === undefined;
   for await (const l of readLines(materialized)) {
     if (l.text.trim() === "") continue;
     const row = JSON.parse(l.text) as Row;
     if (first.size > 0 && first.has(keyOf(row))) continue;
+    if (verbatim) verbatimLines.set(row, l.text);
     yield row;
   }
 }
