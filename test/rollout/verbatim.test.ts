@@ -27,7 +27,7 @@ describe("/run bodies", () => {
       const input = join(dir.path, "in.jsonl");
       await writeInput(input, 20);
       const dict = { input_jsonl_fpath: input, output_jsonl_fpath: join(dir.path, "r.jsonl"), num_repeats: 2, num_samples_in_parallel: 8, disable_aggregation: true };
-      const targets = targetsFromConfig(configFor(server.port));
+      const targets = targetsFromConfig(configFor(server.port!));
       const first = await runRollouts(rolloutConfigFrom(dict), { targets });
       expect(first.done).toBe(20);
       const materialized = readFileSync(first.paths.materialized, "utf8").split("\n").filter((l) => l !== "");
