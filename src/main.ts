@@ -5,7 +5,7 @@
  */
 import { formatError, exitCodeOf } from "./errors.ts";
 import { classifyProgram, deprecationLine } from "./cli/legacy.ts";
-import { route } from "./cli/root.ts";
+import { ranCommand, route } from "./cli/root.ts";
 
 /** Run the CLI for a program name and argv; returns the exit code. */
 export async function main(programName: string, argv: string[]): Promise<number> {
@@ -46,6 +46,7 @@ async function drainStdout(): Promise<void> {
 
 if (import.meta.main) {
   const code = await main(programName, process.argv.slice(2));
-  await drainStdout();
+  // Help and --version write with Bun.write and wait; only a command may have queued stdout.
+  if (ranCommand()) await drainStdout();
   process.exit(code);
 }
