@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { createHash, createHmac } from "node:crypto";
-import { CookieSigner } from "../../src/runtime/session.ts";
+import { CookieSigner, SessionCodec } from "../../src/runtime/session.ts";
 
 /** itsdangerous' TimestampSigner computed independently with node:crypto (django-concat key, HMAC-SHA1). */
 function reference(secret: string, value: string, now: number): string {
@@ -27,5 +27,22 @@ describe("CookieSigner", () => {
     const last = token.at(-1) === "A" ? "B" : "A";
     expect(new CookieSigner("a___b").unsign(token.slice(0, -1) + last, 100, now)).toBeUndefined();
     expect(new CookieSigner("a___b").unsign(token, 100, now + 101)).toBeUndefined();
+  });
+
+  test("one signer across seconds and back: each token carries its own second", () => {
+    const signer = new CookieSigner("a___b");
+    for (const t of [now, now, now + 1, now - 5, now + 1]) expect(signer.sign("v", t)).toBe(reference("a___b", "v", t));
+  });
+});
+
+describe("SessionCodec", () => {
+  test("ASCII and non-ASCII session ids round-trip, with Python's json.dumps spacing in the payload", () => {
+    const codec = new SessionCodec("C", "i");
+    for (const id of ["11111111-2222-3333-4444-555555555555", "sé-ßion-✓"]) {
+      const value = codec.setCookie(id).split(";")[0]!.slice("C___i=".length);
+      const payload = value.slice(0, value.indexOf("."));
+      expect(Buffer.from(payload, "base64").toString("utf8")).toBe(`{"session_id": ${JSON.stringify(id)}}`);
+      expect(codec.read({ C___i: value })).toBe(id);
+    }
   });
 });
