@@ -6,6 +6,7 @@ import { processIO } from "../dataset/upload-confirm.ts";
 import { keysOf } from "../dataset/upload-keys.ts";
 import { uploadMaybeDelete } from "../dataset/upload-migrate.ts";
 import { defineGymCommand } from "./_command.ts";
+import { uploadFlagOverrides } from "./_dataset-flags.ts";
 import { flagsToOverrides } from "./_flags.ts";
 
 /** Keys `gym dataset migrate` refuses (upstream's forbidden_fields). */
@@ -25,15 +26,7 @@ export default defineGymCommand({
   examples: ["gym dataset migrate -i data/train.jsonl --name my_dataset +resource_config_path=resources_servers/example_multi_step/configs/example_multi_step.yaml"],
   async run({ args: flags, data }) {
     const overrides = [
-      ...flagsToOverrides(flags, [
-        { flag: "input", key: "input_jsonl_fpath" },
-        // Quoted so that `--revision 1.0` or `--name 2024` stay strings.
-        { flag: "name", key: "dataset_name", quoted: true },
-        { flag: "revision", key: "revision", quoted: true },
-        { flag: "split", key: "split" },
-        { flag: "create-pr", key: "create_pr" },
-        { flag: "yes", key: "yes" },
-      ]),
+      ...flagsToOverrides(flags, uploadFlagOverrides({ version: false })),
       ...data.overrides,
     ];
     const resolved = await resolveGlobalConfig({ selectors: { configPaths: [], searchDirs: [] }, overrides, noModel: true });

@@ -7,6 +7,7 @@ import { processIO } from "../dataset/upload-confirm.ts";
 import { keysOf } from "../dataset/upload-keys.ts";
 import { uploadMaybeDelete } from "../dataset/upload-migrate.ts";
 import { defineGymCommand } from "./_command.ts";
+import { uploadFlagOverrides } from "./_dataset-flags.ts";
 import { flagsToOverrides } from "./_flags.ts";
 
 /** The `gym dataset upload` command. */
@@ -27,16 +28,7 @@ export default defineGymCommand({
   ],
   async run({ args: flags, data }) {
     const overrides = [
-      ...flagsToOverrides(flags, [
-        { flag: "input", key: "input_jsonl_fpath" },
-        // Quoted so that `--revision 1.0` or `--name 2024` stay strings (verbatim, Hydra would read numbers).
-        { flag: "name", key: "dataset_name", quoted: true },
-        { flag: "revision", key: "version", quoted: true },
-        { flag: "revision", key: "revision", quoted: true },
-        { flag: "split", key: "split" },
-        { flag: "create-pr", key: "create_pr" },
-        { flag: "yes", key: "yes" },
-      ]),
+      ...flagsToOverrides(flags, uploadFlagOverrides({ version: true })),
       ...data.overrides,
     ];
     const resolved = await resolveGlobalConfig({ selectors: { configPaths: [], searchDirs: [] }, overrides, noModel: true });
