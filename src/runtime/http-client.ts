@@ -12,7 +12,7 @@ import { effectivePerHostLimit, fdCapPerHost, openFileLimits } from "./http-fd-b
 import { ExchangeAbort, pooledRequest, poolable, setPoolBudget } from "./http-pool.ts";
 import { HostLimiter } from "./limiter.ts";
 import type { PoolLimits } from "./pool.ts";
-import { profiled } from "./profiling.ts";
+import { profiled, profilingActive } from "./profiling.ts";
 
 /** Which default timeout a call gets (runtime.md §2.5 spec default). */
 export type CallKind = "episode" | "model" | "other";
@@ -257,6 +257,8 @@ export class HttpClient {
    */
   request(url: string, opts: RequestOptions = {}): Promise<Response> {
     const u = splitUrl(url);
+    // The label is a per-request string: only build it when a profiler will record it.
+    if (!profilingActive()) return this.send(u, url, opts);
     return profiled(`HttpClient.request ${opts.method ?? (opts.json === undefined && opts.body === undefined ? "GET" : "POST")} ${u.path}`, () => this.send(u, url, opts));
   }
 

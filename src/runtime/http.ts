@@ -150,8 +150,13 @@ export function createHandler(app: ServerApp, opts: HandlerOptions = {}): (req: 
       }
       if (found.kind === "method") return jsonOut({ detail: "Method Not Allowed" }, 405, [["allow", found.allowed.join(", ")]]);
       const read = method === "GET" ? undefined : await readRequestBody(req, maxBody, found.route.rawBody !== true);
+      let handlerRequest: Request | undefined = path === fullPath ? req : undefined;
       const ctx: RequestContext = {
-        request: path === fullPath ? req : withPath(req, path),
+        // Built on first read: a rollout-prefixed call would otherwise cost a URL and a Request per
+        // request, and almost no handler looks at the raw request.
+        get request() {
+          return (handlerRequest ??= withPath(req, path));
+        },
         body: read?.value,
         rawBody: read?.raw,
         sessionId,
@@ -167,8 +172,10 @@ export function createHandler(app: ServerApp, opts: HandlerOptions = {}): (req: 
         },
       };
       // The rollout id becomes ambient so this server's own outbound calls carry it (§14).
-      const call = async () => await withRolloutId(rolloutId, () => found.route.handler(ctx));
-      const result = opts.profile ? await opts.profile(`${found.route.method} ${found.route.path}`, call) : await call();
+      // Unprofiled (the usual case): no wrapper closure, promise or label string per request.
+      const result = opts.profile
+        ? await opts.profile(`${found.route.method} ${found.route.path}`, async () => await withRolloutId(rolloutId, () => found.route.handler(ctx)))
+        : await withRolloutId(rolloutId, () => found.route.handler(ctx));
       return result instanceof Response ? result : jsonOut(result);
     }
   };

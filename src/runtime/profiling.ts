@@ -84,6 +84,11 @@ export function setActiveProfiler(p: Profiler | undefined): void {
   active = p;
 }
 
+/** Whether a process profiler is installed (callers skip building timing labels when not). */
+export function profilingActive(): boolean {
+  return active !== undefined;
+}
+
 /** Time `fn` with the active profiler, or just run it. */
 export function profiled<T>(name: string, fn: () => Promise<T>): Promise<T> {
   return active ? active.time(name, fn) : fn();
