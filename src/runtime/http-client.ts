@@ -23,11 +23,15 @@ export const DEFAULT_TIMEOUTS: Record<CallKind, number> = { episode: 21_600, mod
 export const DEFAULT_RETRY_BUDGET_SECONDS = 120;
 
 const RETRY_STATUSES = new Set([429, 502, 503, 504]);
+const ROLLOUT_PREFIX = /^\/ng-rollout\/[^/]+(\/training-token-capture)?/;
 const MODEL_PATH = /\/(responses|chat\/completions|completions|messages)$/;
 
 /** Classify a request path: episode hops (`/run`, agent sessions), generation paths, everything else. */
 export function callKindOf(path: string): CallKind {
-  const p = path.replace(/^\/ng-rollout\/[^/]+(\/training-token-capture)?/, "").split("?")[0]!;
+  // Per request: only a prefixed path pays for the regex replace, and no array for the query cut.
+  let p = path.startsWith("/ng-rollout/") ? path.replace(ROLLOUT_PREFIX, "") : path;
+  const q = p.indexOf("?");
+  if (q >= 0) p = p.slice(0, q);
   if (p === "/run" || p.startsWith("/v1/agent_sessions")) return "episode";
   if (MODEL_PATH.test(p)) return "model";
   return "other";
@@ -226,9 +230,8 @@ let proxyCheckedAt = Number.NEGATIVE_INFINITY;
 let proxyConfigured = false;
 
 /** D34 for one internal call: the proxy variables are read at most once a second, not per request. */
-function bypassForInternal(hostname: string): void {
+function bypassForInternal(hostname: string, now: number): void {
   if (bypassed.has(hostname)) return;
-  const now = performance.now();
   if (now - proxyCheckedAt > 1000) {
     proxyCheckedAt = now;
     proxyConfigured = PROXY_VARS.some((v) => (envVar(v) ?? "") !== "");
@@ -268,7 +271,9 @@ export class HttpClient {
   }
 
   private async send(u: UrlParts, url: string, opts: RequestOptions): Promise<Response> {
-    if (opts.internal) bypassForInternal(u.hostname);
+    // One clock read serves both the proxy re-check and the retry budget.
+    const started = performance.now();
+    if (opts.internal) bypassForInternal(u.hostname, started);
     const kind = opts.kind ?? callKindOf(u.path);
     const timeoutS = this.policy.timeoutSeconds ?? DEFAULT_TIMEOUTS[kind];
     const headers: Record<string, string> = { ...opts.headers };
@@ -283,7 +288,6 @@ export class HttpClient {
       if (cookie !== "") headers.cookie = cookie;
     }
     const method = opts.method ?? (body === undefined ? "GET" : "POST");
-    const started = performance.now();
     const elapsed = () => (performance.now() - started) / 1000;
     const outer = opts.signal;
     // gym's own servers: the keep-alive pool (http-pool.ts) instead of fetch's 64-socket cache.

@@ -63,6 +63,12 @@ describe("HttpClient", () => {
     expect(callKindOf("/v1/messages")).toBe("model");
     expect(callKindOf("/verify")).toBe("other");
     expect(callKindOf("/models")).toBe("other");
+    // The rollout prefix (with or without the capture segment) and a query do not change the kind.
+    expect(callKindOf("/ng-rollout/r1/training-token-capture/v1/responses?x=1")).toBe("model");
+    expect(callKindOf("/ng-rollout/r1/run")).toBe("episode");
+    expect(callKindOf("/run?async=1")).toBe("episode");
+    expect(callKindOf("/v1/responses/x")).toBe("other");
+    expect(callKindOf("/x/ng-rollout/r1/run")).toBe("other");
   });
 
   test("retries 503 with backoff until it succeeds", async () => {

@@ -143,6 +143,23 @@ describe("createHandler", () => {
     expect(await (await model(new Request("http://x/ng-rollout/r/training-token-capture/items/1"))).json()).toEqual({ id: "1", rollout: "r" });
   });
 
+  test("ctx.request under a rollout prefix: the stripped path, the same method/headers/query, one object per request", async () => {
+    const seen: Request[] = [];
+    const probe = createHandler(app({
+      routes: [{ method: "POST", path: "/look", handler: (ctx) => {
+        seen.push(ctx.request, ctx.request);
+        return { url: ctx.request.url, method: ctx.request.method, tag: ctx.request.headers.get("x-tag") };
+      } }],
+    }));
+    const res = await probe(new Request("http://x:9/ng-rollout/r5/look?q=1", { method: "POST", body: "{}", headers: { "x-tag": "t" } }));
+    expect(await res.json()).toEqual({ url: "http://x:9/look?q=1", method: "POST", tag: "t" });
+    expect(seen[0]).toBe(seen[1]!);
+    // Without a prefix the handler sees the incoming Request itself.
+    const plain = new Request("http://x/look", { method: "POST", body: "{}" });
+    await probe(plain);
+    expect(seen[2]).toBe(plain);
+  });
+
   test("HEAD answers like GET; a trailing slash redirects to the route (Starlette's redirect_slashes)", async () => {
     expect((await h(new Request("http://x/items/3", { method: "HEAD" }))).status).toBe(200);
     const r = await h(post("/get_weather/", "{}"));
