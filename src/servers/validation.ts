@@ -113,9 +113,12 @@ export interface BodyValidator<T> {
 
 /** Compile a TypeBox schema into a validator that raises upstream-shaped 422s. */
 export function bodyValidator<T>(schema: TSchema, opts: ValidateOptions = {}): BodyValidator<T> {
-  const compiled = Compile(schema);
+  // Compiled on first use: a server registers validators for every route it might serve (e.g. the
+  // Anthropic `/v1/messages` one), and compiling them all at start costs every process time and memory.
+  let compiledOnce: ReturnType<typeof Compile> | undefined;
   const details = (body: unknown): ValidationDetail[] => {
     if (body === undefined) return [{ type: "missing", loc: ["body"], msg: "Field required", input: null }];
+    const compiled = (compiledOnce ??= Compile(schema));
     if (compiled.Check(body)) return [];
     const isObjectSchema = (schema as { type?: unknown }).type === "object";
     if (isObjectSchema && (body === null || typeof body !== "object" || Array.isArray(body))) {
