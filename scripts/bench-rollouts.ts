@@ -17,6 +17,7 @@ import { parse as parseYaml } from "yaml";
 import { rolloutConfigFrom } from "../src/rollout/config.ts";
 import { runRollouts } from "../src/rollout/driver.ts";
 import { targetsFromConfig } from "../src/rollout/targets.ts";
+import { cpuSeconds, freePort, rssMb, spawnLine } from "./_bench-proc.ts";
 
 const MAIN = join(import.meta.dir, "..", "src", "main.ts");
 const EXAMPLE_ROWS = join(import.meta.dir, "..", "assets", "resources_servers", "example_single_tool_call", "data", "example.jsonl");
@@ -71,45 +72,9 @@ async function role(kind: string, targets: string[]): Promise<void> {
 }
 
 // ---------------------------------------------------------------- helpers
-async function spawnLine(argv: string[], env: Record<string, string> = {}): Promise<{ proc: ReturnType<typeof Bun.spawn>; line: string }> {
-  const proc = Bun.spawn(argv, { stdout: "pipe", stderr: "ignore", env: { ...process.env, ...env } as Record<string, string> });
-  const reader = (proc.stdout as ReadableStream<Uint8Array>).getReader();
-  let text = "";
-  while (!text.includes("\n")) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error(`${argv.join(" ")} exited before printing its address`);
-    text += new TextDecoder().decode(value);
-  }
-  reader.releaseLock();
-  return { proc, line: text.split("\n")[0]!.trim() };
-}
 
-async function freePort(): Promise<number> {
-  const s = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response("") });
-  const p = s.port!;
-  s.stop(true);
-  return p;
-}
 
-function rssMb(pid: number): number {
-  try {
-    const status = require("node:fs").readFileSync(`/proc/${pid}/status`, "utf8") as string;
-    return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
-  } catch {
-    return 0;
-  }
-}
 
-function cpuSeconds(pid: number): number {
-  try {
-    // Fields 14 and 15 of /proc/<pid>/stat (after the parenthesised command name): utime, stime in clock ticks.
-    const stat = require("node:fs").readFileSync(`/proc/${pid}/stat`, "utf8") as string;
-    const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return (Number(f[11]) + Number(f[12])) / 100;
-  } catch {
-    return 0;
-  }
-}
 
 function descendants(pid: number): number[] {
   try {
@@ -170,17 +135,17 @@ async function main(): Promise<void> {
   try {
     const base = (await Bun.file(EXAMPLE_ROWS).text()).trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
     const rows = Array.from({ length: total }, (_, i) => ({ ...base[i % base.length]!, id: i }));
-    const endpoint = await spawnLine([process.execPath, MAIN, "model", "serve", "scripted_model", "--port", "0"]);
+    const endpoint = await spawnLine([process.execPath, MAIN, "model", "serve", "scripted_model", "--port", "0"], { stderr: "ignore" });
     procs.push(endpoint.proc);
     const endpointUrl = endpoint.line.replace(/\/v1\/?$/, "");
     console.log(`endpoint (zero-latency scripted_model): ${endpointUrl}`);
 
     // --- bare baseline: one process per hop server
     const self = [process.execPath, import.meta.path, "--role"];
-    const model = await spawnLine([...self, "model", endpointUrl]);
-    const rs = await spawnLine([...self, "rs"]);
-    const agent = await spawnLine([...self, "agent", `http://127.0.0.1:${rs.line}`, `http://127.0.0.1:${model.line}`]);
-    const env = await spawnLine([...self, "env", `http://127.0.0.1:${agent.line}`]);
+    const model = await spawnLine([...self, "model", endpointUrl], { stderr: "ignore" });
+    const rs = await spawnLine([...self, "rs"], { stderr: "ignore" });
+    const agent = await spawnLine([...self, "agent", `http://127.0.0.1:${rs.line}`, `http://127.0.0.1:${model.line}`], { stderr: "ignore" });
+    const env = await spawnLine([...self, "env", `http://127.0.0.1:${agent.line}`], { stderr: "ignore" });
     procs.push(model.proc, rs.proc, agent.proc, env.proc);
     await bareDriver(`http://127.0.0.1:${env.line}/run`, rows.slice(0, 100), 16); // warm-up
     let t0 = performance.now();

@@ -19,28 +19,12 @@ import { fdBudgetWarning } from "../src/rollout/capacity.ts";
 import { rolloutConfigFrom } from "../src/rollout/config.ts";
 import { runRollouts } from "../src/rollout/driver.ts";
 import { targetsFromConfig } from "../src/rollout/targets.ts";
+import { cpuSeconds, freePort, rssMb, spawnLine } from "./_bench-proc.ts";
 
 const MAIN = join(import.meta.dir, "..", "src", "main.ts");
 const ROW = { responses_create_params: { input: [{ role: "user", content: "What's the weather like in San Francisco right now?" }], tools: [{ type: "function", name: "get_weather", description: "Get the weather.", parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"], additionalProperties: false }, strict: true }] } };
 
-function rssMb(pid: number): number {
-  try {
-    return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) / 1024;
-  } catch {
-    return 0;
-  }
-}
 
-function cpuSeconds(pid: number): number {
-  try {
-    // utime + stime (fields 14, 15 of /proc/<pid>/stat), in clock ticks of 10 ms.
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return (Number(f[11]) + Number(f[12])) / 100;
-  } catch {
-    return 0;
-  }
-}
 
 function fdCount(pid: number): number {
   try {
@@ -69,25 +53,7 @@ function cmdline(pid: number): string {
   }
 }
 
-async function spawnLine(argv: string[]): Promise<{ proc: ReturnType<typeof Bun.spawn>; line: string }> {
-  const proc = Bun.spawn(argv, { stdout: "pipe", stderr: "inherit" });
-  const reader = (proc.stdout as ReadableStream<Uint8Array>).getReader();
-  let text = "";
-  while (!text.includes("\n")) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error(`${argv.join(" ")} exited early`);
-    text += new TextDecoder().decode(value);
-  }
-  reader.releaseLock();
-  return { proc, line: text.split("\n")[0]!.trim() };
-}
 
-async function freePort(): Promise<number> {
-  const s = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response("") });
-  const p = s.port!;
-  s.stop(true);
-  return p;
-}
 
 // ---------------------------------------------------------------- helper processes
 async function helper(kind: string, args: string[]): Promise<void> {

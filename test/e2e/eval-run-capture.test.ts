@@ -1,17 +1,12 @@
 /** `gym eval run` with observability on: the real model server writes the capture, the driver folds it (runtime §14). */
 import { describe, expect, test } from "bun:test";
-import { copyFileSync, readdirSync, readFileSync } from "node:fs";
+import { copyFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { runGym, tempDir } from "../helpers/tmp.ts";
+import { readJsonl, runGym, tempDir } from "../helpers/tmp.ts";
 
 const EXAMPLE = join(import.meta.dir, "..", "..", "assets", "resources_servers", "example_single_tool_call");
 
-function lines(path: string): Record<string, any>[] {
-  return readFileSync(path, "utf8")
-    .split("\n")
-    .filter((l) => l.trim() !== "")
-    .map((l) => JSON.parse(l));
-}
+const lines = readJsonl;
 
 describe("gym eval run: model-call capture", () => {
   test("single_agent_turn + scripted_model: one capture file per rollout, folded into ng_model_call_capture / ng_trajectory", async () => {

@@ -1,16 +1,11 @@
 import { describe, expect, test } from "bun:test";
 import { copyFileSync, existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { runGym, tempDir } from "../helpers/tmp.ts";
+import { readJsonl, runGym, tempDir } from "../helpers/tmp.ts";
 
 const EXAMPLE = join(import.meta.dir, "..", "..", "assets", "resources_servers", "example_single_tool_call");
 
-function lines(path: string): Record<string, unknown>[] {
-  return readFileSync(path, "utf8")
-    .split("\n")
-    .filter((l) => l.trim() !== "")
-    .map((l) => JSON.parse(l));
-}
+const lines = readJsonl;
 
 describe("gym eval run (serve mode, built-ins)", () => {
   test("legacy_agent path: collate the split, start servers, collect, aggregate, shut down", async () => {

@@ -1,16 +1,11 @@
 import { describe, expect, test } from "bun:test";
 import { copyFileSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { runGym, tempDir } from "../helpers/tmp.ts";
+import { readJsonl, runGym, tempDir } from "../helpers/tmp.ts";
 
 const EXAMPLE = join(import.meta.dir, "..", "..", "assets", "resources_servers", "example_single_tool_call");
 
-function lines(path: string): Record<string, unknown>[] {
-  return readFileSync(path, "utf8")
-    .split("\n")
-    .filter((l) => l.trim() !== "")
-    .map((l) => JSON.parse(l));
-}
+const lines = readJsonl;
 
 describe("after a run: gym eval reverify / profile / aggregate", () => {
   test("reverify re-scores stored rollouts; profile and aggregate read them back", async () => {

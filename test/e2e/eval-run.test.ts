@@ -1,17 +1,11 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { GYM_MAIN, runGym, tempDir } from "../helpers/tmp.ts";
+import { GYM_MAIN, readJsonl, runGym, tempDir } from "../helpers/tmp.ts";
 import { configFor, startEnvServer, writeInput, type EnvServer } from "../fixtures/rollout/env-server.ts";
 import { stringify } from "yaml";
 
-function lines(path: string): Record<string, unknown>[] {
-  if (!existsSync(path)) return [];
-  return readFileSync(path, "utf8")
-    .split("\n")
-    .filter((l) => l.trim() !== "")
-    .map((l) => JSON.parse(l));
-}
+const lines = readJsonl;
 
 /** A head server that publishes a config fronting one agent with the given env server. */
 function startHead(env: EnvServer) {

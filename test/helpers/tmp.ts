@@ -1,4 +1,5 @@
 /** Temp-dir helper for tests: `await using dir = await tempDir()` removes it afterwards. */
+import { existsSync, readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -33,4 +34,13 @@ export function freePort(): number {
   s.stop(true);
   if (port === undefined) throw new Error("could not allocate a port");
   return port;
+}
+
+/** The rows of a JSONL file (blank lines skipped); `[]` when the file does not exist. */
+export function readJsonl(path: string): Record<string, any>[] {
+  if (!existsSync(path)) return [];
+  return readFileSync(path, "utf8")
+    .split("\n")
+    .filter((l) => l.trim() !== "")
+    .map((l) => JSON.parse(l));
 }

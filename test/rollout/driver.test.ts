@@ -5,16 +5,10 @@ import { rolloutConfigFrom } from "../../src/rollout/config.ts";
 import { runRollouts } from "../../src/rollout/driver.ts";
 import { targetsFromConfig } from "../../src/rollout/targets.ts";
 import { OtlpMetrics } from "../../src/rollout/otlp.ts";
-import { freePort, tempDir } from "../helpers/tmp.ts";
+import { freePort, readJsonl, tempDir } from "../helpers/tmp.ts";
 import { configFor, defaultReward, startEnvServer, writeInput } from "../fixtures/rollout/env-server.ts";
 
-function lines(path: string): Record<string, unknown>[] {
-  if (!existsSync(path)) return [];
-  return readFileSync(path, "utf8")
-    .split("\n")
-    .filter((l) => l.trim() !== "")
-    .map((l) => JSON.parse(l));
-}
+const lines = readJsonl;
 
 function pairs(rows: Record<string, unknown>[]): string[] {
   return rows.map((r) => `${r._ng_task_index}:${r._ng_rollout_index}`);
