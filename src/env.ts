@@ -92,4 +92,12 @@ export function homeDir(): string {
 export function setEnvVar(name: string, value: string | undefined): void {
   if (value === undefined) delete process.env[name];
   else process.env[name] = value;
+  generation++;
+}
+
+let generation = 0;
+
+/** Bumped by every `setEnvVar`: readers that cache a variable re-read it when this changes. */
+export function envGeneration(): number {
+  return generation;
 }

@@ -155,7 +155,7 @@ export async function runChildServer(opts: ChildServeOptions): Promise<number> {
     routes.push({ method: "GET", path: "/stats", handler: async () => (await p.dump(dir, opts.instanceName), new Response("")) });
     log.info(`(${opts.instanceName}) profiling enabled; results go to ${dir}/${opts.instanceName}.log`);
   }
-  const handler = createHandler({ ...app, routes }, { proxy, peerAddress: peer, profile: profiler ? (n, fn) => profiler!.time(n, fn) : undefined });
+  const handler = createHandler({ ...app, routes }, { proxy, peerAddress: peer, ambientRolloutId: cfg.global.observability_enabled === true, profile: profiler ? (n, fn) => profiler!.time(n, fn) : undefined });
   // uvicorn_logging_show_200_ok: uvicorn's access log line per request (off by default, as upstream).
   const accessLog = cfg.global.uvicorn_logging_show_200_ok === true;
   const served: Handler = accessLog

@@ -7,6 +7,8 @@ import type { ConfigDict } from "../config/types.ts";
 import { ServerClient } from "./server-client.ts";
 
 export {
+  answerCookies,
+  answerText,
   bypassProxyFor,
   callKindOf,
   clientPolicyFromConfig,
@@ -18,6 +20,7 @@ export {
   responseCookies,
   type CallKind,
   type ClientPolicy,
+  type HttpAnswer,
   type RequestOptions,
 } from "./http-client.ts";
 export { headAddress, parseHeadConfigBody, ServerClient, serverAddress, setupServerClient, type ServerAddress } from "./server-client.ts";

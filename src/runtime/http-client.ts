@@ -5,7 +5,7 @@
  * servers (D34). Any other status is returned to the caller; `raiseForStatus` turns a non-2xx from
  * an inner Gym server into InnerServerError, which the HTTP layer renders as upstream's 500 (§5.2).
  */
-import { envVar, setEnvVar } from "../env.ts";
+import { envGeneration, envVar, setEnvVar } from "../env.ts";
 import { log } from "../log.ts";
 import { InnerServerError } from "./http-types.ts";
 import { effectivePerHostLimit, fdCapPerHost, openFileLimits } from "./http-fd-budget.ts";
@@ -96,6 +96,37 @@ export interface RequestOptions {
   internal?: boolean;
 }
 
+/**
+ * An answer read whole, without a Response object: what callers that only want status, headers
+ * and text get from `HttpClient.exchange` (a Response per hop was a visible share of each relay's CPU).
+ */
+export interface HttpAnswer {
+  status: number;
+  statusText: string;
+  /** Header lines in arrival order, names lower-cased; each Set-Cookie is its own entry. */
+  headers: [string, string][];
+  /** The body bytes. */
+  body: Uint8Array;
+}
+
+/** The body of an answer as UTF-8 text. */
+export function answerText(a: HttpAnswer): string {
+  return a.body.byteLength === 0 ? "" : Buffer.from(a.body.buffer, a.body.byteOffset, a.body.byteLength).toString("utf8");
+}
+
+/** The name → value pairs of an answer's Set-Cookie lines. */
+export function answerCookies(a: HttpAnswer): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, line] of a.headers) {
+    if (name !== "set-cookie") continue;
+    const semi = line.indexOf(";");
+    const first = semi < 0 ? line : line.slice(0, semi);
+    const eq = first.indexOf("=");
+    if (eq > 0) out[first.slice(0, eq).trim()] = first.slice(eq + 1).trim();
+  }
+  return out;
+}
+
 const PROXY_VARS = ["HTTP_PROXY", "http_proxy", "HTTPS_PROXY", "https_proxy", "ALL_PROXY", "all_proxy"];
 const bypassed = new Set<string>();
 
@@ -158,6 +189,12 @@ interface UrlParts {
   /** Path and query, as sent on the request line. */
   target: string;
   plainHttp: boolean;
+}
+
+/** Whether a header is set, whatever the case of its name. */
+function hasHeader(headers: Record<string, string>, lower: string): boolean {
+  for (const k in headers) if (k.toLowerCase() === lower) return true;
+  return false;
 }
 
 /** Split an absolute URL without a URL object on the hot path. */
@@ -227,16 +264,32 @@ function linkAbort(outer: AbortSignal, ac: Abortable): () => void {
 }
 
 let proxyCheckedAt = Number.NEGATIVE_INFINITY;
+let proxyCheckedGeneration = -1;
 let proxyConfigured = false;
 
-/** D34 for one internal call: the proxy variables are read at most once a second, not per request. */
-function bypassForInternal(hostname: string, now: number): void {
-  if (bypassed.has(hostname)) return;
-  if (now - proxyCheckedAt > 1000) {
+/** Whether any proxy variable is set; the environment is read at most once a second (or after setEnvVar), not per request. */
+function proxyVarsSet(now: number): boolean {
+  if (now - proxyCheckedAt > 1000 || proxyCheckedGeneration !== envGeneration()) {
     proxyCheckedAt = now;
+    proxyCheckedGeneration = envGeneration();
     proxyConfigured = PROXY_VARS.some((v) => (envVar(v) ?? "") !== "");
   }
-  if (proxyConfigured) bypassProxyFor(hostname);
+  return proxyConfigured;
+}
+
+/** D34 for one internal call. */
+function bypassForInternal(hostname: string, now: number): void {
+  if (bypassed.has(hostname)) return;
+  if (proxyVarsSet(now)) bypassProxyFor(hostname);
+}
+
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+
+/** Whether a pooled answer must be redone with fetch: a redirect to follow, or a body encoding the pool does not decode. */
+function needsFetch(a: HttpAnswer): boolean {
+  if (REDIRECTS.has(a.status)) return a.headers.some(([k]) => k === "location");
+  for (const [k, v] of a.headers) if (k === "content-encoding" && v.trim().toLowerCase() !== "identity") return true;
+  return false;
 }
 
 /** The process's pooled HTTP client. */
@@ -261,8 +314,19 @@ export class HttpClient {
   request(url: string, opts: RequestOptions = {}): Promise<Response> {
     const u = splitUrl(url);
     // The label is a per-request string: only build it when a profiler will record it.
-    if (!profilingActive()) return this.send(u, url, opts);
-    return profiled(`HttpClient.request ${opts.method ?? (opts.json === undefined && opts.body === undefined ? "GET" : "POST")} ${u.path}`, () => this.send(u, url, opts));
+    if (!profilingActive()) return this.send(u, url, opts, false);
+    return profiled(`HttpClient.request ${opts.method ?? (opts.json === undefined && opts.body === undefined ? "GET" : "POST")} ${u.path}`, () => this.send(u, url, opts, false));
+  }
+
+  /**
+   * As `request`, but the answer comes back read whole as an HttpAnswer, never a Response: for
+   * callers that want status, headers and text (server-to-server JSON). Event streams are read to
+   * their end, so stream with `request` instead.
+   */
+  exchange(url: string, opts: RequestOptions = {}): Promise<HttpAnswer> {
+    const u = splitUrl(url);
+    if (!profilingActive()) return this.send(u, url, opts, true);
+    return profiled(`HttpClient.request ${opts.method ?? (opts.json === undefined && opts.body === undefined ? "GET" : "POST")} ${u.path}`, () => this.send(u, url, opts, true));
   }
 
   /** Requests queued for a connection slot to `host` (`host:port`). */
@@ -270,7 +334,9 @@ export class HttpClient {
     return this.limiter.waiting(host);
   }
 
-  private async send(u: UrlParts, url: string, opts: RequestOptions): Promise<Response> {
+  private send(u: UrlParts, url: string, opts: RequestOptions, whole: false): Promise<Response>;
+  private send(u: UrlParts, url: string, opts: RequestOptions, whole: true): Promise<HttpAnswer>;
+  private async send(u: UrlParts, url: string, opts: RequestOptions, whole: boolean): Promise<Response | HttpAnswer> {
     // One clock read serves both the proxy re-check and the retry budget.
     const started = performance.now();
     if (opts.internal) bypassForInternal(u.hostname, started);
@@ -290,8 +356,13 @@ export class HttpClient {
     const method = opts.method ?? (body === undefined ? "GET" : "POST");
     const elapsed = () => (performance.now() - started) / 1000;
     const outer = opts.signal;
-    // gym's own servers: the keep-alive pool (http-pool.ts) instead of fetch's 64-socket cache.
-    const pooled = opts.internal === true && u.plainHttp && poolable(u.target);
+    // Plain-http calls go over the keep-alive pool (http-pool.ts) instead of fetch, whose 64-socket
+    // cache makes half the calls reconnect at high concurrency and whose per-call CPU is about
+    // twice the pool's: gym's own servers always (they bypass proxies, D34), and other hosts (an
+    // inference endpoint) when no proxy variable is set and the caller asked for no encoding.
+    // Redirects and encoded answers are rare; those requests are redone with fetch (needsFetch).
+    let pooled = u.plainHttp && poolable(u.target) && (opts.internal === true || (!proxyVarsSet(started) && !hasHeader(headers, "accept-encoding")));
+    if (pooled && opts.internal !== true) headers["accept-encoding"] = "identity";
     for (let attempt = 0; ; attempt++) {
       const release = this.limiter.tryAcquire(u.host) ?? (await this.limiter.acquire(u.host));
       // One controller and one cancellable timer per attempt: AbortSignal.timeout's timers cannot be
@@ -302,18 +373,33 @@ export class HttpClient {
       const timer = timeoutS > 0 ? setTimeout(() => ac!.abort(timeoutReason()), timeoutS * 1000) : undefined;
       const unlink = outer ? linkAbort(outer, ac!) : undefined;
       let settled = true;
-      let res: Response | undefined;
+      let res: Response | HttpAnswer | undefined;
       let error: unknown;
       try {
         if (pooled) {
           const a = await pooledRequest(u.hostname, u.port, method, u.target, headers, body, ac as ExchangeAbort | undefined);
-          res = new Response(a.body.length === 0 ? null : a.body, { status: a.status, statusText: a.statusText, headers: a.headers });
-        } else res = await fetch(url, { method, headers, body, signal: (ac as AbortController | undefined)?.signal });
-        if (pooled || (timer === undefined && !outer)) {
-          // Nothing to disarm: hand the response over as it is.
-        } else if (bufferable(res)) {
-          res = new Response(await res.arrayBuffer(), { status: res.status, statusText: res.statusText, headers: res.headers });
-        } else settled = false;
+          if (opts.internal !== true && needsFetch(a)) {
+            // Redo this one with fetch, which follows redirects and decodes bodies.
+            pooled = false;
+            delete headers["accept-encoding"];
+            attempt--;
+            continue;
+          }
+          res = whole ? a : new Response(a.body.length === 0 ? null : a.body, { status: a.status, statusText: a.statusText, headers: a.headers });
+        } else {
+          const r = await fetch(url, { method, headers, body, signal: (ac as AbortController | undefined)?.signal });
+          if (whole) {
+            // Read inside the deadline; the timer is cleared below like any settled answer.
+            res = { status: r.status, statusText: r.statusText, headers: [...r.headers], body: await r.bytes() };
+          } else if (timer === undefined && !outer) {
+            res = r; // nothing to disarm: hand the response over as it is
+          } else if (bufferable(r)) {
+            res = new Response(await r.arrayBuffer(), { status: r.status, statusText: r.statusText, headers: r.headers });
+          } else {
+            res = r;
+            settled = false;
+          }
+        }
       } catch (e) {
         error = e;
         res = undefined;
@@ -353,7 +439,7 @@ export class HttpClient {
         const retryKind = res?.status === 429 ? "rate_limit" : res ? "server_error" : "connection_error";
         log.warn(`[model_retry url=${url} status=${res?.status ?? "none"} kind=${retryKind} try=${attempt + 1} elapsed_s=${elapsed().toFixed(1)} error_msg=${why.slice(0, 200)}]`);
       } else log.warn(`[request_retry url=${url} error=${why} retry=${attempt + 1} elapsed_s=${elapsed().toFixed(1)}]`);
-      if (res) await res.body?.cancel().catch(() => {});
+      if (res instanceof Response) await res.body?.cancel().catch(() => {});
       await sleep(delay, outer);
     }
   }

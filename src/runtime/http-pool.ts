@@ -23,6 +23,8 @@ const IDLE_CLOSE_MS = 15_000;
 const CRLF2 = Buffer.from("\r\n\r\n");
 const SAFE_TARGET = /^[\x21-\x7e]+$/;
 const BAD_HEADER = /[\r\n\0]/;
+/** Anything outside printable ASCII and tab: such a header needs the checks and Latin-1 path below. */
+const NOT_PLAIN = /[^\x20-\x7e\t]/;
 
 interface Exchange {
   resolve: (a: PooledAnswer) => void;
@@ -47,7 +49,9 @@ interface Conn {
   pool: HostPool;
   exchange: Exchange | undefined;
   /** Bytes not yet accepted by the kernel (socket.write may take part of a buffer). */
-  pending: Buffer | undefined;
+  pending: string | Buffer | undefined;
+  /** The UTF-8 length of a pending string. */
+  pendingBytes: number;
   closed: boolean;
   idleSince: number;
   reused: boolean;
@@ -254,17 +258,23 @@ function onClose(conn: Conn): void {
 }
 
 function flush(conn: Conn): void {
-  const buf = conn.pending;
-  if (!buf || !conn.socket) return;
-  const n = conn.socket.write(buf);
-  conn.pending = n >= buf.length ? undefined : buf.subarray(Math.max(0, n));
+  const data = conn.pending;
+  if (data === undefined || !conn.socket) return;
+  const n = conn.socket.write(data);
+  if (typeof data === "string") {
+    // `write` counts UTF-8 bytes; the rare short write keeps the rest as bytes for `drain`.
+    if (n >= conn.pendingBytes) conn.pending = undefined;
+    else conn.pending = Buffer.from(data).subarray(Math.max(0, n));
+    return;
+  }
+  conn.pending = n >= data.length ? undefined : data.subarray(Math.max(0, n));
 }
 
 async function connect(pool: HostPool): Promise<Conn> {
   while (live >= budget && evictOldestIdle()) {
     // Make room: an idle socket elsewhere costs the same descriptor as the one we need.
   }
-  const conn: Conn = { socket: undefined, counted: false, pool, exchange: undefined, pending: undefined, closed: false, idleSince: 0, reused: false };
+  const conn: Conn = { socket: undefined, counted: false, pool, exchange: undefined, pending: undefined, pendingBytes: 0, closed: false, idleSince: 0, reused: false };
   conn.socket = await Bun.connect<Conn>({
     hostname: pool.hostname,
     port: pool.port,
@@ -340,19 +350,32 @@ export async function pooledRequest(
   const key = `${hostname}:${port}`;
   let pool = pools.get(key);
   if (!pool) pools.set(key, (pool = new HostPool(hostname, port)));
-  const payload = body === undefined ? undefined : typeof body === "string" ? Buffer.from(body) : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
-  const hostHeader = hostname.includes(":") ? `[${hostname}]:${port}` : `${hostname}:${port}`;
+  // As fetch writes it: the port only when it is not http's default.
+  const hostName = hostname.includes(":") ? `[${hostname}]` : hostname;
+  const hostHeader = port === 80 ? hostName : `${hostName}:${port}`;
   let head = `${method} ${target} HTTP/1.1\r\nhost: ${hostHeader}\r\n`;
+  let latin1 = false;
   for (const name in headers) {
     const lower = name.toLowerCase();
     if (lower === "host" || lower === "content-length" || lower === "connection" || lower === "transfer-encoding") continue;
     const value = headers[name]!;
-    if (BAD_HEADER.test(name) || BAD_HEADER.test(value)) throw new TypeError(`invalid header ${JSON.stringify(name)}`);
+    if (NOT_PLAIN.test(name) || NOT_PLAIN.test(value)) {
+      if (BAD_HEADER.test(name) || BAD_HEADER.test(value)) throw new TypeError(`invalid header ${JSON.stringify(name)}`);
+      latin1 = true;
+    }
     head += `${name}: ${value}\r\n`;
   }
-  if (payload !== undefined || (method !== "GET" && method !== "HEAD")) head += `content-length: ${payload?.length ?? 0}\r\n`;
+  const bodyBytes = body === undefined ? 0 : typeof body === "string" ? Buffer.byteLength(body) : body.byteLength;
+  if (body !== undefined || (method !== "GET" && method !== "HEAD")) head += `content-length: ${bodyBytes}\r\n`;
   head += "\r\n";
-  const request = payload ? Buffer.concat([Buffer.from(head, "latin1"), payload]) : Buffer.from(head, "latin1");
+  // The usual request (ASCII head, string body) goes to the socket as one string: the socket
+  // encodes it natively, with no Buffer built here. Latin-1 header bytes and byte bodies are joined
+  // into one Buffer instead (the head is Latin-1 on the wire, the body UTF-8).
+  const request: string | Buffer =
+    !latin1 && (body === undefined || typeof body === "string")
+      ? head + (body ?? "")
+      : Buffer.concat([Buffer.from(head, "latin1"), ...(body === undefined ? [] : [typeof body === "string" ? Buffer.from(body) : Buffer.from(body.buffer, body.byteOffset, body.byteLength)])]);
+  const requestBytes = typeof request === "string" ? head.length + bodyBytes : request.length;
 
   for (let attempt = 0; ; attempt++) {
     signal?.throwIfAborted();
@@ -396,6 +419,7 @@ export async function pooledRequest(
           gotBytes: false,
         };
         c.pending = request;
+        c.pendingBytes = requestBytes;
         flush(c);
       });
     } catch (err) {

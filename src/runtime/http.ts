@@ -25,6 +25,12 @@ export interface HandlerOptions {
   peerAddress?: (req: Request) => string | undefined;
   /** Wraps each handler call for profiling (D20). */
   profile?: <T>(name: string, fn: () => Promise<T>) => Promise<T>;
+  /**
+   * Make a request's rollout id ambient for the handler's own outbound calls (§14). Only the
+   * observability rules read it (server-client.ts), and an AsyncLocalStorage run per request costs
+   * every hop, so servers turn it on only with `observability_enabled`. Default true.
+   */
+  ambientRolloutId?: boolean;
 }
 
 const LIVENESS = new Set(["/", "/livez", "/healthz", "/health", "/readyz"]);
@@ -92,6 +98,7 @@ export function createHandler(app: ServerApp, opts: HandlerOptions = {}): (req: 
   const sessions = app.sessions ? new CachedSessions(new SessionCodec(app.className, app.instanceName)) : undefined;
   const maxBody = opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const prefix = app.rolloutPrefix === "model" ? MODEL_PREFIX : RESOURCES_PREFIX;
+  const ambient = opts.ambientRolloutId ?? true;
 
   return async (req: Request): Promise<Response> => {
     const fullPath = pathOf(req.url);
@@ -173,9 +180,10 @@ export function createHandler(app: ServerApp, opts: HandlerOptions = {}): (req: 
       };
       // The rollout id becomes ambient so this server's own outbound calls carry it (§14).
       // Unprofiled (the usual case): no wrapper closure, promise or label string per request.
+      const ambientId = ambient ? rolloutId : undefined;
       const result = opts.profile
-        ? await opts.profile(`${found.route.method} ${found.route.path}`, async () => await withRolloutId(rolloutId, () => found.route.handler(ctx)))
-        : await withRolloutId(rolloutId, () => found.route.handler(ctx));
+        ? await opts.profile(`${found.route.method} ${found.route.path}`, async () => await withRolloutId(ambientId, () => found.route.handler(ctx)))
+        : await withRolloutId(ambientId, () => found.route.handler(ctx));
       return result instanceof Response ? result : jsonOut(result);
     }
   };

@@ -7,7 +7,7 @@ import { parse as parseYaml } from "yaml";
 import type { ConfigDict } from "../config/types.ts";
 import { readEnv } from "../env.ts";
 import { RuntimeError } from "../errors.ts";
-import { clientPolicyFromConfig, HttpClient, RequestFailedError, type RequestOptions } from "./http-client.ts";
+import { clientPolicyFromConfig, HttpClient, RequestFailedError, type HttpAnswer, type RequestOptions } from "./http-client.ts";
 import { poolLimits } from "./pool.ts";
 import { currentRolloutId, rolloutIdFromBody } from "./rollout-context.ts";
 
@@ -89,6 +89,13 @@ export class ServerClient {
     const a = this.address(serverName);
     const path = this.prefixed(a, urlPath, opts.json);
     return this.http.request(a.baseUrl + path, { ...opts, internal: true });
+  }
+
+  /** As `request`, with the answer read whole and no Response built (HttpClient.exchange). */
+  async exchange(serverName: string, urlPath: string, opts: RequestOptions = {}): Promise<HttpAnswer> {
+    const a = this.address(serverName);
+    const path = this.prefixed(a, urlPath, opts.json);
+    return this.http.exchange(a.baseUrl + path, { ...opts, internal: true });
   }
 
   /** `POST` JSON to a server. */

@@ -5,7 +5,8 @@
  */
 import { InnerServerError, type RequestContext, type Route, type ServerApp } from "../runtime/http-types.ts";
 import { PATHS } from "./episode-protocol.ts";
-import { innerJson, setCookies, type InnerClient, type InnerResponse } from "./inner-client.ts";
+import type { HttpAnswer } from "../runtime/client.ts";
+import { innerJson, innerResponse, type InnerClient, type InnerResponse } from "./inner-client.ts";
 
 /** Sends the request body bytes unchanged to `<agent><path>` (the relay's fast path: no parse, no re-encode). */
 export type RawRelay = (agent: string, path: string, init: { body: string; headers: Record<string, string>; cookies: Record<string, string>; signal: AbortSignal }) => Promise<InnerResponse>;
@@ -22,20 +23,15 @@ async function relay(client: InnerClient, raw: RawRelay | undefined, agent: stri
     raw && ctx.rawBody !== undefined
       ? await raw(agent, path, { body: ctx.rawBody, headers, cookies: ctx.cookies, signal: ctx.signal })
       : await client.call(agent, path, { json: ctx.body, headers, cookies: ctx.cookies, signal: ctx.signal });
-  const out = new Headers();
-  r.headers.forEach((v, k) => {
-    if (!HOP.has(k.toLowerCase()) && k.toLowerCase() !== "set-cookie") out.set(k, v);
-  });
-  for (const c of r.headers.getSetCookie()) out.append("set-cookie", c);
+  // Every line but the hop-by-hop ones, Set-Cookie lines included, in the order received.
+  const out: [string, string][] = [];
+  for (const line of r.headers) if (!HOP.has(line[0])) out.push(line);
   return new Response(r.text, { status: r.status, headers: out });
 }
 
-/** A RawRelay over the runtime's client: `baseUrl` resolves the agent, `request` sends with its deadlines and retries. */
-export function rawRelayOver(client: InnerClient, request: (url: string, init: { method: "POST"; body: string; headers: Record<string, string>; cookies: Record<string, string>; signal: AbortSignal; internal: true }) => Promise<Response>): RawRelay {
-  return async (agent, path, init) => {
-    const res = await request(`${client.baseUrl(agent)}${path}`, { method: "POST", internal: true, ...init });
-    return { status: res.status, text: await res.text(), cookies: setCookies(res.headers), headers: res.headers };
-  };
+/** A RawRelay over the runtime's client: `baseUrl` resolves the agent, `exchange` sends with its deadlines and retries. */
+export function rawRelayOver(client: InnerClient, exchange: (url: string, init: { method: "POST"; body: string; headers: Record<string, string>; cookies: Record<string, string>; signal: AbortSignal; internal: true }) => Promise<HttpAnswer>): RawRelay {
+  return async (agent, path, init) => innerResponse(await exchange(`${client.baseUrl(agent)}${path}`, { method: "POST", internal: true, ...init }));
 }
 
 /** Build a legacy_agent relay for the named agent. */

@@ -4,7 +4,7 @@
  * the answer's Set-Cookie values returned for the caller to thread on. The transport is
  * injected so the runtime's client (timeouts, retry budget, pool limits, D15/D34) carries it.
  */
-import type { ServerClient } from "../runtime/client.ts";
+import { answerCookies, answerText, type HttpAnswer, type ServerClient } from "../runtime/client.ts";
 
 /** One inner answer: status, raw body text and the cookies it set. */
 export interface InnerResponse {
@@ -12,7 +12,8 @@ export interface InnerResponse {
   text: string;
   /** Set-Cookie values of this response only, name → value. */
   cookies: Record<string, string>;
-  headers: Headers;
+  /** Header lines, names lower-cased, each Set-Cookie its own entry. */
+  headers: [string, string][];
 }
 
 /** Options of one inner call. */
@@ -34,17 +35,6 @@ export interface InnerClient {
   callUrl(url: string, opts?: InnerCallOptions): Promise<InnerResponse>;
 }
 
-/** Parse the `name=value` pairs out of a response's Set-Cookie headers. */
-export function setCookies(headers: Headers): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const line of headers.getSetCookie()) {
-    const first = line.split(";", 1)[0] ?? "";
-    const eq = first.indexOf("=");
-    if (eq > 0) out[first.slice(0, eq).trim()] = first.slice(eq + 1).trim();
-  }
-  return out;
-}
-
 /** A `Cookie` header from a name → value map. */
 export function cookieHeader(cookies: Record<string, string> | undefined): string | undefined {
   if (!cookies) return undefined;
@@ -63,10 +53,14 @@ export function innerJson(res: InnerResponse, what: string): unknown {
 
 /** The InnerClient over the runtime's ServerClient (deadlines, retry budget, no proxy for gym's own servers). */
 export function innerClientFrom(sc: ServerClient): InnerClient {
-  const finish = async (res: Response): Promise<InnerResponse> => ({ status: res.status, text: await res.text(), cookies: setCookies(res.headers), headers: res.headers });
   return {
     baseUrl: (name) => sc.address(name).baseUrl,
-    call: async (name, path, opts = {}) => finish(await sc.request(name, path, { method: opts.method ?? "POST", json: opts.json, cookies: opts.cookies, headers: opts.headers, signal: opts.signal })),
-    callUrl: async (url, opts = {}) => finish(await sc.http.request(url, { method: opts.method ?? "POST", json: opts.json, cookies: opts.cookies, headers: opts.headers, signal: opts.signal, internal: true })),
+    call: async (name, path, opts = {}) => innerResponse(await sc.exchange(name, path, { method: opts.method ?? "POST", json: opts.json, cookies: opts.cookies, headers: opts.headers, signal: opts.signal })),
+    callUrl: async (url, opts = {}) => innerResponse(await sc.http.exchange(url, { method: opts.method ?? "POST", json: opts.json, cookies: opts.cookies, headers: opts.headers, signal: opts.signal, internal: true })),
   };
+}
+
+/** An InnerResponse from the runtime client's whole answer. */
+export function innerResponse(a: HttpAnswer): InnerResponse {
+  return { status: a.status, text: answerText(a), cookies: answerCookies(a), headers: a.headers };
 }

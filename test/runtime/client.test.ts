@@ -11,6 +11,8 @@ import {
   bunMaxHttpRequests,
   withRolloutId,
   bypassProxyFor,
+  answerCookies,
+  answerText,
 } from "../../src/runtime/client.ts";
 import { InnerServerError } from "../../src/runtime/http-types.ts";
 import { ConfigError } from "../../src/errors.ts";
@@ -25,14 +27,16 @@ const policy = (over: Partial<ConstructorParameters<typeof HttpClient>[0]> = {})
 let flaky = 0;
 let inFlight = 0;
 let maxInFlight = 0;
-const seen: { path: string; cookie: string | null }[] = [];
+const seen: { path: string; cookie: string | null; acceptEncoding: string | null }[] = [];
 const server = Bun.serve({
   hostname: "127.0.0.1",
   port: 0,
   idleTimeout: 0,
   async fetch(req) {
     const path = new URL(req.url).pathname;
-    seen.push({ path, cookie: req.headers.get("cookie") });
+    seen.push({ path, cookie: req.headers.get("cookie"), acceptEncoding: req.headers.get("accept-encoding") });
+    if (path === "/moved") return new Response(null, { status: 307, headers: { location: "/x" } });
+    if (path === "/gzipped") return new Response(Bun.gzipSync(Buffer.from('{"zipped":true}')), { headers: { "content-encoding": "gzip", "content-type": "application/json" } });
     if (path === "/flaky") return flaky-- > 0 ? new Response("busy", { status: 503 }) : Response.json({ ok: true });
     if (path === "/always503") return new Response("busy", { status: 503 });
     if (path === "/slow") {
@@ -141,6 +145,59 @@ describe("HttpClient", () => {
     } finally {
       for (const [k, v] of Object.entries(saved)) setEnvVar(k, v);
     }
+  });
+});
+
+describe("HttpClient transports", () => {
+  const withProxyVars = async (vars: Record<string, string>, fn: () => Promise<void>) => {
+    const saved = Object.fromEntries(["HTTP_PROXY", "NO_PROXY", "no_proxy"].map((k) => [k, envVar(k)]));
+    for (const [k, v] of Object.entries(vars)) setEnvVar(k, v);
+    try {
+      await fn();
+    } finally {
+      for (const [k, v] of Object.entries(saved)) setEnvVar(k, v);
+    }
+  };
+  const last = (path: string) => seen.filter((s) => s.path === path).at(-1)!;
+
+  test("exchange reads an answer whole: status, header lines (each Set-Cookie its own), body", async () => {
+    const c = new HttpClient(policy());
+    for (const internal of [true, false]) {
+      const a = await c.exchange(`${base}/cookies`, { internal });
+      expect(a.status).toBe(200);
+      expect(a.headers.filter(([k]) => k === "set-cookie").map(([, v]) => v)).toEqual(["A___x=1; path=/", "B___y=two; Path=/; HttpOnly"]);
+      expect(answerCookies(a)).toEqual({ A___x: "1", B___y: "two" });
+      expect(answerText(a)).toBe("{}");
+    }
+    const bad = await c.exchange(`${base}/bad`);
+    expect([bad.status, answerText(bad)]).toEqual([400, '{"detail":"nope"}']);
+  });
+
+  test("a plain-http call to another host uses the keep-alive pool unless a proxy variable is set", async () => {
+    const c = new HttpClient(policy());
+    await withProxyVars({}, async () => {
+      await c.exchange(`${base}/via-pool`, { json: {} });
+      // The pool asks for an unencoded answer; fetch asks for compressed ones.
+      expect(last("/via-pool").acceptEncoding).toBe("identity");
+    });
+    await withProxyVars({ HTTP_PROXY: "http://127.0.0.1:9", NO_PROXY: "127.0.0.1" }, async () => {
+      await c.exchange(`${base}/via-fetch`, { json: {} });
+      expect(last("/via-fetch").acceptEncoding).toContain("gzip");
+    });
+    // A caller's own Accept-Encoding goes through fetch, which decodes what it asked for.
+    await c.exchange(`${base}/own-encoding`, { headers: { "Accept-Encoding": "gzip" } });
+    expect(last("/own-encoding").acceptEncoding).toBe("gzip");
+  });
+
+  test("a redirect or an encoded answer from another host is redone with fetch", async () => {
+    const c = new HttpClient(policy());
+    const moved = await c.exchange(`${base}/moved`, { json: { a: 1 } });
+    expect([moved.status, answerText(moved)]).toEqual([200, '{"path":"/x"}']);
+    const before = seen.filter((s) => s.path === "/gzipped").length;
+    const zipped = await c.request(`${base}/gzipped`);
+    expect(await zipped.json()).toEqual({ zipped: true });
+    expect(seen.filter((s) => s.path === "/gzipped").length - before).toBe(2);
+    expect(c.retries).toBe(0);
   });
 });
 

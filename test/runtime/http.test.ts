@@ -3,6 +3,7 @@ import { createHandler, serveApp } from "../../src/runtime/http.ts";
 import { HttpError, InnerServerError, RequestValidationError, type ServerApp } from "../../src/runtime/http-types.ts";
 import { parseCookies, SessionCodec } from "../../src/runtime/session.ts";
 import { proxySettingsFromConfig } from "../../src/runtime/proxy-headers.ts";
+import { currentRolloutId } from "../../src/runtime/rollout-context.ts";
 
 function app(extra: Partial<ServerApp> = {}): ServerApp {
   return {
@@ -141,6 +142,14 @@ describe("createHandler", () => {
     expect((await h(new Request("http://x/ng-rollout/r/training-token-capture/items/1"))).status).toBe(404);
     const model = createHandler(app({ rolloutPrefix: "model" }));
     expect(await (await model(new Request("http://x/ng-rollout/r/training-token-capture/items/1"))).json()).toEqual({ id: "1", rollout: "r" });
+  });
+
+  test("the rollout id is ambient for the handler's own calls unless ambientRolloutId is off", async () => {
+    const ambientApp = app({ routes: [{ method: "GET", path: "/ambient", handler: async () => { await Bun.sleep(1); return { ambient: currentRolloutId() ?? null }; } }] });
+    const on = createHandler(ambientApp);
+    expect(await (await on(new Request("http://x/ng-rollout/r4/ambient"))).json()).toEqual({ ambient: "r4" });
+    const off = createHandler(ambientApp, { ambientRolloutId: false });
+    expect(await (await off(new Request("http://x/ng-rollout/r4/ambient"))).json()).toEqual({ ambient: null });
   });
 
   test("ctx.request under a rollout prefix: the stripped path, the same method/headers/query, one object per request", async () => {

@@ -116,7 +116,7 @@ describe("legacy_agent relay with the raw transport (§10.3: body bytes passed t
   beforeAll(() => {
     const sc = new ServerClient({ agent: { responses_api_agents: { simple_agent: { host: "127.0.0.1", port: agent.port } } } });
     const client = innerClientFrom(sc);
-    env = serveApp(legacyAgentApp({ className: "LegacyAgent", instanceName: "env", agentServer: "agent", client, raw: rawRelayOver(client, (url, init) => sc.http.request(url, init)) }), { host: "127.0.0.1", port: 0 });
+    env = serveApp(legacyAgentApp({ className: "LegacyAgent", instanceName: "env", agentServer: "agent", client, raw: rawRelayOver(client, (url, init) => sc.http.exchange(url, init)) }), { host: "127.0.0.1", port: 0 });
   });
   afterAll(() => {
     env.stop(true);

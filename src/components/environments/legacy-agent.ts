@@ -18,6 +18,6 @@ export const component: BuiltinComponent = {
     const set = IGNORED.filter((k) => ctx.config[k] !== undefined && ctx.config[k] !== null);
     if (set.length > 0) log.warn(`${ctx.instanceName} sets ${set.sort().join(", ")}, which a relay does not enforce. This parameter has no effect.`);
     const { inner, http } = clientsFor(ctx);
-    return legacyAgentApp({ className: CLASS_NAME, instanceName: ctx.instanceName, agentServer, client: inner, raw: rawRelayOver(inner, (url, init) => http.request(url, init)) });
+    return legacyAgentApp({ className: CLASS_NAME, instanceName: ctx.instanceName, agentServer, client: inner, raw: rawRelayOver(inner, (url, init) => http.exchange(url, init)) });
   },
 };
