@@ -8,6 +8,9 @@
  *
  *   bun scripts/bench-rollouts.ts [rollouts=2000] [inFlight=256] [hops]
  *
+ * Both stacks first run WARM rollouts (env, default 1000) at full concurrency, untimed; then
+ * ROUNDS (env, default 3) alternating measured runs of each, reported per round and as medians.
+ *
  * With `hops`, each gym server is also hit directly (256 in flight) to show where time goes.
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -98,8 +101,8 @@ function label(pid: number): string {
 }
 
 /** CPU seconds per process (this process = the driver) over `fn`, as lines of ms per rollout. */
-async function cpuOver<T>(pids: () => number[], n: number, fn: () => Promise<T>): Promise<{ value: T; lines: string[]; total: number }> {
-  const all = () => [process.pid, ...pids()];
+async function cpuOver<T>(pids: number[] | (() => number[]), n: number, fn: () => Promise<T>): Promise<{ value: T; lines: string[]; total: number }> {
+  const all = () => [process.pid, ...(typeof pids === "function" ? pids() : pids)];
   const before = new Map(all().map((p) => [p, cpuSeconds(p)]));
   const value = await fn();
   const lines: string[] = [];
@@ -127,9 +130,16 @@ async function bareDriver(url: string, rows: Record<string, unknown>[], inFlight
 }
 
 // ---------------------------------------------------------------- main
+function median(xs: number[]): number {
+  const s = [...xs].sort((x, y) => x - y);
+  return s.length % 2 === 1 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+}
+
 async function main(): Promise<void> {
   const total = Number(process.argv[2] ?? 2000);
   const inFlight = Number(process.argv[3] ?? 256);
+  const warmRows = Math.min(total, Number(process.env.WARM ?? 1000));
+  const rounds = Math.max(1, Number(process.env.ROUNDS ?? 3));
   const work = mkdtempSync(join(tmpdir(), "gym-bench-rollouts-"));
   const procs: ReturnType<typeof Bun.spawn>[] = [];
   try {
@@ -147,24 +157,10 @@ async function main(): Promise<void> {
     const agent = await spawnLine([...self, "agent", `http://127.0.0.1:${rs.line}`, `http://127.0.0.1:${model.line}`], { stderr: "ignore" });
     const env = await spawnLine([...self, "env", `http://127.0.0.1:${agent.line}`], { stderr: "ignore" });
     procs.push(model.proc, rs.proc, agent.proc, env.proc);
-    await bareDriver(`http://127.0.0.1:${env.line}/run`, rows.slice(0, 100), 16); // warm-up
-    let t0 = performance.now();
-    const bareCpu = await cpuOver(() => descendants(process.pid), total, () => bareDriver(`http://127.0.0.1:${env.line}/run`, rows, inFlight));
-    const bareOk = bareCpu.value;
-    const bareSec = (performance.now() - t0) / 1000;
-    // The driver alone: gym's driver against the same bare servers (isolates driver overhead from server overhead).
-    const bareDict = {
-      a: { responses_api_agents: { simple_agent: { host: "127.0.0.1", port: 1 } } },
-      a_env: { environment_servers: { legacy_agent: { host: "127.0.0.1", port: Number(env.line), agent_server: { type: "responses_api_agents", name: "a" } } } },
-    };
-    const bareInput = join(work, "bare-in.jsonl");
-    writeFileSync(bareInput, rows.map((r) => JSON.stringify({ ...r, agent_ref: { name: "a" } })).join("\n") + "\n");
-    t0 = performance.now();
-    const viaDriver = await runRollouts(rolloutConfigFrom({ input_jsonl_fpath: bareInput, output_jsonl_fpath: join(work, "bare-out.jsonl"), num_samples_in_parallel: inFlight, disable_aggregation: true }), { targets: targetsFromConfig(bareDict) });
-    const driverOnBareSec = (performance.now() - t0) / 1000;
-    for (const p of [model, rs, agent, env]) p.proc.kill();
+    const barePids = [endpoint.proc.pid, model.proc.pid, rs.proc.pid, agent.proc.pid, env.proc.pid];
+    const bareUrl = `http://127.0.0.1:${env.line}/run`;
 
-    // --- gym: env start + the rollout driver
+    // --- gym: env start + the rollout driver (both stacks stay up; an idle stack costs nothing)
     const headPort = await freePort();
     const start = Bun.spawn(
       [process.execPath, MAIN, "env", "start", "--resources-server", "example_single_tool_call", "--model-type", "openai_model",
@@ -179,19 +175,50 @@ async function main(): Promise<void> {
       if (ready) dict = parseYaml(JSON.parse(await (await fetch(`http://127.0.0.1:${headPort}/global_config_dict_yaml`)).text())) as Record<string, unknown>;
     }
     if (!dict) throw new Error("gym env start did not become ready");
+    const gymPids = () => [endpoint.proc.pid, ...descendants(start.pid)];
     const input = join(work, "in.jsonl");
     writeFileSync(input, rows.map((r) => JSON.stringify({ ...r, agent_ref: { name: "example_single_tool_call_simple_agent" } })).join("\n") + "\n");
     const warm = join(work, "warm.jsonl");
-    writeFileSync(warm, rows.slice(0, 100).map((r) => JSON.stringify({ ...r, agent_ref: { name: "example_single_tool_call_simple_agent" } })).join("\n") + "\n");
+    writeFileSync(warm, rows.slice(0, warmRows).map((r) => JSON.stringify({ ...r, agent_ref: { name: "example_single_tool_call_simple_agent" } })).join("\n") + "\n");
     const targets = targetsFromConfig(dict);
-    await runRollouts(rolloutConfigFrom({ input_jsonl_fpath: warm, output_jsonl_fpath: join(work, "warm-out.jsonl"), num_samples_in_parallel: 16, disable_aggregation: true }), { targets });
-    t0 = performance.now();
-    const gymCpu = await cpuOver(() => [endpoint.proc.pid, ...descendants(start.pid)], total, () =>
-      runRollouts(rolloutConfigFrom({ input_jsonl_fpath: input, output_jsonl_fpath: join(work, "out.jsonl"), num_samples_in_parallel: inFlight, disable_aggregation: true }), { targets }),
-    );
-    const s = gymCpu.value;
-    const gymSec = (performance.now() - t0) / 1000;
+    const gymRun = (inPath: string, outName: string) =>
+      runRollouts(rolloutConfigFrom({ input_jsonl_fpath: inPath, output_jsonl_fpath: join(work, outName), num_samples_in_parallel: inFlight, disable_aggregation: true }), { targets });
+
+    // Warm-up, the same for both stacks: WARM rollouts at full concurrency, untimed, so both are
+    // measured at steady state (their hot paths compiled) rather than partly while warming up.
+    await bareDriver(bareUrl, rows.slice(0, warmRows), inFlight);
+    await gymRun(warm, "warm-out.jsonl");
+
+    // Alternating measured rounds (the machine is shared: one pair can land in a noisy moment).
+    type Round = { bareRate: number; gymRate: number; bareCpu: Awaited<ReturnType<typeof cpuOver<number>>>; gymCpu: Awaited<ReturnType<typeof cpuOver<unknown>>>; failed: number };
+    const results: Round[] = [];
+    for (let r = 0; r < rounds; r++) {
+      let t0 = performance.now();
+      const bareCpu = await cpuOver(() => barePids, total, () => bareDriver(bareUrl, rows, inFlight));
+      const bareRate = bareCpu.value / ((performance.now() - t0) / 1000);
+      t0 = performance.now();
+      const gymCpu = await cpuOver(gymPids, total, () => gymRun(input, `out-${r}.jsonl`));
+      const summary = gymCpu.value as Awaited<ReturnType<typeof runRollouts>>;
+      const gymRate = summary.newlyDone / ((performance.now() - t0) / 1000);
+      results.push({ bareRate, gymRate, bareCpu, gymCpu, failed: summary.failed });
+      console.log(`round ${r + 1}: bare ${bareRate.toFixed(0)} rollouts/s (${((1000 * bareCpu.total) / total).toFixed(2)} ms CPU each), gym ${gymRate.toFixed(0)} rollouts/s (${((1000 * gymCpu.total) / total).toFixed(2)} ms CPU each, ${summary.failed} failed): ${((100 * gymRate) / bareRate).toFixed(1)} %`);
+    }
     const driverRss = rssMb(process.pid);
+
+    // The driver alone: gym's driver against the bare servers (isolates driver overhead from server overhead).
+    const bareDict = {
+      a: { responses_api_agents: { simple_agent: { host: "127.0.0.1", port: 1 } } },
+      a_env: { environment_servers: { legacy_agent: { host: "127.0.0.1", port: Number(env.line), agent_server: { type: "responses_api_agents", name: "a" } } } },
+    };
+    const bareInput = join(work, "bare-in.jsonl");
+    writeFileSync(bareInput, rows.map((r) => JSON.stringify({ ...r, agent_ref: { name: "a" } })).join("\n") + "\n");
+    let t0 = performance.now();
+    const viaDriver = await runRollouts(rolloutConfigFrom({ input_jsonl_fpath: bareInput, output_jsonl_fpath: join(work, "bare-out.jsonl"), num_samples_in_parallel: inFlight, disable_aggregation: true }), { targets: targetsFromConfig(bareDict) });
+    const driverOnBareSec = (performance.now() - t0) / 1000;
+    t0 = performance.now();
+    await bareDriver(bareUrl, rows, inFlight);
+    const bareAgainSec = (performance.now() - t0) / 1000;
+
     const hopLines: string[] = [];
     if (process.argv[4] === "hops") {
       const port = (name: string) => (Object.values(Object.values(dict[name] as Record<string, unknown>)[0] as Record<string, unknown>)[0] as { port: number }).port;
@@ -221,15 +248,17 @@ async function main(): Promise<void> {
     start.kill("SIGINT");
     await start.exited;
 
-    const bareRate = bareOk / bareSec;
-    const gymRate = s.newlyDone / gymSec;
-    console.log(`rollouts: ${total}, in flight: ${inFlight}`);
-    console.log(`bare Bun.serve/fetch hop path: ${bareOk} ok in ${bareSec.toFixed(2)} s = ${bareRate.toFixed(1)} rollouts/s`);
-    console.log(`gym driver on the bare servers: ${viaDriver.newlyDone} ok in ${driverOnBareSec.toFixed(2)} s = ${(viaDriver.newlyDone / driverOnBareSec).toFixed(1)} rollouts/s (driver alone: ${((100 * viaDriver.newlyDone) / driverOnBareSec / bareRate).toFixed(1)} % of the bare driver)`);
-    console.log(`gym (env start + driver):      ${s.newlyDone} ok, ${s.failed} failed in ${gymSec.toFixed(2)} s = ${gymRate.toFixed(1)} rollouts/s (bench process RSS ${driverRss.toFixed(0)} MB)`);
-    console.log(`ratio gym / bare: ${((100 * gymRate) / bareRate).toFixed(1)} % (target ≥ 85 %)`);
-    console.log(`CPU per rollout, bare (total ${((1000 * bareCpu.total) / total).toFixed(2)} ms):\n${bareCpu.lines.join("\n")}`);
-    console.log(`CPU per rollout, gym (total ${((1000 * gymCpu.total) / total).toFixed(2)} ms):\n${gymCpu.lines.join("\n")}`);
+    const ratios = results.map((x) => (100 * x.gymRate) / x.bareRate);
+    const cpuRatios = results.map((x) => (100 * x.bareCpu.total) / x.gymCpu.total);
+    const mid = results.map((x, i) => [cpuRatios[i]!, x] as const).sort((p, q) => p[0] - q[0])[Math.floor((results.length - 1) / 2)]![1];
+    console.log(`rollouts: ${total} per run, in flight: ${inFlight}, warm-up ${warmRows} per stack, ${rounds} alternating rounds`);
+    console.log(`bare Bun.serve/fetch hop path: median ${median(results.map((x) => x.bareRate)).toFixed(1)} rollouts/s`);
+    console.log(`gym (env start + driver):      median ${median(results.map((x) => x.gymRate)).toFixed(1)} rollouts/s, ${results.reduce((n, x) => n + x.failed, 0)} failed (bench process RSS ${driverRss.toFixed(0)} MB)`);
+    console.log(`gym driver on the bare servers: ${viaDriver.newlyDone} ok in ${driverOnBareSec.toFixed(2)} s vs the bare driver ${bareAgainSec.toFixed(2)} s (driver alone: ${((100 * bareAgainSec) / driverOnBareSec).toFixed(1)} % of the bare driver's rate)`);
+    console.log(`ratio gym / bare, rollouts/s: median ${median(ratios).toFixed(1)} % (rounds: ${ratios.map((x) => x.toFixed(1)).join(", ")}) (target ≥ 85 %)`);
+    console.log(`ratio bare / gym, CPU per rollout: median ${median(cpuRatios).toFixed(1)} % (rounds: ${cpuRatios.map((x) => x.toFixed(1)).join(", ")})`);
+    console.log(`CPU per rollout in the median round, bare (total ${((1000 * mid.bareCpu.total) / total).toFixed(2)} ms):\n${mid.bareCpu.lines.join("\n")}`);
+    console.log(`CPU per rollout in the median round, gym (total ${((1000 * mid.gymCpu.total) / total).toFixed(2)} ms):\n${mid.gymCpu.lines.join("\n")}`);
     if (hopLines.length > 0) console.log(`gym servers hit directly (${inFlight} in flight):\n${hopLines.join("\n")}`);
   } finally {
     for (const p of procs) if (p.exitCode === null) p.kill();

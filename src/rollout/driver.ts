@@ -141,10 +141,13 @@ export async function runRollouts(cfg: RolloutConfig, deps: DriverDeps): Promise
         }
       }
       if (routed.dest === "output") {
-        out.append(routed.record);
+        const elapsedMs = performance.now() - flight.startedAt;
+        // Written with the other results of this event-loop turn (one write for all), and counted
+        // only once it is in the kernel.
+        await out.appendSoon(routed.record);
         newlyDone++;
-        drain.record(performance.now() - flight.startedAt);
-        latency.record(performance.now() - flight.startedAt);
+        drain.record(elapsedMs);
+        latency.record(elapsedMs);
         progress.finish(agent, true, routed.record);
         if (deps.keepResults ?? cfg.retainResults) results.push(routed.record);
         deps.onResult?.(routed.record);

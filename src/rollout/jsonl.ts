@@ -56,11 +56,15 @@ export class JsonlLineError extends Error {
   }
 }
 
-/** An append-only JSONL file; each `append` is one `write(2)` of a complete line. */
+/** An append-only JSONL file; each `append` is one `write(2)` of complete lines. */
 export class JsonlAppender {
   private fd: number;
   /** Lines appended through this handle. */
   count = 0;
+  /** Lines queued by `appendSoon`, written together at the end of this event-loop turn. */
+  private queued = "";
+  private waiters: (() => void)[] = [];
+  private scheduled = false;
 
   constructor(readonly path: string) {
     this.fd = openSync(path, "a");
@@ -73,7 +77,40 @@ export class JsonlAppender {
 
   /** Append one pre-serialised line (no newline inside). */
   appendLine(line: string): void {
-    const text = `${line}\n`;
+    this.writeText(`${line}\n`);
+    this.count++;
+  }
+
+  /**
+   * Append one record with the others queued in this event-loop turn: one `write(2)` for all of
+   * them, then every caller's promise resolves. The line is in the kernel when the promise
+   * resolves, so a caller that counts the record only after awaiting keeps D22 (a kill -9 before
+   * the write loses only records nothing has counted yet).
+   */
+  appendSoon(record: unknown): Promise<void> {
+    this.queued += `${JSON.stringify(record)}\n`;
+    const { promise, resolve } = Promise.withResolvers<void>();
+    this.waiters.push(resolve);
+    if (!this.scheduled) {
+      this.scheduled = true;
+      setImmediate(() => this.flushQueued());
+    }
+    return promise;
+  }
+
+  /** Write what `appendSoon` queued and resolve its callers. */
+  private flushQueued(): void {
+    this.scheduled = false;
+    const text = this.queued;
+    const waiters = this.waiters;
+    this.queued = "";
+    this.waiters = [];
+    if (text !== "" && this.fd >= 0) this.writeText(text);
+    this.count += waiters.length;
+    for (const w of waiters) w();
+  }
+
+  private writeText(text: string): void {
     // The string goes to write(2) as is (no Buffer copy per record); a regular file takes it whole.
     const written = writeSync(this.fd, text);
     // A short write (disk full) is finished from a byte copy; the length check is cheap for ASCII.
@@ -82,11 +119,11 @@ export class JsonlAppender {
       let off = written;
       while (off < bytes.length) off += writeSync(this.fd, bytes, off, bytes.length - off);
     }
-    this.count++;
   }
 
-  /** Close the file descriptor. */
+  /** Write anything still queued, then close the file descriptor. */
   close(): void {
+    if (this.queued !== "") this.flushQueued();
     if (this.fd >= 0) closeSync(this.fd);
     this.fd = -1;
   }

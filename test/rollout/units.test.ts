@@ -3,7 +3,7 @@ import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { rolloutConfigFrom, maxInFlight, parseNumRepeats } from "../../src/rollout/config.ts";
 import { materialize } from "../../src/rollout/materialize.ts";
-import { readJsonl, repairTornTail } from "../../src/rollout/jsonl.ts";
+import { JsonlAppender, readJsonl, repairTornTail } from "../../src/rollout/jsonl.ts";
 import { computeAggregateMetrics, passAtK, passMajorityMetrics } from "../../src/rollout/metrics.ts";
 import { failureCategory, routeOutcome, runRequestBody } from "../../src/rollout/record.ts";
 import { targetsFromConfig } from "../../src/rollout/targets.ts";
@@ -110,6 +110,23 @@ describe("journal files", () => {
     expect(readFileSync(p, "utf8")).toBe('{"a":1}\n{"c":2}\n');
     expect(repairTornTail(p)).toBe("ok");
     expect(repairTornTail(join(d.path, "none"))).toBe("missing");
+  });
+
+  test("appendSoon: one turn's records land together, in the file before any promise resolves; close writes the rest", async () => {
+    await using d = await tempDir();
+    const p = join(d.path, "o.jsonl");
+    const out = new JsonlAppender(p);
+    const pending = [1, 2, 3].map((i) => out.appendSoon({ i }));
+    // Nothing is written (or counted) within the turn that queued the records.
+    expect(readFileSync(p, "utf8")).toBe("");
+    expect(out.count).toBe(0);
+    const seenOnResolve: string[] = [];
+    await Promise.all(pending.map((w) => w.then(() => seenOnResolve.push(readFileSync(p, "utf8")))));
+    expect(seenOnResolve).toEqual(Array(3).fill('{"i":1}\n{"i":2}\n{"i":3}\n'));
+    expect(out.count).toBe(3);
+    void out.appendSoon({ i: 4 });
+    out.close();
+    expect(readFileSync(p, "utf8").trim().split("\n").length).toBe(4);
   });
 });
 
