@@ -136,6 +136,7 @@ export async function runRollouts(cfg: RolloutConfig, deps: DriverDeps): Promise
         const folded = foldCapture(captureDir, id, routed.record);
         if (folded) {
           Object.assign(routed.record, folded);
+          routed.line = undefined;
           const bad = folded.ng_model_call_capture.token_sequence_violations as number[] | undefined;
           if (bad) log.warn(`rollout ${id}: token ids are not monotonic across model calls (call ${bad.join(", ")} does not extend the previous prompt + generation)`);
         }
@@ -144,7 +145,7 @@ export async function runRollouts(cfg: RolloutConfig, deps: DriverDeps): Promise
         const elapsedMs = performance.now() - flight.startedAt;
         // Written with the other results of this event-loop turn (one write for all), and counted
         // only once it is in the kernel.
-        await out.appendSoon(routed.record);
+        await out.appendSoon(routed.record, routed.line);
         newlyDone++;
         drain.record(elapsedMs);
         latency.record(elapsedMs);

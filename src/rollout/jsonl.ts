@@ -82,13 +82,13 @@ export class JsonlAppender {
   }
 
   /**
-   * Append one record with the others queued in this event-loop turn: one `write(2)` for all of
+   * Append one record (or its ready-made `line`, no newline inside) with the others queued in this event-loop turn: one `write(2)` for all of
    * them, then every caller's promise resolves. The line is in the kernel when the promise
    * resolves, so a caller that counts the record only after awaiting keeps D22 (a kill -9 before
    * the write loses only records nothing has counted yet).
    */
-  appendSoon(record: unknown): Promise<void> {
-    this.queued += `${JSON.stringify(record)}\n`;
+  appendSoon(record: unknown, line?: string): Promise<void> {
+    this.queued += `${line ?? JSON.stringify(record)}\n`;
     const { promise, resolve } = Promise.withResolvers<void>();
     this.waiters.push(resolve);
     if (!this.scheduled) {

@@ -13,8 +13,11 @@ export type Row = Record<string, unknown>;
 /** D21 failure types. */
 export type FailureCategory = "infra" | "timeout" | "model" | "verifier" | "data";
 
-/** Where a finished rollout goes. */
-export type Routed = { dest: "output"; record: Row } | { dest: "failures"; record: Row } | { dest: "none" };
+/**
+ * Where a finished rollout goes. An output record may come with `line`: its JSON line already
+ * made from the answer's text (see splicedLine), valid while the record is not changed.
+ */
+export type Routed = { dest: "output"; record: Row; line?: string } | { dest: "failures"; record: Row } | { dest: "none" };
 
 /** The agent label of a row (its `agent_ref.name`, else the environment server it is routed to). */
 export function agentOf(row: Row): string {
@@ -210,5 +213,22 @@ export function routeOutcome(row: Row, target: RunTarget, outcome: PostOutcome):
     rec.elapsed_seconds = Math.round(elapsedMs) / 1000;
     return { dest: "failures", record: rec };
   }
-  return { dest: "output", record: { ...body, ...stamps(row, target) } };
+  const stamped = stamps(row, target);
+  return { dest: "output", record: { ...body, ...stamped }, line: splicedLine(text, body, stamped) };
+}
+
+/**
+ * The output line `{...body, ...stamped}` made by appending the stamps to the answer's own text
+ * instead of serialising the whole record again (the driver's largest cost after parsing). Only
+ * when that is exactly equivalent: the text is one line holding a non-empty object, and no stamp
+ * key is in the body (a spread would overwrite it in place). The text keeps the server's number
+ * spelling (`1.0`, integers beyond 2^53), as upstream's Python writer would.
+ */
+function splicedLine(text: string, body: Row, stamped: Row): string | undefined {
+  for (const k in stamped) if (k in body) return undefined;
+  if (text.includes("\n") || text.includes("\r")) return undefined;
+  const end = text.lastIndexOf("}");
+  const start = text.indexOf("{");
+  if (start < 0 || end <= start || text.slice(start + 1, end).trim() === "") return undefined;
+  return `${text.slice(start, end).trimEnd()},${JSON.stringify(stamped).slice(1)}`;
 }

@@ -31,7 +31,15 @@ export interface RequestContext {
   clientAddress?: string;
 }
 
-/** A route handler: return a JSON-serialisable value (200) or a full Response. */
+/**
+ * A handler's 200 answer that is already JSON text (an inner server's answer passed on unchanged):
+ * sent as is, with the session cookies, instead of being parsed and serialised again.
+ */
+export class RawJson {
+  constructor(readonly text: string) {}
+}
+
+/** A route handler: return a JSON-serialisable value (200), a RawJson, or a full Response. */
 export type RouteHandler = (ctx: RequestContext) => unknown | Response | Promise<unknown | Response>;
 
 /** One endpoint of a server. `path` may hold `:name` segments. */

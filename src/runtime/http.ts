@@ -8,7 +8,7 @@ import { log } from "../log.ts";
 import { DEFAULT_MAX_BODY_BYTES } from "./body.ts";
 import { readRequestBody } from "./http-body.ts";
 import { CachedSessions } from "./http-session-cache.ts";
-import { HttpError, InnerServerError, type RequestContext, type ServerApp } from "./http-types.ts";
+import { HttpError, InnerServerError, RawJson, type RequestContext, type ServerApp } from "./http-types.ts";
 import { clientOf, type ProxySettings } from "./proxy-headers.ts";
 import { pyBytesRepr, pyExceptionRepr } from "./py-repr.ts";
 import { withRolloutId } from "./rollout-context.ts";
@@ -184,7 +184,8 @@ export function createHandler(app: ServerApp, opts: HandlerOptions = {}): (req: 
       const result = opts.profile
         ? await opts.profile(`${found.route.method} ${found.route.path}`, async () => await withRolloutId(ambientId, () => found.route.handler(ctx)))
         : await withRolloutId(ambientId, () => found.route.handler(ctx));
-      return result instanceof Response ? result : jsonOut(result);
+      if (result instanceof Response) return result;
+      return result instanceof RawJson ? { json: result.text, status: 200 } : jsonOut(result);
     }
   };
 }

@@ -6,7 +6,7 @@
  */
 import Type from "typebox";
 import { log } from "../log.ts";
-import { HttpError, InnerServerError, RequestValidationError, type RequestContext, type Route, type ServerApp } from "../runtime/http-types.ts";
+import { HttpError, InnerServerError, RawJson, RequestValidationError, type RequestContext, type Route, type ServerApp } from "../runtime/http-types.ts";
 import { AgentSessionClose, AgentSessionCreate, PATHS, type ToolAccess } from "./episode-protocol.ts";
 import { innerJson, type InnerClient, type InnerResponse } from "./inner-client.ts";
 import { NeMoGymResponse, ResponseCreateParams } from "./openai-schemas.ts";
@@ -158,7 +158,7 @@ export function simpleAgentApp(opts: { className: string; instanceName: string; 
     return { ...last!, output: newOutputs, usage };
   }
 
-  async function run(ctx: RequestContext): Promise<Obj> {
+  async function run(ctx: RequestContext): Promise<Obj | RawJson> {
     const row = runRow.parse(ctx.body);
     const res = resourcesServer();
     const seed = await client.call(res, PATHS.seedSession, { json: row, cookies: ctx.cookies, signal: ctx.signal });
@@ -170,7 +170,9 @@ export function simpleAgentApp(opts: { className: string; instanceName: string; 
     if (config.skipVerification) return { ...row, response, reward: config.skipVerificationReward, verification_skipped: true };
     const verify = await client.call(res, PATHS.verify, { json: { ...row, response }, cookies: resp.cookies, signal: ctx.signal });
     raiseForStatus(verify, `${res}${PATHS.verify}`);
-    return innerJson(verify, `resources server ${res}`) as Obj;
+    // Checked to be JSON (a clear error otherwise), then echoed as received: no second serialisation.
+    innerJson(verify, `resources server ${res}`);
+    return new RawJson(verify.text);
   }
 
   const routes: Route[] = [

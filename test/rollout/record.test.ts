@@ -53,3 +53,26 @@ describe("agent_run_error typing (D21)", () => {
     expect(failureCategory({ cls: "environment_server_failed", stage: "agent", message: timedOut })).toBe("timeout");
   });
 });
+
+describe("output lines spliced from the answer's text", () => {
+  const ok = (text: string) => {
+    const routed = routeOutcome({ ...row, agent_ref: { name: "a" } }, target, { kind: "response", status: 200, text, attempts: 1, elapsedMs: 1 });
+    if (routed.dest !== "output") throw new Error(`expected output, got ${routed.dest}`);
+    return routed;
+  };
+
+  test("the line parses to exactly the record, keeping the server's number spelling", () => {
+    const r = ok(' {"reward":1.0,"big":12345678901234567890,"nested":{"agent_ref":"inner"},"s":"caf\\u00e9"} ');
+    expect(r.line).toBeDefined();
+    expect(JSON.parse(r.line!)).toEqual(r.record);
+    expect(r.line!.startsWith('{"reward":1.0,"big":12345678901234567890,')).toBe(true);
+    expect(Object.keys(JSON.parse(r.line!))).toEqual(Object.keys(r.record));
+  });
+
+  test("no line when a spread would differ or the text is not one line: the writer serialises the record", () => {
+    expect(ok('{"reward":1,"_ng_task_index":99}').line).toBeUndefined(); // a stamp key in the body
+    expect(ok('{"reward":1,"agent_ref":{"name":"x"}}').line).toBeUndefined();
+    expect(ok('{\n  "reward": 1\n}').line).toBeUndefined(); // pretty-printed
+    expect(ok("{}").line).toBeUndefined();
+  });
+});

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { createHandler, serveApp } from "../../src/runtime/http.ts";
-import { HttpError, InnerServerError, RequestValidationError, type ServerApp } from "../../src/runtime/http-types.ts";
+import { HttpError, InnerServerError, RawJson, RequestValidationError, type ServerApp } from "../../src/runtime/http-types.ts";
 import { parseCookies, SessionCodec } from "../../src/runtime/session.ts";
 import { proxySettingsFromConfig } from "../../src/runtime/proxy-headers.ts";
 import { currentRolloutId } from "../../src/runtime/rollout-context.ts";
@@ -142,6 +142,15 @@ describe("createHandler", () => {
     expect((await h(new Request("http://x/ng-rollout/r/training-token-capture/items/1"))).status).toBe(404);
     const model = createHandler(app({ rolloutPrefix: "model" }));
     expect(await (await model(new Request("http://x/ng-rollout/r/training-token-capture/items/1"))).json()).toEqual({ id: "1", rollout: "r" });
+  });
+
+  test("a RawJson answer is sent as received, with the JSON content type and the session cookie", async () => {
+    const raw = createHandler(app({ routes: [{ method: "POST", path: "/relay", handler: () => new RawJson('{"reward":1.0,"n":12345678901234567890}') }] }));
+    const res = await raw(post("/relay", "{}"));
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("application/json");
+    expect(res.headers.getSetCookie().length).toBe(1);
+    expect(await res.text()).toBe('{"reward":1.0,"n":12345678901234567890}');
   });
 
   test("the rollout id is ambient for the handler's own calls unless ambientRolloutId is off", async () => {
