@@ -92,13 +92,34 @@ interface AgentSession {
   receipt?: Obj;
 }
 
-/** How long a close receipt is kept for retried closes (upstream `session_close_retry_window_seconds` default). */
+/** How long a closed session (and its receipt, for retried closes) is kept (upstream `session_close_retry_window_seconds` default). */
 const CLOSE_RETRY_WINDOW_MS = 300_000;
 
 /** Build a simple_agent server. */
-export function simpleAgentApp(opts: { className: string; instanceName: string; config: AgentConfig; client: InnerClient }): ServerApp {
+export function simpleAgentApp(opts: { className: string; instanceName: string; config: AgentConfig; client: InnerClient; closeRetryWindowMs?: number }): ServerApp {
   const { config, client, instanceName } = opts;
+  const closeWindowMs = opts.closeRetryWindowMs ?? CLOSE_RETRY_WINDOW_MS;
   const byCookie = new Map<string, AgentSession>();
+  // Closed sessions in closing order: each is forgotten closeWindowMs after its close, so a
+  // server that runs millions of episodes keeps only the last window's (one timer, not one per session).
+  const closedOrder: { key: string; at: number }[] = [];
+  let closedHead = 0;
+  let sweeper: ReturnType<typeof setInterval> | undefined;
+  const forgetClosed = () => {
+    const cutoff = performance.now() - closeWindowMs;
+    while (closedHead < closedOrder.length && closedOrder[closedHead]!.at <= cutoff) {
+      const { key } = closedOrder[closedHead++]!;
+      if (byCookie.get(key)?.closed) byCookie.delete(key);
+    }
+    if (closedHead > 1024 && closedHead * 2 > closedOrder.length) {
+      closedOrder.splice(0, closedHead);
+      closedHead = 0;
+    }
+    if (closedHead === closedOrder.length && sweeper) {
+      clearInterval(sweeper);
+      sweeper = undefined;
+    }
+  };
   const resourcesServer = (): string => {
     if (config.resourcesServer === undefined) throw new HttpError(400, `${instanceName} has no resources_server configured and no agent session granted tool access; set resources_server: {type: resources_servers, name: …}`);
     return config.resourcesServer;
@@ -223,11 +244,13 @@ export function simpleAgentApp(opts: { className: string; instanceName: string; 
         s.receipt = { agent_session_id: s.id, agent_observations: null, resources_cookies: s.resourcesCookies, agent_trajectory: s.trajectory };
         s.closed = true;
         s.toolAccess = undefined;
-        // Keep the receipt for upstream's retry window, then only the binding (for the 409 on reuse).
-        setTimeout(() => {
-          s.receipt = { agent_session_id: s.id, agent_observations: null, resources_cookies: s.resourcesCookies };
-          s.trajectory = [];
-        }, CLOSE_RETRY_WINDOW_MS).unref();
+        // A retried close within upstream's window gets the same receipt (and a reuse of the cookie a
+        // 409); after it the session is forgotten.
+        closedOrder.push({ key: ctx.sessionId, at: performance.now() });
+        if (!sweeper) {
+          sweeper = setInterval(forgetClosed, Math.min(closeWindowMs, 30_000));
+          sweeper.unref();
+        }
         return s.receipt;
       },
     },
