@@ -85,6 +85,7 @@ export async function runRollouts(cfg: RolloutConfig, deps: DriverDeps): Promise
   const status = new StatusPublisher(progress, paths.status, () => ({ output: paths.output }));
   status.start(cfg.statusPort);
   const monitor = new Monitor(progress, { tty: deps.tty ?? false, stallWarningSeconds: cfg.stallWarningSeconds });
+  let gcTimer: ReturnType<typeof setInterval> | undefined;
 
   try {
     const { journal, gated } = await openRun(cfg, paths, progress, { targets: deps.targets, transform: deps.transform, maxAttempts });
@@ -93,6 +94,14 @@ export async function runRollouts(cfg: RolloutConfig, deps: DriverDeps): Promise
     progress.state = "running";
     monitor.skipPassedMarks();
     monitor.start();
+    // Without retained results the live heap is a few MB, but at tens of thousands of rollouts/s
+    // the engine lets garbage (answers, lines) grow the heap to hundreds of MB before collecting.
+    // A full collection of that small heap each second costs milliseconds and keeps memory flat
+    // (bench-scale million: RSS ~330 → ~95 MB, same rollouts/s).
+    if (!(deps.keepResults ?? cfg.retainResults)) {
+      gcTimer = setInterval(() => Bun.gc(true), 1000);
+      gcTimer.unref();
+    }
     const counts = () => {
       const snap = progress.snapshot();
       return { done: progress.done, failed: progress.failed, in_flight: progress.inFlight, total: progress.total, mean_reward: snap.mean_reward as number | null };
@@ -240,6 +249,7 @@ export async function runRollouts(cfg: RolloutConfig, deps: DriverDeps): Promise
     if (progress.state !== "failed") progress.state = "failed";
     throw e;
   } finally {
+    clearInterval(gcTimer);
     monitor.stop();
     await status.stop();
   }
