@@ -5,6 +5,8 @@
  * a collector that is down costs one warning, never the run. Honours proxy variables (D34: external).
  */
 import { log } from "../log.ts";
+import { otlpAttributes, postOtlpJson } from "../runtime/otlp-push.ts";
+import { poolMetrics } from "../runtime/pool-metrics.ts";
 
 const BOUNDS_MS = [100, 250, 500, 1000, 2500, 5000, 10000, 30000, 60000, 300000, 1800000];
 
@@ -15,10 +17,6 @@ export interface RolloutCounts {
   in_flight: number;
   total: number;
   mean_reward: number | null;
-}
-
-function attr(key: string, value: string) {
-  return { key, value: { stringValue: value } };
 }
 
 /** Periodic OTLP/HTTP JSON metrics of one collection. */
@@ -65,10 +63,12 @@ export class OtlpMetrics {
       },
     ];
     if (c.mean_reward !== null) metrics.push(gauge("gym.rollouts.mean_reward", c.mean_reward));
+    // The driver's own connections (runtime §14: the orchestrator initialises telemetry too).
+    metrics.push(...poolMetrics.otlp(now));
     return {
       resourceMetrics: [
         {
-          resource: { attributes: [attr("service.name", "gym"), attr("nemo.gym.server.name", "rollout_collection"), ...Object.entries(this.attributes).map(([k, v]) => attr(k, v))] },
+          resource: { attributes: otlpAttributes({ "service.name": "gym", "nemo.gym.server.name": "rollout_collection", ...this.attributes }) },
           scopeMetrics: [{ scope: { name: "gym.rollout" }, metrics }],
         },
       ],
@@ -78,9 +78,7 @@ export class OtlpMetrics {
   /** Push once (best-effort). */
   async push(c: RolloutCounts): Promise<void> {
     try {
-      const res = await fetch(this.endpoint, { method: "POST", body: JSON.stringify(this.body(c)), headers: { "content-type": "application/json" }, signal: AbortSignal.timeout(10_000) });
-      if (!res.ok) throw new Error(`HTTP ${res.status}`);
-      await res.arrayBuffer();
+      await postOtlpJson(this.endpoint, this.body(c));
     } catch (e) {
       if (!this.warned) log.warn(`OTLP metrics push to ${this.endpoint} failed (${(e as Error).message}); the run continues`);
       this.warned = true;
@@ -89,6 +87,7 @@ export class OtlpMetrics {
 
   /** Push every interval from `counts()`. */
   begin(counts: () => RolloutCounts): void {
+    poolMetrics.enabled = true;
     this.timer = setInterval(() => void this.push(counts()), this.intervalMs);
     this.timer.unref?.();
   }

@@ -6,6 +6,7 @@
 import { ConfigError } from "../errors.ts";
 import { resolveAt } from "../config/interpolate.ts";
 import type { ConfigDict } from "../config/types.ts";
+import { poolMetrics } from "../runtime/pool-metrics.ts";
 
 /** One `/run` destination. */
 export interface RunTarget {
@@ -65,7 +66,7 @@ function leafValue(dict: ConfigDict, l: Leaf, key: string): unknown {
   }
 }
 
-function baseUrlOf(dict: ConfigDict, l: Leaf): string {
+function addressOf(dict: ConfigDict, l: Leaf): { baseUrl: string; host: string; port: number } {
   const rawHost = leafValue(dict, l, "host");
   const host = typeof rawHost === "string" && rawHost !== "" ? rawHost : "127.0.0.1";
   const port = Number(leafValue(dict, l, "port"));
@@ -76,11 +77,13 @@ function baseUrlOf(dict: ConfigDict, l: Leaf): string {
     });
   }
   const h = host.includes(":") && !host.startsWith("[") ? `[${host}]` : host;
-  return `http://${h}:${port}`;
+  return { baseUrl: `http://${h}:${port}`, host, port };
 }
 
 function toTarget(dict: ConfigDict, l: Leaf): RunTarget {
-  const baseUrl = baseUrlOf(dict, l);
+  const { baseUrl, host, port } = addressOf(dict, l);
+  // The driver's pool metrics name this destination by its server (§14).
+  poolMetrics.nameDestination(host, port, l.name);
   // Agents reached directly (a config with no environment servers at all) and legacy_agent relays take flat rows.
   const native = l.serverType === "environment_servers" && l.implementation !== "legacy_agent";
   return { server: l.name, implementation: l.implementation, runUrl: `${baseUrl}/run`, baseUrl, native };

@@ -5,10 +5,12 @@
  * channel closed, or re-parented) ends the process so nothing is orphaned.
  */
 import type { Server } from "bun";
+import { readEnv } from "../env.ts";
 import { log } from "../log.ts";
 import { parseChildConfig, type ChildConfig } from "./child-config.ts";
 import { createHandler, listen } from "./http.ts";
 import type { ServerApp } from "./http-types.ts";
+import { ServerTelemetry } from "./otlp-push.ts";
 import { bindInRange, isAddressInUse, portRangeFromConfig } from "./ports.ts";
 import { poolLimits, reportPoolLimits } from "./pool.ts";
 import { Profiler, setActiveProfiler } from "./profiling.ts";
@@ -114,6 +116,7 @@ export async function runChildServer(opts: ChildServeOptions): Promise<number> {
   let app: ServerApp | undefined;
   let profiler: Profiler | undefined;
   let profileDir: string | undefined;
+  let telemetry: ServerTelemetry | undefined;
   const stop = async (why: string) => {
     if (stopping) return;
     stopping = true;
@@ -122,6 +125,7 @@ export async function runChildServer(opts: ChildServeOptions): Promise<number> {
     await Promise.race([server?.stop(false), grace]);
     try {
       await app?.close?.();
+      await telemetry?.stop();
       if (profiler && profileDir) await profiler.dump(profileDir, opts.instanceName);
     } catch (err) {
       log.error(`(${opts.instanceName}) error while closing:`, err);
@@ -134,6 +138,13 @@ export async function runChildServer(opts: ChildServeOptions): Promise<number> {
 
   const cfg = parseChildConfig(await finalConfig(opts.dictYaml), opts.instanceName);
   cfg.leaf.port = port;
+  // Server processes initialise telemetry themselves (§14): connection-pool metrics over OTLP when
+  // observability or submit's gym telemetry is on and an endpoint is configured.
+  const env = readEnv();
+  if ((cfg.global.observability_enabled === true || env.otelEnabled) && env.otlpMetricsEndpoint) {
+    telemetry = new ServerTelemetry(env.otlpMetricsEndpoint, { "nemo.gym.server.name": opts.instanceName, ...(env.otelRunId ? { "nemo.gym.run.id": env.otelRunId } : {}) });
+    telemetry.start();
+  }
   try {
     app = await opts.buildApp(cfg);
   } catch (err) {

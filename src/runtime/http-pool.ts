@@ -9,6 +9,7 @@
  * `keepalive_timeout`). The wire stays plain HTTP/1.1: Host, Content-Length, the caller's headers.
  */
 import type { Socket } from "bun";
+import { poolMetrics } from "./pool-metrics.ts";
 
 /** An answer read whole. */
 export interface PooledAnswer {
@@ -291,6 +292,7 @@ async function connect(pool: HostPool): Promise<Conn> {
     conn.counted = true;
     live++;
   }
+  poolMetrics.connected(pool.port === 80 ? pool.hostname : `${pool.hostname}:${pool.port}`);
   // Small request/answer pairs: send each write at once.
   conn.socket.setNoDelay(true);
   return conn;

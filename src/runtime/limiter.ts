@@ -1,7 +1,9 @@
 /**
  * In-process concurrency limits for outbound calls (runtime.md §2.4 spec default): Bun's fetch
  * has no per-host limit, so the shared client enforces the total and per-host limits itself.
+ * Waits for a slot are the pool's queue metric (§14, pool-metrics.ts).
  */
+import { poolMetrics, type QueueConstraint } from "./pool-metrics.ts";
 
 /** A counting semaphore; `limit <= 0` means unlimited. */
 export class Semaphore {
@@ -93,8 +95,13 @@ export class HostLimiter {
   }
 
   private async queue(host: string): Promise<() => void> {
-    const releaseHost = await this.semFor(host).acquire();
+    const sem = this.semFor(host);
+    // Which limit made this request wait: its host's, else the process-wide one.
+    const constraint: QueueConstraint = sem.limit > 0 && (sem.inUse >= sem.limit || sem.queued > 0) ? "per_host" : this.total.limit > 0 ? "total" : "unknown";
+    const started = poolMetrics.enabled ? performance.now() : 0;
+    const releaseHost = await sem.acquire();
     const releaseTotal = await this.total.acquire();
+    if (poolMetrics.enabled) poolMetrics.queued(host, performance.now() - started, constraint);
     return () => {
       releaseTotal();
       releaseHost();

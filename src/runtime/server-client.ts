@@ -9,6 +9,7 @@ import { readEnv } from "../env.ts";
 import { RuntimeError } from "../errors.ts";
 import { clientPolicyFromConfig, HttpClient, RequestFailedError, type HttpAnswer, type RequestOptions } from "./http-client.ts";
 import { poolLimits } from "./pool.ts";
+import { poolMetrics } from "./pool-metrics.ts";
 import { currentRolloutId, rolloutIdFromBody } from "./rollout-context.ts";
 
 const MODEL_CAPTURE_PATHS = new Set(["/v1/responses", "/v1/chat/completions", "/v1/messages"]);
@@ -56,6 +57,11 @@ export class ServerClient {
     opts: { http?: HttpClient; workers?: number; serverName?: string } = {},
   ) {
     this.http = opts.http ?? new HttpClient(clientPolicyFromConfig(config, poolLimits(config, opts.workers ?? 1, opts.serverName)));
+    // Pool metrics name a call's destination by the server it reaches (§14).
+    for (const name of Object.keys(config)) {
+      const a = serverAddress(config, name);
+      if (a) poolMetrics.nameDestination(a.host, a.port, name);
+    }
   }
 
   /** The address of a configured server; throws naming the known servers when absent. */

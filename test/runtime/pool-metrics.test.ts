@@ -1,0 +1,53 @@
+/** Connection-pool metrics (runtime §14): queue waits and connects with the seed's names and attributes, pushed over OTLP/HTTP. */
+import { afterAll, describe, expect, test } from "bun:test";
+import { HttpClient, ServerClient } from "../../src/runtime/client.ts";
+import { ServerTelemetry } from "../../src/runtime/otlp-push.ts";
+import { poolMetrics } from "../../src/runtime/pool-metrics.ts";
+
+type Point = { attributes: { key: string; value: { stringValue: string } }[]; count?: string; asInt?: string; bucketCounts?: string[] };
+type Metric = { name: string; unit: string; histogram?: { dataPoints: Point[] }; sum?: { isMonotonic: boolean; dataPoints: Point[] } };
+type Body = { resourceMetrics: { resource: { attributes: { key: string; value: { stringValue: string } }[] }; scopeMetrics: { metrics: Metric[] }[] }[] };
+const attrsOf = (p: { attributes: { key: string; value: { stringValue: string } }[] }) => Object.fromEntries(p.attributes.map((a) => [a.key, a.value.stringValue]));
+
+const slow = Bun.serve({ hostname: "127.0.0.1", port: 0, idleTimeout: 0, fetch: async () => (await Bun.sleep(40), Response.json({ ok: true })) });
+const other = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => Response.json({ ok: true }) });
+const bodies: Body[] = [];
+const collector = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: async (req) => (bodies.push((await req.json()) as Body), new Response("{}")) });
+afterAll(() => {
+  poolMetrics.enabled = false;
+  for (const s of [slow, other, collector]) s.stop(true);
+});
+
+describe("connection-pool metrics", () => {
+  test("waits for a per-host slot and new connections are recorded by destination and pushed as OTLP", async () => {
+    const telemetry = new ServerTelemetry(`http://127.0.0.1:${collector.port}/v1/metrics`, { "nemo.gym.server.name": "my_agent" }, 60_000);
+    telemetry.start();
+    const http = new HttpClient({ retryBudgetSeconds: 5, limits: { limit: 0, limitPerHost: 1 }, debug: false });
+    const sc = new ServerClient({ weather: { resources_servers: { w: { host: "127.0.0.1", port: slow.port } } } }, { http });
+    // Three at once through a per-host limit of one: two of them queue.
+    await Promise.all([1, 2, 3].map(() => sc.exchange("weather", "/x", { json: {} })));
+    await http.exchange(`http://127.0.0.1:${other.port}/y`, { json: {} });
+    await telemetry.stop();
+
+    const body = bodies.at(-1)!;
+    const resource = attrsOf(body.resourceMetrics[0]!.resource);
+    expect(resource["nemo.gym.server.name"]).toBe("my_agent");
+    const metrics = Object.fromEntries(body.resourceMetrics[0]!.scopeMetrics[0]!.metrics.map((m) => [m.name, m]));
+    const queue = metrics["gym.http.connection_pool.queue_duration_ms"]!;
+    expect(queue.unit).toBe("ms");
+    const weatherWaits = queue.histogram!.dataPoints.find((p) => attrsOf(p)["nemo.gym.http.destination.server.name"] === "weather")!;
+    expect(attrsOf(weatherWaits)).toEqual({
+      "nemo.gym.http.connection_pool.queue_constraint": "per_host",
+      "nemo.gym.http.connection_pool.queue_outcome": "ok",
+      "nemo.gym.http.destination.server.name": "weather",
+    });
+    expect(weatherWaits.count).toBe("2");
+    // The waits were real (one and two 40 ms answers): none fell in the 0 ms bucket.
+    expect(weatherWaits.bucketCounts![0]).toBe("0");
+    const connects = metrics["gym.http.connection_pool.connect_total"]!;
+    expect(connects.sum!.isMonotonic).toBe(true);
+    const byDest = Object.fromEntries(connects.sum!.dataPoints.map((p) => [attrsOf(p)["nemo.gym.http.destination.server.name"], Number(p.asInt)]));
+    expect(byDest.weather).toBeGreaterThanOrEqual(1);
+    expect(byDest.external).toBeGreaterThanOrEqual(1);
+  });
+});
