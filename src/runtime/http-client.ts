@@ -358,10 +358,11 @@ export class HttpClient {
     const outer = opts.signal;
     // Plain-http calls go over the keep-alive pool (http-pool.ts) instead of fetch, whose 64-socket
     // cache makes half the calls reconnect at high concurrency and whose per-call CPU is about
-    // twice the pool's: gym's own servers always (they bypass proxies, D34), and other hosts (an
-    // inference endpoint) when no proxy variable is set and the caller asked for no encoding.
+    // twice the pool's: gym's own servers always (they bypass proxies, D34), and model calls to an
+    // inference endpoint when no proxy variable is set and the caller asked for no encoding. Other
+    // external calls (hubs, trackers: possibly large bodies best streamed) stay on fetch.
     // Redirects and encoded answers are rare; those requests are redone with fetch (needsFetch).
-    let pooled = u.plainHttp && poolable(u.target) && (opts.internal === true || (!proxyVarsSet(started) && !hasHeader(headers, "accept-encoding")));
+    let pooled = u.plainHttp && poolable(u.target) && (opts.internal === true || (kind === "model" && !proxyVarsSet(started) && !hasHeader(headers, "accept-encoding")));
     if (pooled && opts.internal !== true) headers["accept-encoding"] = "identity";
     for (let attempt = 0; ; attempt++) {
       const release = this.limiter.tryAcquire(u.host) ?? (await this.limiter.acquire(u.host));

@@ -173,28 +173,33 @@ describe("HttpClient transports", () => {
     expect([bad.status, answerText(bad)]).toEqual([400, '{"detail":"nope"}']);
   });
 
-  test("a plain-http call to another host uses the keep-alive pool unless a proxy variable is set", async () => {
+  test("a plain-http model call to another host uses the keep-alive pool unless a proxy variable is set; other external calls use fetch", async () => {
     const c = new HttpClient(policy());
     await withProxyVars({}, async () => {
-      await c.exchange(`${base}/via-pool`, { json: {} });
+      await c.exchange(`${base}/via-pool`, { json: {}, kind: "model" });
       // The pool asks for an unencoded answer; fetch asks for compressed ones.
       expect(last("/via-pool").acceptEncoding).toBe("identity");
+      await c.exchange(`${base}/v1/chat/completions`, { json: {} });
+      expect(last("/v1/chat/completions").acceptEncoding).toBe("identity");
+      // Not a model call (a hub, a tracker): fetch, which streams large bodies.
+      await c.exchange(`${base}/not-a-model-call`, { json: {} });
+      expect(last("/not-a-model-call").acceptEncoding).toContain("gzip");
     });
     await withProxyVars({ HTTP_PROXY: "http://127.0.0.1:9", NO_PROXY: "127.0.0.1" }, async () => {
-      await c.exchange(`${base}/via-fetch`, { json: {} });
+      await c.exchange(`${base}/via-fetch`, { json: {}, kind: "model" });
       expect(last("/via-fetch").acceptEncoding).toContain("gzip");
     });
     // A caller's own Accept-Encoding goes through fetch, which decodes what it asked for.
-    await c.exchange(`${base}/own-encoding`, { headers: { "Accept-Encoding": "gzip" } });
+    await c.exchange(`${base}/own-encoding`, { headers: { "Accept-Encoding": "gzip" }, kind: "model" });
     expect(last("/own-encoding").acceptEncoding).toBe("gzip");
   });
 
   test("a redirect or an encoded answer from another host is redone with fetch", async () => {
     const c = new HttpClient(policy());
-    const moved = await c.exchange(`${base}/moved`, { json: { a: 1 } });
+    const moved = await c.exchange(`${base}/moved`, { json: { a: 1 }, kind: "model" });
     expect([moved.status, answerText(moved)]).toEqual([200, '{"path":"/x"}']);
     const before = seen.filter((s) => s.path === "/gzipped").length;
-    const zipped = await c.request(`${base}/gzipped`);
+    const zipped = await c.request(`${base}/gzipped`, { kind: "model" });
     expect(await zipped.json()).toEqual({ zipped: true });
     expect(seen.filter((s) => s.path === "/gzipped").length - before).toBe(2);
     expect(c.retries).toBe(0);
