@@ -365,7 +365,8 @@ export class HttpClient {
     let pooled = u.plainHttp && poolable(u.target) && (opts.internal === true || (kind === "model" && !proxyVarsSet(started) && !hasHeader(headers, "accept-encoding")));
     if (pooled && opts.internal !== true) headers["accept-encoding"] = "identity";
     for (let attempt = 0; ; attempt++) {
-      const release = this.limiter.tryAcquire(u.host) ?? (await this.limiter.acquire(u.host));
+      // A caller that gives up while queued leaves the queue (and the request is not sent).
+      const release = this.limiter.tryAcquire(u.host) ?? (await this.limiter.acquire(u.host, outer));
       // One controller and one cancellable timer per attempt: AbortSignal.timeout's timers cannot be
       // cleared and pile up for the whole timeout (hours for episode calls), and AbortSignal.any
       // chains dependents onto the caller's signal.

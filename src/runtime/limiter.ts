@@ -11,9 +11,9 @@ export class Semaphore {
   private readonly waiters: (() => void)[] = [];
   constructor(readonly limit: number) {}
 
-  /** Wait for a slot; the returned function releases it (call exactly once). */
-  async acquire(): Promise<() => void> {
-    return this.tryAcquire() ?? (await this.queue());
+  /** Wait for a slot; the returned function releases it (call exactly once). An abort of `signal` leaves the queue and rejects with its reason. */
+  async acquire(signal?: AbortSignal): Promise<() => void> {
+    return this.tryAcquire() ?? (await this.queue(signal));
   }
 
   /** A slot now, without awaiting, or undefined when all are taken (the hot path: no promise per call). */
@@ -23,8 +23,25 @@ export class Semaphore {
     return this.releaser();
   }
 
-  private async queue(): Promise<() => void> {
-    await new Promise<void>((resolve) => this.waiters.push(resolve));
+  private async queue(signal?: AbortSignal): Promise<() => void> {
+    signal?.throwIfAborted();
+    await new Promise<void>((resolve, reject) => {
+      if (!signal) {
+        this.waiters.push(resolve);
+        return;
+      }
+      const onAbort = () => {
+        const at = this.waiters.indexOf(granted);
+        if (at >= 0) this.waiters.splice(at, 1);
+        reject(signal.reason);
+      };
+      const granted = () => {
+        signal.removeEventListener("abort", onAbort);
+        resolve();
+      };
+      signal.addEventListener("abort", onAbort, { once: true });
+      this.waiters.push(granted);
+    });
     return this.releaser();
   }
 
@@ -62,9 +79,9 @@ export class HostLimiter {
     this.total = new Semaphore(totalLimit);
   }
 
-  /** Wait for a slot for `host` (per-host first, then total); returns the release function. */
-  async acquire(host: string): Promise<() => void> {
-    return this.tryAcquire(host) ?? (await this.queue(host));
+  /** Wait for a slot for `host` (per-host first, then total); returns the release function. An abort of `signal` gives up the wait. */
+  async acquire(host: string, signal?: AbortSignal): Promise<() => void> {
+    return this.tryAcquire(host) ?? (await this.queue(host, signal));
   }
 
   /** A slot for `host` now, or undefined when it would have to wait (then call `acquire`). */
@@ -94,17 +111,26 @@ export class HostLimiter {
     return sem;
   }
 
-  private async queue(host: string): Promise<() => void> {
+  private async queue(host: string, signal?: AbortSignal): Promise<() => void> {
     const sem = this.semFor(host);
     // Which limit made this request wait: its host's, else the process-wide one.
     const constraint: QueueConstraint = sem.limit > 0 && (sem.inUse >= sem.limit || sem.queued > 0) ? "per_host" : this.total.limit > 0 ? "total" : "unknown";
     const started = poolMetrics.enabled ? performance.now() : 0;
-    const releaseHost = await sem.acquire();
-    const releaseTotal = await this.total.acquire();
-    if (poolMetrics.enabled) poolMetrics.queued(host, performance.now() - started, constraint);
-    return () => {
-      releaseTotal();
-      releaseHost();
-    };
+    let releaseHost: (() => void) | undefined;
+    try {
+      releaseHost = await sem.acquire(signal);
+      const releaseTotal = await this.total.acquire(signal);
+      if (poolMetrics.enabled) poolMetrics.queued(host, performance.now() - started, constraint, "ok");
+      const held = releaseHost;
+      return () => {
+        releaseTotal();
+        held();
+      };
+    } catch (e) {
+      // The caller gave up while queued (its request was cancelled or timed out).
+      releaseHost?.();
+      if (poolMetrics.enabled) poolMetrics.queued(host, performance.now() - started, constraint, "abandoned");
+      throw e;
+    }
   }
 }

@@ -62,6 +62,32 @@ describe("connection-pool metrics", () => {
     expect(byDest[poolMetrics.destinationOf(`127.0.0.1:${other.port}`)]).toBeGreaterThanOrEqual(1);
   });
 
+  test("a request whose caller gives up while it waits for a slot leaves the queue unsent and is recorded as abandoned", async () => {
+    poolMetrics.enabled = true;
+    let hits = 0;
+    const counting = Bun.serve({ hostname: "127.0.0.1", port: 0, idleTimeout: 0, fetch: async () => (hits++, await Bun.sleep(80), Response.json({})) });
+    try {
+      const http = new HttpClient({ retryBudgetSeconds: 5, limits: { limit: 0, limitPerHost: 1 }, debug: false });
+      const sc = new ServerClient({ judge: { resources_servers: { j: { host: "127.0.0.1", port: counting.port } } } }, { http });
+      const first = sc.exchange("judge", "/x", { json: {} });
+      const ac = new AbortController();
+      const second = sc.exchange("judge", "/x", { json: {}, signal: ac.signal });
+      await Bun.sleep(20);
+      ac.abort(new Error("caller gave up"));
+      await expect(second).rejects.toThrow("caller gave up");
+      expect((await first).status).toBe(200);
+      // The abandoned request never reached the server, and the slot it waited for is free again.
+      expect(hits).toBe(1);
+      expect((await sc.exchange("judge", "/x", { json: {} })).status).toBe(200);
+      const queue = (poolMetrics.otlp("1") as { name: string; histogram?: { dataPoints: { attributes: { key: string; value: { stringValue: string } }[]; count: string }[] } }[])
+        .find((m) => m.name === "gym.http.connection_pool.queue_duration_ms")!;
+      const abandoned = queue.histogram!.dataPoints.find((p) => attrsOf(p)["nemo.gym.http.destination.server.name"] === "judge" && attrsOf(p)["nemo.gym.http.connection_pool.queue_outcome"] === "abandoned");
+      expect(abandoned?.count).toBe("1");
+    } finally {
+      counting.stop(true);
+    }
+  });
+
   test("a host no config names is external; a named one reports its server, IPv6 brackets and port 80 as URL.host writes them", () => {
     expect(poolMetrics.destinationOf("203.0.113.7:8000")).toBe("external");
     poolMetrics.nameDestination("::1", 18123, "v6_server");
