@@ -37,6 +37,8 @@ export interface GymEnv {
   otlpMetricsEndpoint: string | undefined;
   /** `NEMO_GYM_OTEL_RUN_ID`: the submit job id, a resource attribute of exported metrics. */
   otelRunId: string | undefined;
+  /** `OTEL_METRIC_EXPORT_INTERVAL` (ms, positive integer): how often OTLP metrics are pushed; gym's default is 10 s. */
+  otelMetricExportIntervalMs: number | undefined;
   /** `HF_ENDPOINT`: the Hugging Face Hub base URL (dataset upload/download; the `hf_endpoint` key wins). */
   hfEndpoint: string | undefined;
 }
@@ -66,6 +68,10 @@ export function readEnv(source: Record<string, string | undefined> = process.env
     otlpMetricsEndpoint:
       source.OTEL_EXPORTER_OTLP_METRICS_ENDPOINT || (source.OTEL_EXPORTER_OTLP_ENDPOINT ? `${source.OTEL_EXPORTER_OTLP_ENDPOINT.replace(/\/$/, "")}/v1/metrics` : undefined),
     otelRunId: source.NEMO_GYM_OTEL_RUN_ID || undefined,
+    otelMetricExportIntervalMs: (() => {
+      const n = intOrUndefined(source.OTEL_METRIC_EXPORT_INTERVAL);
+      return n !== undefined && n > 0 ? n : undefined;
+    })(),
     hfEndpoint: source.HF_ENDPOINT || undefined,
   };
 }

@@ -71,7 +71,7 @@ function stoppedCode(code: number, signal: string | undefined): number {
 /** OTLP metrics when observability or submit's gym telemetry is on and an endpoint is configured. */
 function otlpFor(observability: boolean, env: GymEnv): OtlpMetrics | undefined {
   if (!(observability || env.otelEnabled) || !env.otlpMetricsEndpoint) return undefined;
-  return new OtlpMetrics(env.otlpMetricsEndpoint, env.otelRunId ? { "nemo.gym.run.id": env.otelRunId } : {});
+  return new OtlpMetrics(env.otlpMetricsEndpoint, env.otelRunId ? { "nemo.gym.run.id": env.otelRunId } : {}, env.otelMetricExportIntervalMs);
 }
 
 /** `NEMO_GYM_MAX_ROLLOUT_ATTEMPTS` (positive int; anything else warns and falls back to 3, runtime §11.1). */

@@ -142,7 +142,7 @@ export async function runChildServer(opts: ChildServeOptions): Promise<number> {
   // observability or submit's gym telemetry is on and an endpoint is configured.
   const env = readEnv();
   if ((cfg.global.observability_enabled === true || env.otelEnabled) && env.otlpMetricsEndpoint) {
-    telemetry = new ServerTelemetry(env.otlpMetricsEndpoint, { "nemo.gym.server.name": opts.instanceName, ...(env.otelRunId ? { "nemo.gym.run.id": env.otelRunId } : {}) });
+    telemetry = new ServerTelemetry(env.otlpMetricsEndpoint, { "nemo.gym.server.name": opts.instanceName, ...(env.otelRunId ? { "nemo.gym.run.id": env.otelRunId } : {}) }, env.otelMetricExportIntervalMs);
     telemetry.start();
   }
   try {
