@@ -37,6 +37,8 @@ export interface GymEnv {
   otlpMetricsEndpoint: string | undefined;
   /** `NEMO_GYM_OTEL_RUN_ID`: the submit job id, a resource attribute of exported metrics. */
   otelRunId: string | undefined;
+  /** `OTEL_EXPORTER_OTLP_METRICS_PROTOCOL`, else `OTEL_EXPORTER_OTLP_PROTOCOL`, as given (the exporter decides; OTel's default is http/protobuf). */
+  otlpMetricsProtocol: string | undefined;
   /** `OTEL_METRIC_EXPORT_INTERVAL` (ms, positive integer): how often OTLP metrics are pushed; gym's default is 10 s. */
   otelMetricExportIntervalMs: number | undefined;
   /** `HF_ENDPOINT`: the Hugging Face Hub base URL (dataset upload/download; the `hf_endpoint` key wins). */
@@ -68,6 +70,7 @@ export function readEnv(source: Record<string, string | undefined> = process.env
     otlpMetricsEndpoint:
       source.OTEL_EXPORTER_OTLP_METRICS_ENDPOINT || (source.OTEL_EXPORTER_OTLP_ENDPOINT ? `${source.OTEL_EXPORTER_OTLP_ENDPOINT.replace(/\/$/, "")}/v1/metrics` : undefined),
     otelRunId: source.NEMO_GYM_OTEL_RUN_ID || undefined,
+    otlpMetricsProtocol: source.OTEL_EXPORTER_OTLP_METRICS_PROTOCOL || source.OTEL_EXPORTER_OTLP_PROTOCOL || undefined,
     otelMetricExportIntervalMs: (() => {
       const n = intOrUndefined(source.OTEL_METRIC_EXPORT_INTERVAL);
       return n !== undefined && n > 0 ? n : undefined;

@@ -5,6 +5,7 @@ import { resolveInRoots } from "../config/roots.ts";
 import { readEnv } from "../env.ts";
 import { log } from "../log.ts";
 import { setupServerClient } from "../runtime/client.ts";
+import { otlpProtocol } from "../runtime/otlp-push.ts";
 import { fdBudgetWarning, neededMaxHttpRequests } from "../rollout/capacity.ts";
 import { maxInFlight, rolloutConfigFrom, rolloutView } from "../rollout/config.ts";
 import { runRollouts } from "../rollout/driver.ts";
@@ -71,7 +72,7 @@ function stoppedCode(code: number, signal: string | undefined): number {
 /** OTLP metrics when observability or submit's gym telemetry is on and an endpoint is configured. */
 function otlpFor(observability: boolean, env: GymEnv): OtlpMetrics | undefined {
   if (!(observability || env.otelEnabled) || !env.otlpMetricsEndpoint) return undefined;
-  return new OtlpMetrics(env.otlpMetricsEndpoint, env.otelRunId ? { "nemo.gym.run.id": env.otelRunId } : {}, env.otelMetricExportIntervalMs);
+  return new OtlpMetrics(env.otlpMetricsEndpoint, env.otelRunId ? { "nemo.gym.run.id": env.otelRunId } : {}, env.otelMetricExportIntervalMs, otlpProtocol(env.otlpMetricsProtocol));
 }
 
 /** `NEMO_GYM_MAX_ROLLOUT_ATTEMPTS` (positive int; anything else warns and falls back to 3, runtime §11.1). */

@@ -1,11 +1,11 @@
 /**
  * Driver metrics over OTLP/HTTP (runtime §14; submit's gym telemetry sets NEMO_GYM_OTEL_ENABLED and
  * OTEL_EXPORTER_OTLP_ENDPOINT): rollout counters, in-flight gauge, running mean reward and a
- * duration histogram, pushed as OTLP JSON every `intervalMs` and once at the end. Best-effort:
+ * duration histogram, pushed as OTLP (protobuf or JSON) every `intervalMs` and once at the end. Best-effort:
  * a collector that is down costs one warning, never the run. Honours proxy variables (D34: external).
  */
 import { log } from "../log.ts";
-import { otlpAttributes, postOtlpJson } from "../runtime/otlp-push.ts";
+import { otlpAttributes, postOtlp, type OtlpProtocol } from "../runtime/otlp-push.ts";
 import { poolMetrics } from "../runtime/pool-metrics.ts";
 
 const BOUNDS_MS = [100, 250, 500, 1000, 2500, 5000, 10000, 30000, 60000, 300000, 1800000];
@@ -32,6 +32,7 @@ export class OtlpMetrics {
     readonly endpoint: string,
     private readonly attributes: Record<string, string> = {},
     private readonly intervalMs = 10_000,
+    private readonly protocol: OtlpProtocol = "http/protobuf",
   ) {}
 
   /** Record one finished rollout's duration. */
@@ -78,7 +79,7 @@ export class OtlpMetrics {
   /** Push once (best-effort). */
   async push(c: RolloutCounts): Promise<void> {
     try {
-      await postOtlpJson(this.endpoint, this.body(c));
+      await postOtlp(this.endpoint, this.body(c), this.protocol);
     } catch (e) {
       if (!this.warned) log.warn(`OTLP metrics push to ${this.endpoint} failed (${(e as Error).message}); the run continues`);
       this.warned = true;

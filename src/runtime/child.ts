@@ -10,7 +10,7 @@ import { log } from "../log.ts";
 import { parseChildConfig, type ChildConfig } from "./child-config.ts";
 import { createHandler, listen } from "./http.ts";
 import type { ServerApp } from "./http-types.ts";
-import { ServerTelemetry } from "./otlp-push.ts";
+import { otlpProtocol, ServerTelemetry } from "./otlp-push.ts";
 import { bindInRange, isAddressInUse, portRangeFromConfig } from "./ports.ts";
 import { poolLimits, reportPoolLimits } from "./pool.ts";
 import { Profiler, setActiveProfiler } from "./profiling.ts";
@@ -142,7 +142,7 @@ export async function runChildServer(opts: ChildServeOptions): Promise<number> {
   // observability or submit's gym telemetry is on and an endpoint is configured.
   const env = readEnv();
   if ((cfg.global.observability_enabled === true || env.otelEnabled) && env.otlpMetricsEndpoint) {
-    telemetry = new ServerTelemetry(env.otlpMetricsEndpoint, { "nemo.gym.server.name": opts.instanceName, ...(env.otelRunId ? { "nemo.gym.run.id": env.otelRunId } : {}) }, env.otelMetricExportIntervalMs);
+    telemetry = new ServerTelemetry(env.otlpMetricsEndpoint, { "nemo.gym.server.name": opts.instanceName, ...(env.otelRunId ? { "nemo.gym.run.id": env.otelRunId } : {}) }, env.otelMetricExportIntervalMs, otlpProtocol(env.otlpMetricsProtocol));
     telemetry.start();
   }
   try {

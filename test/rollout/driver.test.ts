@@ -5,6 +5,7 @@ import { rolloutConfigFrom } from "../../src/rollout/config.ts";
 import { runRollouts } from "../../src/rollout/driver.ts";
 import { targetsFromConfig } from "../../src/rollout/targets.ts";
 import { OtlpMetrics } from "../../src/rollout/otlp.ts";
+import { otlpCollector } from "../helpers/otlp.ts";
 import { freePort, readJsonl, tempDir } from "../helpers/tmp.ts";
 import { configFor, defaultReward, startEnvServer, writeInput } from "../fixtures/rollout/env-server.ts";
 
@@ -277,29 +278,29 @@ describe("runRollouts", () => {
     }
   });
 
-  test("OTLP/HTTP metrics: periodic and final pushes with the run's counts", async () => {
+  test("OTLP/HTTP metrics: periodic and final pushes with the run's counts, protobuf by default", async () => {
     await using dir = await tempDir();
-    const bodies: Record<string, unknown>[] = [];
-    const collector = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: async (req) => (bodies.push((await req.json()) as Record<string, unknown>), new Response("{}")) });
+    const collector = otlpCollector();
     const server = startEnvServer((row) => (Number(row._ng_task_index) === 0 ? { kind: "status", status: 500 } : { kind: "ok", delayMs: 30 }));
     try {
       const input = join(dir.path, "in.jsonl");
       await writeInput(input, 6);
-      const otlp = new OtlpMetrics(`http://127.0.0.1:${collector.port}/v1/metrics`, { "nemo.gym.run.id": "job-1" }, 20);
+      const otlp = new OtlpMetrics(collector.url, { "nemo.gym.run.id": "job-1" }, 20);
       await runRollouts(rolloutConfigFrom({ input_jsonl_fpath: input, output_jsonl_fpath: join(dir.path, "r.jsonl"), num_samples_in_parallel: 1, disable_aggregation: true }), {
         targets: targetsFromConfig(configFor(server.port)),
         otlp,
       });
-      expect(bodies.length).toBeGreaterThan(1);
+      expect(collector.received.length).toBeGreaterThan(1);
+      expect(collector.received.every((r) => r.contentType === "application/x-protobuf")).toBe(true);
       type M = { name: string; sum?: { dataPoints: { asInt: string }[] }; histogram?: { dataPoints: { count: string }[] } };
-      const last = bodies.at(-1) as { resourceMetrics: { resource: { attributes: { key: string }[] }; scopeMetrics: { metrics: M[] }[] }[] };
+      const last = collector.received.at(-1)!.body as { resourceMetrics: { resource: { attributes: { key: string }[] }; scopeMetrics: { metrics: M[] }[] }[] };
       const metrics = Object.fromEntries(last.resourceMetrics[0]!.scopeMetrics[0]!.metrics.map((m) => [m.name, m]));
       expect(metrics["gym.rollouts.completed"]!.sum!.dataPoints[0]!.asInt).toBe("5");
       expect(metrics["gym.rollouts.failed"]!.sum!.dataPoints[0]!.asInt).toBe("1");
       expect(metrics["gym.rollout.duration"]!.histogram!.dataPoints[0]!.count).toBe("6");
       expect(last.resourceMetrics[0]!.resource.attributes.map((a) => a.key)).toContain("nemo.gym.run.id");
     } finally {
-      collector.stop(true);
+      collector.stop();
       await server.stop();
     }
   });

@@ -4,6 +4,7 @@ import { HttpClient, ServerClient } from "../../src/runtime/client.ts";
 import { ServerTelemetry } from "../../src/runtime/otlp-push.ts";
 import { poolMetrics } from "../../src/runtime/pool-metrics.ts";
 import { envVar, setEnvVar } from "../../src/env.ts";
+import { otlpCollector } from "../helpers/otlp.ts";
 
 type Point = { attributes: { key: string; value: { stringValue: string } }[]; count?: string; asInt?: string; bucketCounts?: string[] };
 type Metric = { name: string; unit: string; histogram?: { dataPoints: Point[] }; sum?: { isMonotonic: boolean; dataPoints: Point[] } };
@@ -12,16 +13,16 @@ const attrsOf = (p: { attributes: { key: string; value: { stringValue: string } 
 
 const slow = Bun.serve({ hostname: "127.0.0.1", port: 0, idleTimeout: 0, fetch: async () => (await Bun.sleep(40), Response.json({ ok: true })) });
 const other = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => Response.json({ ok: true }) });
-const bodies: Body[] = [];
-const collector = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: async (req) => (bodies.push((await req.json()) as Body), new Response("{}")) });
+const collector = otlpCollector();
 afterAll(() => {
   poolMetrics.enabled = false;
-  for (const s of [slow, other, collector]) s.stop(true);
+  for (const s of [slow, other]) s.stop(true);
+  collector.stop();
 });
 
 describe("connection-pool metrics", () => {
   test("waits for a per-host slot and new connections are recorded by destination and pushed as OTLP", async () => {
-    const telemetry = new ServerTelemetry(`http://127.0.0.1:${collector.port}/v1/metrics`, { "nemo.gym.server.name": "my_agent" }, 60_000);
+    const telemetry = new ServerTelemetry(collector.url, { "nemo.gym.server.name": "my_agent" }, 60_000);
     telemetry.start();
     const http = new HttpClient({ retryBudgetSeconds: 5, limits: { limit: 0, limitPerHost: 1 }, debug: false });
     const sc = new ServerClient({ weather: { resources_servers: { w: { host: "127.0.0.1", port: slow.port } } } }, { http });
@@ -38,7 +39,8 @@ describe("connection-pool metrics", () => {
     }
     await telemetry.stop();
 
-    const body = bodies.at(-1)!;
+    expect(collector.received.at(-1)!.contentType).toBe("application/x-protobuf");
+    const body = collector.received.at(-1)!.body as Body;
     const resource = attrsOf(body.resourceMetrics[0]!.resource);
     expect(resource["nemo.gym.server.name"]).toBe("my_agent");
     const metrics = Object.fromEntries(body.resourceMetrics[0]!.scopeMetrics[0]!.metrics.map((m) => [m.name, m]));
