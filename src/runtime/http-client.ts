@@ -116,15 +116,9 @@ export function answerText(a: HttpAnswer): string {
 
 /** The name → value pairs of an answer's Set-Cookie lines. */
 export function answerCookies(a: HttpAnswer): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [name, line] of a.headers) {
-    if (name !== "set-cookie") continue;
-    const semi = line.indexOf(";");
-    const first = semi < 0 ? line : line.slice(0, semi);
-    const eq = first.indexOf("=");
-    if (eq > 0) out[first.slice(0, eq).trim()] = first.slice(eq + 1).trim();
-  }
-  return out;
+  const lines: string[] = [];
+  for (const [name, value] of a.headers) if (name === "set-cookie") lines.push(value);
+  return cookiePairs(lines);
 }
 
 const PROXY_VARS = ["HTTP_PROXY", "http_proxy", "HTTPS_PROXY", "https_proxy", "ALL_PROXY", "all_proxy"];
@@ -164,9 +158,15 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
 
 /** The name → value pairs of a response's `Set-Cookie` headers (what upstream's `response.cookies` holds). */
 export function responseCookies(res: Response): Record<string, string> {
+  return cookiePairs(res.headers.getSetCookie());
+}
+
+/** The name → value pairs of Set-Cookie lines (attributes after the first `;` dropped). */
+function cookiePairs(lines: Iterable<string>): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const line of res.headers.getSetCookie()) {
-    const first = line.split(";")[0]!;
+  for (const line of lines) {
+    const semi = line.indexOf(";");
+    const first = semi < 0 ? line : line.slice(0, semi);
     const eq = first.indexOf("=");
     if (eq > 0) out[first.slice(0, eq).trim()] = first.slice(eq + 1).trim();
   }
