@@ -102,8 +102,15 @@ function originCategory(body: string): FailureCategory | undefined {
   const o = failureOrigin(body);
   if (o?.kind === "model") return o.timedOut ? "timeout" : "model";
   if (o?.kind === "resources" && o.own) return "verifier";
-  return body.includes(INVALID_MODEL_RESPONSE) ? "model" : undefined;
+  if (body.includes(INVALID_MODEL_RESPONSE)) return "model";
+  // A hop between gym's servers ran out of request_timeout_seconds. With one timeout on every hop the
+  // outermost deadline fires first, so a hung model endpoint often surfaces this way, not as the
+  // model server's own timeout: either way a deadline fired.
+  return HOP_TIMEOUT.test(body) ? "timeout" : undefined;
 }
+
+/** The relayed error of a gym hop whose deadline fired (HttpClient's RequestFailedError message). */
+const HOP_TIMEOUT = /TimeoutError\(.*timed out after [0-9.]+s \(request_timeout_seconds\)/;
 
 function truncate(s: string | undefined, n = 2000): string | undefined {
   return s === undefined ? undefined : s.length > n ? s.slice(0, n) : s;

@@ -32,6 +32,12 @@ describe("agent_run_error typing (D21)", () => {
     expect(category(500, relay("SimpleAgent___a", relay("MathResourcesServer___math", '{"error":"sandbox down"}')))).toBe("infra");
   });
 
+  test("a gym hop whose request_timeout_seconds fired is timeout, at whatever depth it was relayed", () => {
+    const hop = JSON.stringify("TimeoutError('POST http://127.0.0.1:12407/run timed out after 3s (request_timeout_seconds); elapsed 3.0s')");
+    expect(category(500, hop)).toBe("timeout");
+    expect(category(500, relay("SimpleAgent___a", hop))).toBe("timeout");
+  });
+
   test("simple_agent's invalid-model-answer error is model", () => {
     expect(category(500, relay("SimpleAgent___a", JSON.stringify("RuntimeError('Received an invalid response from model server: {}')")))).toBe("model");
   });
