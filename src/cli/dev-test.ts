@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { processEnvCopy } from "../env.ts";
 import { UsageError } from "../errors.ts";
-import { selfCommand } from "../runtime/spawn.ts";
+import { selfCommand } from "../runtime/process/spawn.ts";
 import { defineGymCommand } from "./_command.ts";
 
 /** The nearest directory at or above `start` whose package.json names the package `gym`. */

@@ -11,7 +11,7 @@ import { resolveGlobalConfig } from "../config/resolve.ts";
 import type { ResolvedConfig } from "../config/types.ts";
 import { RuntimeError } from "../errors.ts";
 import { setVerbose } from "../log.ts";
-import { launchProblems } from "../runtime/dry-run.ts";
+import { launchProblems } from "../runtime/process/dry-run.ts";
 import { defineGymCommand } from "./_command.ts";
 import { selectorArgs, selectorFlags } from "./_flags.ts";
 

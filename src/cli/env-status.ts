@@ -1,7 +1,7 @@
 /** `gym env status [--json]`: ask the head server for its servers and probe each one (runtime.md §3.1). */
 import { resolveGlobalConfig } from "../config/resolve.ts";
-import { headAddress } from "../runtime/server-client.ts";
-import { envStatus, formatStatus } from "../runtime/status.ts";
+import { headAddress } from "../runtime/http/server-client.ts";
+import { envStatus, formatStatus } from "../runtime/process/status.ts";
 import { defineGymCommand } from "./_command.ts";
 import { jsonFlag, selectorArgs } from "./_flags.ts";
 

@@ -3,7 +3,7 @@ import { resolveAt } from "../config/interpolate.ts";
 import { resolveGlobalConfig } from "../config/resolve.ts";
 import { ConfigError } from "../errors.ts";
 import { log } from "../log.ts";
-import { setupServerClient } from "../runtime/client.ts";
+import { setupServerClient } from "../runtime/http/client.ts";
 import { aggregate, groupRollouts } from "../rollout/aggregate.ts";
 import { rolloutPaths } from "../rollout/paths.ts";
 import { expandShardGlobs, mergeShards } from "../rollout/shards.ts";

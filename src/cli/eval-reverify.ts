@@ -7,8 +7,8 @@ import { setupExporters } from "../export/index.ts";
 import { aggregate, groupRollouts } from "../rollout/aggregate.ts";
 import { rolloutPaths } from "../rollout/paths.ts";
 import { reverify } from "../rollout/reverify.ts";
-import { serverAddress } from "../runtime/client.ts";
-import { Supervisor } from "../runtime/supervisor.ts";
+import { serverAddress } from "../runtime/http/client.ts";
+import { Supervisor } from "../runtime/process/supervisor.ts";
 import { defineGymCommand, type GymArgDef } from "./_command.ts";
 import { flagsToOverrides, policyFlags, policyOverrides, selectorArgs, selectorFlags, type FlagOverride } from "./_flags.ts";
 

@@ -7,8 +7,8 @@ import { findBuiltin } from "../components/registry.ts";
 import { readEnv } from "../env.ts";
 import { ConfigError } from "../errors.ts";
 import { setVerbose } from "../log.ts";
-import { receiveInitialConfig, runChildServer } from "../runtime/child.ts";
-import { runWatchdog } from "../runtime/watchdog.ts";
+import { receiveInitialConfig, runChildServer } from "../runtime/process/child.ts";
+import { runWatchdog } from "../runtime/process/watchdog.ts";
 import { defineGymCommand } from "./_command.ts";
 
 /** The child-process entry of one server. */
@@ -22,7 +22,7 @@ export default defineGymCommand({
   async run(ctx) {
     if (ctx.args.watchdog === true) return await runWatchdog();
     const env = readEnv();
-    // A config too large for one environment value comes over IPC instead (runtime/spawn.ts).
+    // A config too large for one environment value comes over IPC instead (runtime/process/spawn.ts).
     if (ctx.args["config-via-ipc"] === true) env.configDict = await receiveInitialConfig();
     if (!env.configDict || !env.configPath) {
       throw new ConfigError("`gym internal serve` needs NEMO_GYM_CONFIG_DICT and NEMO_GYM_CONFIG_PATH in its environment", {

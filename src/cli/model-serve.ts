@@ -9,7 +9,7 @@ import { builtinKeys, findBuiltin } from "../components/registry.ts";
 import { applyOverride, parseOverride } from "../config/overrides.ts";
 import { UsageError } from "../errors.ts";
 import { log } from "../log.ts";
-import { serveApp } from "../runtime/http.ts";
+import { serveApp } from "../runtime/http/http.ts";
 import { closestMatch } from "../util/similar.ts";
 import { defineGymCommand } from "./_command.ts";
 

@@ -1,7 +1,7 @@
 /** Helpers every built-in factory uses: the outbound clients of its process and leaf-config readers. */
-import { ServerClient } from "../runtime/client.ts";
+import { ServerClient } from "../runtime/http/client.ts";
 import { innerClientFrom, type InnerClient } from "../servers/inner-client.ts";
-import type { HttpClient } from "../runtime/client.ts";
+import type { HttpClient } from "../runtime/http/client.ts";
 import type { ComponentContext } from "./registry.ts";
 
 /** The clients of one hosted instance: by server name (gym servers) and raw HTTP (external endpoints). */

@@ -4,7 +4,7 @@
  * runtime's HTTP layer, so runtime/ never imports components/.
  */
 import type { ConfigDict, ServerType } from "../config/types.ts";
-import type { ServerApp } from "../runtime/http-types.ts";
+import type { ServerApp } from "../runtime/http/http-types.ts";
 
 /** What a component factory receives in its child process. */
 export interface ComponentContext {

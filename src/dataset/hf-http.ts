@@ -5,7 +5,7 @@
  * the hub's own origin (never to presigned storage URLs) and never into a message (D10).
  */
 import { RuntimeError } from "../errors.ts";
-import { HttpClient, RequestFailedError } from "../runtime/http-client.ts";
+import { HttpClient, RequestFailedError } from "../runtime/http/http-client.ts";
 import type { Keys } from "./upload-keys.ts";
 
 /** Default per-request deadline of hub calls in seconds (D15's "other" calls). */

@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { parse as parseYaml } from "yaml";
 import { ConfigError } from "../errors.ts";
 import { resolveInRoots } from "../config/roots.ts";
-import { pyStrRepr } from "../runtime/py-repr.ts";
+import { pyStrRepr } from "../util/py-repr.ts";
 
 /** A loaded prompt config. */
 export interface PromptConfig {

@@ -5,7 +5,7 @@
  * every number whose Python rendering differs from JavaScript's, as a PyNumber; the prompt text
  * and the output line are then rendered from it.
  */
-import { pyStrRepr } from "../runtime/py-repr.ts";
+import { pyStrRepr } from "../util/py-repr.ts";
 import { pyJsonDumps } from "../servers/py-json.ts";
 
 /** A JSON number whose Python rendering is not JavaScript's `String(n)`. */

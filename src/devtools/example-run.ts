@@ -16,7 +16,7 @@ import { rolloutConfigFrom, rolloutView } from "../rollout/config.ts";
 import { runRollouts } from "../rollout/driver.ts";
 import { rolloutPaths } from "../rollout/paths.ts";
 import { targetsFromConfig } from "../rollout/targets.ts";
-import { Supervisor } from "../runtime/supervisor.ts";
+import { Supervisor } from "../runtime/process/supervisor.ts";
 import { fail, pass, type Check } from "./check.ts";
 
 /** Inputs of one end-to-end example run. */

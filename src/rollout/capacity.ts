@@ -3,7 +3,7 @@
  * driver (warn before the run, not EMFILE mid-run) and Bun's outbound fetch cap (D16: 256 in flight unless
  * `BUN_CONFIG_MAX_HTTP_REQUESTS` was set when the process started).
  */
-import { fdCapPerHost, fdReserve, openFileLimits as runtimeOpenFileLimits, SOCKETS_PER_ROLLOUT_AGENT } from "../runtime/http-fd-budget.ts";
+import { fdCapPerHost, fdReserve, openFileLimits as runtimeOpenFileLimits, SOCKETS_PER_ROLLOUT_AGENT } from "../runtime/http/http-fd-budget.ts";
 
 /** Bun's default outbound cap. */
 export const BUN_DEFAULT_MAX_HTTP_REQUESTS = 256;
@@ -22,7 +22,7 @@ export const openFileLimits = runtimeOpenFileLimits;
  * tightest process is the agent: a simple_agent holds 4 sockets per rollout (its inbound `/run`,
  * its HTTP self-call to `/v1/responses` on both ends, and that call's model or tool request).
  * Servers raise their soft limit to the hard one, and cap their pools per host to fit it
- * (runtime/http-fd-budget.ts), so demand beyond it queues instead of failing with EMFILE; the
+ * (runtime/http/http-fd-budget.ts), so demand beyond it queues instead of failing with EMFILE; the
  * driver itself holds one socket per rollout under its own soft limit.
  */
 export function fdBudgetWarning(inFlight: number, limits = openFileLimits()): string | undefined {

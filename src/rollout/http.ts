@@ -5,7 +5,7 @@
  * It never throws for HTTP outcomes: the caller turns every outcome into a record.
  */
 import { log } from "../log.ts";
-import { ExchangeAbort, pooledRequest, poolable } from "../runtime/http-pool.ts";
+import { ExchangeAbort, pooledRequest, poolable } from "../runtime/http/http-pool.ts";
 
 /** Statuses retried inside the budget (D15). */
 export const RETRIED_STATUSES = new Set([429, 502, 503, 504]);

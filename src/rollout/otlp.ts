@@ -5,8 +5,8 @@
  * a collector that is down costs one warning, never the run. Honours proxy variables (D34: external).
  */
 import { log } from "../log.ts";
-import { otlpAttributes, postOtlp, type OtlpProtocol } from "../runtime/otlp-push.ts";
-import { poolMetrics } from "../runtime/pool-metrics.ts";
+import { otlpAttributes, postOtlp, type OtlpProtocol } from "../runtime/http/otlp-push.ts";
+import { poolMetrics } from "../runtime/http/pool-metrics.ts";
 
 const BOUNDS_MS = [100, 250, 500, 1000, 2500, 5000, 10000, 30000, 60000, 300000, 1800000];
 

@@ -6,9 +6,9 @@
  */
 import { processEnvCopy, readEnv } from "../env.ts";
 import { log } from "../log.ts";
-import { selfCommand } from "../runtime/spawn.ts";
+import { selfCommand } from "../runtime/process/spawn.ts";
 
-/** argv that re-runs this same command line (the gym command of runtime/spawn.ts plus the user's arguments). */
+/** argv that re-runs this same command line (the gym command of runtime/process/spawn.ts plus the user's arguments). */
 export function sameCommandLine(): string[] {
   return [...selfCommand(), ...process.argv.slice(2)];
 }

@@ -6,7 +6,7 @@
 import { ConfigError } from "../errors.ts";
 import { resolveAt } from "../config/interpolate.ts";
 import type { ConfigDict } from "../config/types.ts";
-import { poolMetrics } from "../runtime/pool-metrics.ts";
+import { poolMetrics } from "../runtime/http/pool-metrics.ts";
 
 /** One `/run` destination. */
 export interface RunTarget {

@@ -6,7 +6,7 @@
  */
 import Type from "typebox";
 import { log } from "../log.ts";
-import { HttpError, InnerServerError, RawJson, RequestValidationError, type RequestContext, type Route, type ServerApp } from "../runtime/http-types.ts";
+import { HttpError, InnerServerError, RawJson, RequestValidationError, type RequestContext, type Route, type ServerApp } from "../runtime/http/http-types.ts";
 import { AgentSessionClose, AgentSessionCreate, PATHS, type ToolAccess } from "./episode-protocol.ts";
 import { innerJson, type InnerClient, type InnerResponse } from "./inner-client.ts";
 import { NeMoGymResponse, ResponseCreateParams } from "./openai-schemas.ts";

@@ -3,9 +3,9 @@
  * the agent's `/run` and of its answer back (status, body, every Set-Cookie), and of
  * `/aggregate_metrics`. No admission, timeout or cleanup applies.
  */
-import { InnerServerError, type RequestContext, type Route, type ServerApp } from "../runtime/http-types.ts";
+import { InnerServerError, type RequestContext, type Route, type ServerApp } from "../runtime/http/http-types.ts";
 import { PATHS } from "./episode-protocol.ts";
-import type { HttpAnswer } from "../runtime/client.ts";
+import type { HttpAnswer } from "../runtime/http/client.ts";
 import { innerJson, innerResponse, type InnerClient, type InnerResponse } from "./inner-client.ts";
 
 /** Sends the request body bytes unchanged to `<agent><path>` (the relay's fast path: no parse, no re-encode). */

@@ -3,7 +3,7 @@
  * flat `/run` contract. A flat dataset row (or a native request) goes in; the flat verify row comes
  * out, with failures as `_ng_failure_*` fields, so legacy collectors and rows work unchanged.
  */
-import type { RequestContext, Route, ServerApp } from "../runtime/http-types.ts";
+import type { RequestContext, Route, ServerApp } from "../runtime/http/http-types.ts";
 import { PATHS } from "./episode-protocol.ts";
 import { aggregateMetricsRoute, singleAgentTurnRunner, type SingleTurnOptions } from "./environment-single-turn.ts";
 import { pyError } from "./py-error.ts";

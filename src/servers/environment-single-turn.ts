@@ -5,7 +5,7 @@
  * session. Dependency failures become typed failures, retryable or terminal.
  */
 import { Compile } from "typebox/compile";
-import type { RequestContext, Route, ServerApp } from "../runtime/http-types.ts";
+import type { RequestContext, Route, ServerApp } from "../runtime/http/http-types.ts";
 import { captureKey, failure, PATHS, type EpisodeRequest, type FailureStage } from "./episode-protocol.ts";
 import { Cleanup, EpisodeFailed, episodeHandler, type EpisodeLimits } from "./environment.ts";
 import { type InnerClient, type InnerResponse } from "./inner-client.ts";

@@ -5,7 +5,7 @@
  * `cleanup_timeout_seconds`, and a response carrying exactly one of `result` and `failure`.
  */
 import { log } from "../log.ts";
-import { RequestValidationError, type RequestContext } from "../runtime/http-types.ts";
+import { RequestValidationError, type RequestContext } from "../runtime/http/http-types.ts";
 import { EpisodeRequest, failure, rolloutIdProblem, type EpisodeFailure, type EpisodeId, type TaskId } from "./episode-protocol.ts";
 import { bodyValidator } from "./validation.ts";
 

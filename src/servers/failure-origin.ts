@@ -10,7 +10,7 @@
  * (rollout/record.ts): a model server there types the failure `model`, a resources server's own
  * `/verify` failure `verifier`.
  */
-import { HttpError, InnerServerError } from "../runtime/http-types.ts";
+import { HttpError, InnerServerError } from "../runtime/http/http-types.ts";
 
 /** `<ClassName>___<instance>`, the server identity upstream writes into 500 bodies. */
 export function serverToken(className: string, instanceName: string): string {

@@ -4,7 +4,7 @@
  * the answer's Set-Cookie values returned for the caller to thread on. The transport is
  * injected so the runtime's client (timeouts, retry budget, pool limits, D15/D34) carries it.
  */
-import { answerCookies, answerText, type HttpAnswer, type ServerClient } from "../runtime/client.ts";
+import { answerCookies, answerText, type HttpAnswer, type ServerClient } from "../runtime/http/client.ts";
 
 /** One inner answer: status, raw body text and the cookies it set. */
 export interface InnerResponse {

@@ -12,7 +12,7 @@ import { join, resolve } from "node:path";
 import { resolveAt } from "../config/interpolate.ts";
 import type { ConfigDict } from "../config/types.ts";
 import { log } from "../log.ts";
-import { HttpError, InnerServerError, type RequestContext } from "../runtime/http-types.ts";
+import { HttpError, InnerServerError, type RequestContext } from "../runtime/http/http-types.ts";
 import { hex32 } from "./ids.ts";
 
 type Obj = Record<string, unknown>;

@@ -5,7 +5,7 @@
  * Components supply the backend; with observability on, every call is captured (§14,
  * model-capture.ts) and failures name the model server (failure-origin.ts).
  */
-import type { RequestContext, Route, ServerApp } from "../runtime/http-types.ts";
+import type { RequestContext, Route, ServerApp } from "../runtime/http/http-types.ts";
 import { messagesToResponses, messageSse, messagesValidator, responsesToMessage } from "./anthropic-messages.ts";
 import type { CaptureDialect, CaptureNote, ModelCallCapture } from "./model-capture.ts";
 import { ChatCompletionCreateParams, ResponseCreateParams } from "./openai-schemas.ts";

@@ -2,8 +2,8 @@
  * Python `json` module renderings that reach the model verbatim (runtime.md §8.2): `json.dumps`
  * with its default separators and `ensure_ascii`, and `JSONDecodeError` messages.
  */
-import { pythonJsonError } from "../runtime/json-error.ts";
-import { pyStrRepr } from "../runtime/py-repr.ts";
+import { pythonJsonError } from "../runtime/http/json-error.ts";
+import { pyStrRepr } from "../util/py-repr.ts";
 
 function asciiString(s: string): string {
   let out = '"';

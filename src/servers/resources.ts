@@ -5,7 +5,7 @@
  */
 import type { TSchema } from "typebox";
 import Type from "typebox";
-import { HttpError, type RequestContext, type Route, type ServerApp } from "../runtime/http-types.ts";
+import { HttpError, type RequestContext, type Route, type ServerApp } from "../runtime/http/http-types.ts";
 import { computeAggregateMetrics } from "../verify/aggregate-metrics.ts";
 import { CloseSessionRequest, isNativeSeed, NativeSeedRequest, PATHS } from "./episode-protocol.ts";
 import { nameFailure } from "./failure-origin.ts";

@@ -5,7 +5,7 @@
  */
 import type { TSchema } from "typebox";
 import { Compile } from "typebox/compile";
-import { RequestValidationError, type ValidationDetail } from "../runtime/http-types.ts";
+import { RequestValidationError, type ValidationDetail } from "../runtime/http/http-types.ts";
 
 /** Pydantic's documentation base for the `url` member some upstream routes emit. */
 const PYDANTIC_ERRORS_URL = "https://errors.pydantic.dev/2.11/v/";

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { fdBudgetWarning } from "../../src/rollout/capacity.ts";
-import { fdCapPerHost } from "../../src/runtime/http-fd-budget.ts";
+import { fdCapPerHost } from "../../src/runtime/http/http-fd-budget.ts";
 
 describe("fdBudgetWarning", () => {
   test("no warning while the agent's 4 sockets per rollout and the driver's 1 fit", () => {

@@ -1,6 +1,6 @@
 /** D21 typing of failed `/run` answers in record.ts: model failures recognised behind the agent's 500. */
 import { describe, expect, test } from "bun:test";
-import { pyBytesRepr } from "../../src/runtime/py-repr.ts";
+import { pyBytesRepr } from "../../src/util/py-repr.ts";
 import { failureCategory, routeOutcome } from "../../src/rollout/record.ts";
 import type { RunTarget } from "../../src/rollout/targets.ts";
 

@@ -1,10 +1,10 @@
 import { describe, expect, test } from "bun:test";
 import { ConfigError, RuntimeError } from "../../src/errors.ts";
-import { pythonJsonError } from "../../src/runtime/json-error.ts";
-import { bindInRange, portRangeFromConfig } from "../../src/runtime/ports.ts";
-import { clientOf, parseAddress, proxySettingsFromConfig } from "../../src/runtime/proxy-headers.ts";
-import { pyBytesRepr, pyExceptionRepr, pyStrRepr } from "../../src/runtime/py-repr.ts";
-import { rolloutIdFromBody } from "../../src/runtime/rollout-context.ts";
+import { pythonJsonError } from "../../src/runtime/http/json-error.ts";
+import { bindInRange, portRangeFromConfig } from "../../src/runtime/process/ports.ts";
+import { clientOf, parseAddress, proxySettingsFromConfig } from "../../src/runtime/http/proxy-headers.ts";
+import { pyBytesRepr, pyExceptionRepr, pyStrRepr } from "../../src/util/py-repr.ts";
+import { rolloutIdFromBody } from "../../src/runtime/http/rollout-context.ts";
 
 describe("Python reprs", () => {
   test("str repr picks quotes and escapes like Python", () => {

@@ -2,7 +2,7 @@
 import "../../src/components/index.ts";
 import { findBuiltin } from "../../src/components/registry.ts";
 import type { ConfigDict, ServerType } from "../../src/config/types.ts";
-import { serveApp } from "../../src/runtime/http.ts";
+import { serveApp } from "../../src/runtime/http/http.ts";
 
 /** One server of a stack. */
 export interface StackEntry {

@@ -1,6 +1,6 @@
 /** simple_agent's agent-session lifecycle (runtime §10.4): bind, close, retried close, and forgetting closed sessions. */
 import { describe, expect, test } from "bun:test";
-import { createHandler } from "../../src/runtime/http.ts";
+import { createHandler } from "../../src/runtime/http/http.ts";
 import { agentConfigFromLeaf, simpleAgentApp } from "../../src/servers/agent.ts";
 import type { InnerClient } from "../../src/servers/inner-client.ts";
 

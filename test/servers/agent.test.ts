@@ -1,6 +1,6 @@
 /** simple_agent's loop against a model that misbehaves on purpose (bad arguments, unknown tool), over loopback. */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { serveApp } from "../../src/runtime/http.ts";
+import { serveApp } from "../../src/runtime/http/http.ts";
 import { modelServerApp } from "../../src/servers/model.ts";
 import { postJson, startStack, type Stack } from "./_stack.ts";
 

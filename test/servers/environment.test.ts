@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import type { RequestContext } from "../../src/runtime/http-types.ts";
-import { ServerClient } from "../../src/runtime/client.ts";
-import { serveApp } from "../../src/runtime/http.ts";
+import type { RequestContext } from "../../src/runtime/http/http-types.ts";
+import { ServerClient } from "../../src/runtime/http/client.ts";
+import { serveApp } from "../../src/runtime/http/http.ts";
 import { episodeHandler, EpisodeFailed, episodeLimitsFromLeaf, type EpisodeLimits } from "../../src/servers/environment.ts";
 import { legacyAgentApp, rawRelayOver } from "../../src/servers/environment-legacy.ts";
 import { failure } from "../../src/servers/episode-protocol.ts";

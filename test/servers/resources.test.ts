@@ -88,7 +88,7 @@ describe("example_multi_step grading", () => {
 describe("judge_failsafe", () => {
   test("a JudgeError in verify is a 200 with the request fields, reward 0 and the judge_failed marker; other errors stay 500s", async () => {
     const { resourcesServerApp, JudgeError } = await import("../../src/servers/resources.ts");
-    const { serveApp } = await import("../../src/runtime/http.ts");
+    const { serveApp } = await import("../../src/runtime/http/http.ts");
     const app = resourcesServerApp({
       className: "JudgeRS",
       instanceName: "judge_rs",

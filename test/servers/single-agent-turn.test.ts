@@ -1,7 +1,7 @@
 /** single_agent_turn failure paths and the agent timeout, plus vllm replica stickiness, on loopback. */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { replicaIndex } from "../../src/components/models/vllm-model.ts";
-import { serveApp } from "../../src/runtime/http.ts";
+import { serveApp } from "../../src/runtime/http/http.ts";
 import { modelServerApp } from "../../src/servers/model.ts";
 import { postJson, startStack, type Stack } from "./_stack.ts";
 

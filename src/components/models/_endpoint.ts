@@ -3,8 +3,8 @@
  * over default headers, an optional concurrency cap, the shared client's deadlines and retry
  * budget (D15), and upstream's error path (a non-2xx becomes the inner-server 500 body).
  */
-import type { HttpClient } from "../../runtime/client.ts";
-import { InnerServerError } from "../../runtime/http-types.ts";
+import type { HttpClient } from "../../runtime/http/client.ts";
+import { InnerServerError } from "../../runtime/http/http-types.ts";
 import { Semaphore } from "../../servers/environment.ts";
 
 /** One endpoint answer. */

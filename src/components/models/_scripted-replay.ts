@@ -6,7 +6,7 @@
  * holds them fully serialised (nulls, defaulted `type`).
  */
 import { readFileSync } from "node:fs";
-import { HttpError } from "../../runtime/http-types.ts";
+import { HttpError } from "../../runtime/http/http-types.ts";
 
 type Obj = Record<string, unknown>;
 

@@ -6,7 +6,7 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { searchRoots, resolveInRoots } from "../../config/roots.ts";
-import { HttpError } from "../../runtime/http-types.ts";
+import { HttpError } from "../../runtime/http/http-types.ts";
 import { modelCallCaptureFor } from "../../servers/model-capture.ts";
 import { modelServerApp, type ModelBackend } from "../../servers/model.ts";
 import { str } from "../_support.ts";

@@ -3,7 +3,7 @@
  * Responses, sticky replica choice per session, the context-overflow → empty `length` answer,
  * and training token fields. The conversions live in servers/vllm-*.ts as pure functions.
  */
-import type { RequestContext } from "../../runtime/http-types.ts";
+import type { RequestContext } from "../../runtime/http/http-types.ts";
 import { modelCallCaptureFor } from "../../servers/model-capture.ts";
 import { modelServerApp, type ModelBackend } from "../../servers/model.ts";
 import { pyError } from "../../servers/py-error.ts";
@@ -14,7 +14,7 @@ import { chatToResponse } from "../../servers/vllm-response.ts";
 import { bool, clientsFor, obj, str } from "../_support.ts";
 import type { BuiltinComponent, ComponentContext } from "../registry.ts";
 import { authHeaders, Endpoint } from "./_endpoint.ts";
-import { InnerServerError } from "../../runtime/http-types.ts";
+import { InnerServerError } from "../../runtime/http/http-types.ts";
 
 const CLASS_NAME = "VLLMModel";
 type Obj = Record<string, unknown>;

@@ -1,0 +1,453 @@
+/**
+ * The pooled outbound HTTP client (one per process, via client.ts) (runtime.md §2.4–§2.5): a deadline on every
+ * request, bounded retries with backoff + jitter on connect errors and 502/503/504/429 (D15),
+ * total and per-host limits (D17), explicit cookies (no jar, §6.2), and no proxy for gym's own
+ * servers (D34). Any other status is returned to the caller; `raiseForStatus` turns a non-2xx from
+ * an inner Gym server into InnerServerError, which the HTTP layer renders as upstream's 500 (§5.2).
+ */
+import { envGeneration, envVar, setEnvVar } from "../../env.ts";
+import { log } from "../../log.ts";
+import { InnerServerError } from "./http-types.ts";
+import { effectivePerHostLimit, fdCapPerHost, openFileLimits } from "./http-fd-budget.ts";
+import { ExchangeAbort, pooledRequest, poolable, setPoolBudget } from "./http-pool.ts";
+import { HostLimiter } from "./limiter.ts";
+import type { PoolLimits } from "./pool.ts";
+import { profiled, profilingActive } from "../process/profiling.ts";
+
+/** Which default timeout a call gets (runtime.md §2.5 spec default). */
+export type CallKind = "episode" | "model" | "other";
+
+/** Default per-request timeouts in seconds (D15). */
+export const DEFAULT_TIMEOUTS: Record<CallKind, number> = { episode: 21_600, model: 3_600, other: 600 };
+/** Default retry budget in seconds (D15). */
+export const DEFAULT_RETRY_BUDGET_SECONDS = 120;
+
+const RETRY_STATUSES = new Set([429, 502, 503, 504]);
+const ROLLOUT_PREFIX = /^\/ng-rollout\/[^/]+(\/training-token-capture)?/;
+const MODEL_PATH = /\/(responses|chat\/completions|completions|messages)$/;
+
+/** Classify a request path: episode hops (`/run`, agent sessions), generation paths, everything else. */
+export function callKindOf(path: string): CallKind {
+  // Per request: only a prefixed path pays for the regex replace, and no array for the query cut.
+  let p = path.startsWith("/ng-rollout/") ? path.replace(ROLLOUT_PREFIX, "") : path;
+  const q = p.indexOf("?");
+  if (q >= 0) p = p.slice(0, q);
+  if (p === "/run" || p.startsWith("/v1/agent_sessions")) return "episode";
+  if (MODEL_PATH.test(p)) return "model";
+  return "other";
+}
+
+/** Timeouts, retries and limits of a client. */
+export interface ClientPolicy {
+  /** `request_timeout_seconds` when set: applies to every hop; 0 disables. */
+  timeoutSeconds?: number;
+  retryBudgetSeconds: number;
+  limits: PoolLimits;
+  /** `global_aiohttp_client_request_debug`. */
+  debug: boolean;
+  /** The open-file soft limit the per-host cap is sized from (http-fd-budget.ts); read from the process when absent. */
+  fdSoftLimit?: number;
+}
+
+function num(v: unknown): number | undefined {
+  if (v === undefined || v === null || v === "") return undefined;
+  const n = Number(v);
+  return Number.isFinite(n) ? n : undefined;
+}
+
+/** The client policy from the global config keys (limits computed by the caller, see pool.ts). */
+export function clientPolicyFromConfig(dict: Record<string, unknown>, limits: PoolLimits): ClientPolicy {
+  return {
+    timeoutSeconds: num(dict.request_timeout_seconds),
+    retryBudgetSeconds: num(dict.request_retry_budget_seconds) ?? DEFAULT_RETRY_BUDGET_SECONDS,
+    limits,
+    debug: dict.global_aiohttp_client_request_debug === true,
+  };
+}
+
+/** A request failed for good: connect errors past the retry budget, or the deadline. */
+export class RequestFailedError extends Error {
+  constructor(
+    message: string,
+    readonly url: string,
+    readonly elapsedSeconds: number,
+    readonly timedOut: boolean,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = timedOut ? "TimeoutError" : "ClientConnectorError";
+  }
+}
+
+/** Options of one request. */
+export interface RequestOptions {
+  method?: string;
+  /** JSON body (sent compact with `Content-Type: application/json`). */
+  json?: unknown;
+  /** Raw body, when not JSON. */
+  body?: string | Uint8Array;
+  headers?: Record<string, string>;
+  /** Cookies to send (name → value); nothing is remembered between calls. */
+  cookies?: Record<string, string>;
+  signal?: AbortSignal;
+  /** Overrides the kind derived from the path. */
+  kind?: CallKind;
+  /** A call between gym's own servers (or a probe): never through a proxy (D34). */
+  internal?: boolean;
+}
+
+/**
+ * An answer read whole, without a Response object: what callers that only want status, headers
+ * and text get from `HttpClient.exchange` (a Response per hop was a visible share of each relay's CPU).
+ */
+export interface HttpAnswer {
+  status: number;
+  statusText: string;
+  /** Header lines in arrival order, names lower-cased; each Set-Cookie is its own entry. */
+  headers: [string, string][];
+  /** The body bytes. */
+  body: Uint8Array;
+}
+
+/** The body of an answer as UTF-8 text. */
+export function answerText(a: HttpAnswer): string {
+  return a.body.byteLength === 0 ? "" : Buffer.from(a.body.buffer, a.body.byteOffset, a.body.byteLength).toString("utf8");
+}
+
+/** The name → value pairs of an answer's Set-Cookie lines. */
+export function answerCookies(a: HttpAnswer): Record<string, string> {
+  const lines: string[] = [];
+  for (const [name, value] of a.headers) if (name === "set-cookie") lines.push(value);
+  return cookiePairs(lines);
+}
+
+const PROXY_VARS = ["HTTP_PROXY", "http_proxy", "HTTPS_PROXY", "https_proxy", "ALL_PROXY", "all_proxy"];
+const bypassed = new Set<string>();
+
+/** Make `host` bypass any configured proxy for the rest of this process (Bun re-reads NO_PROXY per request). */
+export function bypassProxyFor(host: string): void {
+  if (bypassed.has(host) || !PROXY_VARS.some((v) => (envVar(v) ?? "") !== "")) return;
+  bypassed.add(host);
+  for (const key of ["NO_PROXY", "no_proxy"]) {
+    const cur = envVar(key) ?? "";
+    const entries = cur.split(",").map((e) => e.trim()).filter((e) => e !== "");
+    if (!entries.includes(host) && !entries.includes("*")) setEnvVar(key, [...entries, host].join(","));
+  }
+}
+
+function isConnectError(err: unknown): boolean {
+  const code = (err as { code?: string } | undefined)?.code ?? "";
+  const msg = err instanceof Error ? err.message : String(err);
+  return /ECONNREFUSED|ECONNRESET|ConnectionRefused|ConnectionClosed|EPIPE|Unable to connect|socket connection was closed|ENOTCONN|EHOSTUNREACH|ENETUNREACH/i.test(`${code} ${msg}`);
+}
+
+function backoffMs(attempt: number): number {
+  const base = Math.min(10_000, 250 * 2 ** attempt);
+  return base / 2 + Math.random() * (base / 2);
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const t = setTimeout(resolve, ms);
+    signal?.addEventListener("abort", () => {
+      clearTimeout(t);
+      reject(signal.reason);
+    }, { once: true });
+  });
+}
+
+/** The name → value pairs of a response's `Set-Cookie` headers (what upstream's `response.cookies` holds). */
+export function responseCookies(res: Response): Record<string, string> {
+  return cookiePairs(res.headers.getSetCookie());
+}
+
+/** The name → value pairs of Set-Cookie lines (attributes after the first `;` dropped). */
+function cookiePairs(lines: Iterable<string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const line of lines) {
+    const semi = line.indexOf(";");
+    const first = semi < 0 ? line : line.slice(0, semi);
+    const eq = first.indexOf("=");
+    if (eq > 0) out[first.slice(0, eq).trim()] = first.slice(eq + 1).trim();
+  }
+  return out;
+}
+
+/** Throw InnerServerError (body attached) when an inner Gym server answered non-2xx; else return the response. */
+export async function raiseForStatus(res: Response, url = res.url): Promise<Response> {
+  if (res.ok) return res;
+  throw new InnerServerError(res.status, await res.text(), url);
+}
+
+/** The parts of an absolute URL the client needs. */
+interface UrlParts {
+  /** `host[:port]` as URL.host renders it (the limiter key). */
+  host: string;
+  hostname: string;
+  port: number;
+  path: string;
+  /** Path and query, as sent on the request line. */
+  target: string;
+  plainHttp: boolean;
+}
+
+/** Whether a header is set, whatever the case of its name. */
+function hasHeader(headers: Record<string, string>, lower: string): boolean {
+  for (const k in headers) if (k.toLowerCase() === lower) return true;
+  return false;
+}
+
+/** Split an absolute URL without a URL object on the hot path. */
+function splitUrl(url: string): UrlParts {
+  const scheme = url.indexOf("://");
+  const start = scheme + 3;
+  const slash = scheme < 0 ? -1 : url.indexOf("/", start);
+  const authority = scheme < 0 ? "" : url.slice(start, slash < 0 ? url.length : slash);
+  const plainHttp = url.startsWith("http://");
+  // Userinfo, IPv6 brackets and odd forms go through URL, which knows every rule.
+  if (authority === "" || authority.includes("@") || authority.includes("[") || url.includes("#")) {
+    const u = new URL(url);
+    const hostname = u.hostname.startsWith("[") ? u.hostname.slice(1, -1) : u.hostname;
+    return { host: u.host, hostname, port: Number(u.port || (u.protocol === "https:" ? 443 : 80)), path: u.pathname, target: u.pathname + u.search, plainHttp };
+  }
+  const q = slash < 0 ? -1 : url.indexOf("?", slash);
+  const path = slash < 0 ? "/" : url.slice(slash, q < 0 ? url.length : q);
+  const colon = authority.lastIndexOf(":");
+  const hostname = (colon < 0 ? authority : authority.slice(0, colon)).toLowerCase();
+  const portText = colon < 0 ? "" : authority.slice(colon + 1);
+  const defaultPort = plainHttp ? 80 : 443;
+  // URL drops a scheme's default port from `host`; keep the limiter keys identical to before.
+  const isDefault = portText === "" || Number(portText) === defaultPort;
+  return { host: isDefault ? hostname : `${hostname}:${portText}`, hostname, port: isDefault ? defaultPort : Number(portText), path, target: slash < 0 ? "/" : url.slice(slash), plainHttp };
+}
+
+/** Bodies up to this size are read inside the deadline and handed back buffered. */
+const BUFFER_LIMIT_BYTES = 64 * 1024 * 1024;
+
+/** Whether a response can be read whole before returning it: a known, bounded length and no event stream. */
+function bufferable(res: Response): boolean {
+  const length = res.headers.get("content-length");
+  if (length === null || !(Number(length) <= BUFFER_LIMIT_BYTES)) return false;
+  return !(res.headers.get("content-type") ?? "").includes("event-stream");
+}
+
+function timeoutReason(): DOMException {
+  return new DOMException("The operation timed out.", "TimeoutError");
+}
+
+/** Something a caller's signal cancels: an AbortController, or a pooled exchange's handle. */
+interface Abortable {
+  abort(reason?: unknown): void;
+}
+
+/** Controllers to abort with each caller signal: one listener per signal, not an add/remove per request. */
+const linked = new WeakMap<AbortSignal, Set<Abortable>>();
+
+/** Abort `ac` when `outer` aborts; the returned function unlinks it. */
+function linkAbort(outer: AbortSignal, ac: Abortable): () => void {
+  if (outer.aborted) {
+    ac.abort(outer.reason);
+    return () => {};
+  }
+  let set = linked.get(outer);
+  if (!set) {
+    const members = (set = new Set());
+    linked.set(outer, members);
+    outer.addEventListener("abort", () => {
+      for (const c of members) c.abort(outer.reason);
+      members.clear();
+    }, { once: true });
+  }
+  set.add(ac);
+  const members = set;
+  return () => void members.delete(ac);
+}
+
+let proxyCheckedAt = Number.NEGATIVE_INFINITY;
+let proxyCheckedGeneration = -1;
+let proxyConfigured = false;
+
+/** Whether any proxy variable is set; the environment is read at most once a second (or after setEnvVar), not per request. */
+function proxyVarsSet(now: number): boolean {
+  if (now - proxyCheckedAt > 1000 || proxyCheckedGeneration !== envGeneration()) {
+    proxyCheckedAt = now;
+    proxyCheckedGeneration = envGeneration();
+    proxyConfigured = PROXY_VARS.some((v) => (envVar(v) ?? "") !== "");
+  }
+  return proxyConfigured;
+}
+
+/** D34 for one internal call. */
+function bypassForInternal(hostname: string, now: number): void {
+  if (bypassed.has(hostname)) return;
+  if (proxyVarsSet(now)) bypassProxyFor(hostname);
+}
+
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+
+/** Whether a pooled answer must be redone with fetch: a redirect to follow, or a body encoding the pool does not decode. */
+function needsFetch(a: HttpAnswer): boolean {
+  if (REDIRECTS.has(a.status)) return a.headers.some(([k]) => k === "location");
+  for (const [k, v] of a.headers) if (k === "content-encoding" && v.trim().toLowerCase() !== "identity") return true;
+  return false;
+}
+
+/** The process's pooled HTTP client. */
+export class HttpClient {
+  private readonly limiter: HostLimiter;
+  private retryCount = 0;
+
+  constructor(readonly policy: ClientPolicy) {
+    // Sockets beyond the open-file budget would fail with EMFILE mid-run: cap per host so they queue.
+    const soft = policy.fdSoftLimit ?? openFileLimits()?.soft;
+    const perHost = effectivePerHostLimit(policy.limits.limitPerHost, soft);
+    this.limiter = new HostLimiter(policy.limits.limit, perHost.limit);
+    // The process's own limit (not a test's stand-in) also bounds the sockets the pool keeps.
+    if (policy.fdSoftLimit === undefined && soft !== undefined) setPoolBudget(fdCapPerHost(soft));
+  }
+
+  /**
+   * Send one request with the timeout and retry rules of its kind. A response with a known length
+   * comes back already read (the deadline covers the body, and its timer is cleared at once);
+   * a stream keeps its deadline until it fires.
+   */
+  request(url: string, opts: RequestOptions = {}): Promise<Response> {
+    const u = splitUrl(url);
+    // The label is a per-request string: only build it when a profiler will record it.
+    if (!profilingActive()) return this.send(u, url, opts, false);
+    return profiled(`HttpClient.request ${opts.method ?? (opts.json === undefined && opts.body === undefined ? "GET" : "POST")} ${u.path}`, () => this.send(u, url, opts, false));
+  }
+
+  /**
+   * As `request`, but the answer comes back read whole as an HttpAnswer, never a Response: for
+   * callers that want status, headers and text (server-to-server JSON). Event streams are read to
+   * their end, so stream with `request` instead.
+   */
+  exchange(url: string, opts: RequestOptions = {}): Promise<HttpAnswer> {
+    const u = splitUrl(url);
+    if (!profilingActive()) return this.send(u, url, opts, true);
+    return profiled(`HttpClient.request ${opts.method ?? (opts.json === undefined && opts.body === undefined ? "GET" : "POST")} ${u.path}`, () => this.send(u, url, opts, true));
+  }
+
+  /** Requests queued for a connection slot to `host` (`host:port`). */
+  queuedFor(host: string): number {
+    return this.limiter.waiting(host);
+  }
+
+  private send(u: UrlParts, url: string, opts: RequestOptions, whole: false): Promise<Response>;
+  private send(u: UrlParts, url: string, opts: RequestOptions, whole: true): Promise<HttpAnswer>;
+  private async send(u: UrlParts, url: string, opts: RequestOptions, whole: boolean): Promise<Response | HttpAnswer> {
+    // One clock read serves both the proxy re-check and the retry budget.
+    const started = performance.now();
+    if (opts.internal) bypassForInternal(u.hostname, started);
+    const kind = opts.kind ?? callKindOf(u.path);
+    const timeoutS = this.policy.timeoutSeconds ?? DEFAULT_TIMEOUTS[kind];
+    const headers: Record<string, string> = { ...opts.headers };
+    let body: string | Uint8Array | undefined = opts.body;
+    if (opts.json !== undefined) {
+      body = JSON.stringify(opts.json);
+      headers["content-type"] ??= "application/json";
+    }
+    if (opts.cookies) {
+      let cookie = "";
+      for (const k in opts.cookies) cookie += `${cookie === "" ? "" : "; "}${k}=${opts.cookies[k]}`;
+      if (cookie !== "") headers.cookie = cookie;
+    }
+    const method = opts.method ?? (body === undefined ? "GET" : "POST");
+    const elapsed = () => (performance.now() - started) / 1000;
+    const outer = opts.signal;
+    // Plain-http calls go over the keep-alive pool (http-pool.ts) instead of fetch, whose 64-socket
+    // cache makes half the calls reconnect at high concurrency and whose per-call CPU is about
+    // twice the pool's: gym's own servers always (they bypass proxies, D34), and model calls to an
+    // inference endpoint when no proxy variable is set and the caller asked for no encoding. Other
+    // external calls (hubs, trackers: possibly large bodies best streamed) stay on fetch.
+    // Redirects and encoded answers are rare; those requests are redone with fetch (needsFetch).
+    let pooled = u.plainHttp && poolable(u.target) && (opts.internal === true || (kind === "model" && !proxyVarsSet(started) && !hasHeader(headers, "accept-encoding")));
+    if (pooled && opts.internal !== true) headers["accept-encoding"] = "identity";
+    for (let attempt = 0; ; attempt++) {
+      // A caller that gives up while queued leaves the queue (and the request is not sent).
+      const release = this.limiter.tryAcquire(u.host) ?? (await this.limiter.acquire(u.host, outer));
+      // One controller and one cancellable timer per attempt: AbortSignal.timeout's timers cannot be
+      // cleared and pile up for the whole timeout (hours for episode calls), and AbortSignal.any
+      // chains dependents onto the caller's signal.
+      // The pool takes a plain cancel handle; fetch needs a real signal.
+      const ac: AbortController | ExchangeAbort | undefined = timeoutS > 0 || outer ? (pooled ? new ExchangeAbort() : new AbortController()) : undefined;
+      const timer = timeoutS > 0 ? setTimeout(() => ac!.abort(timeoutReason()), timeoutS * 1000) : undefined;
+      const unlink = outer ? linkAbort(outer, ac!) : undefined;
+      let settled = true;
+      let res: Response | HttpAnswer | undefined;
+      let error: unknown;
+      try {
+        if (pooled) {
+          const a = await pooledRequest(u.hostname, u.port, method, u.target, headers, body, ac as ExchangeAbort | undefined);
+          if (opts.internal !== true && needsFetch(a)) {
+            // Redo this one with fetch, which follows redirects and decodes bodies.
+            pooled = false;
+            delete headers["accept-encoding"];
+            attempt--;
+            continue;
+          }
+          res = whole ? a : new Response(a.body.length === 0 ? null : a.body, { status: a.status, statusText: a.statusText, headers: a.headers });
+        } else {
+          const r = await fetch(url, { method, headers, body, signal: (ac as AbortController | undefined)?.signal });
+          if (whole) {
+            // Read inside the deadline; the timer is cleared below like any settled answer.
+            res = { status: r.status, statusText: r.statusText, headers: [...r.headers], body: await r.bytes() };
+          } else if (timer === undefined && !outer) {
+            res = r; // nothing to disarm: hand the response over as it is
+          } else if (bufferable(r)) {
+            res = new Response(await r.arrayBuffer(), { status: r.status, statusText: r.statusText, headers: r.headers });
+          } else {
+            res = r;
+            settled = false;
+          }
+        }
+      } catch (e) {
+        error = e;
+        res = undefined;
+      } finally {
+        release();
+        if (settled) {
+          clearTimeout(timer);
+          unlink?.();
+        }
+      }
+      if (res && !RETRY_STATUSES.has(res.status)) return res;
+      if (error !== undefined) {
+        if (outer?.aborted) throw outer.reason ?? error;
+        const timedOut = (error as Error)?.name === "TimeoutError";
+        if (timedOut || !isConnectError(error)) {
+          const what = timedOut ? `timed out after ${timeoutS}s (request_timeout_seconds)` : `failed: ${(error as Error)?.message ?? error}`;
+          if (this.policy.debug) log.error(`[request_debug ${method} ${url}]`, error);
+          throw new RequestFailedError(`${method} ${url} ${what}; elapsed ${elapsed().toFixed(1)}s`, url, elapsed(), timedOut, { cause: error });
+        }
+      }
+      const delay = backoffMs(attempt);
+      const why = res ? `HTTP ${res.status}` : ((error as Error)?.message ?? String(error));
+      if (elapsed() + delay / 1000 > this.policy.retryBudgetSeconds) {
+        if (res) return res;
+        throw new RequestFailedError(
+          `${method} ${url} failed after ${attempt + 1} attempts in ${elapsed().toFixed(1)}s: ${why}; the retry budget is request_retry_budget_seconds=${this.policy.retryBudgetSeconds}`,
+          url,
+          elapsed(),
+          false,
+          { cause: error },
+        );
+      }
+      this.retryCount++;
+      if (this.policy.debug) log.warn(`[request_debug ${method} ${url} headers=${JSON.stringify(Object.keys(headers))}]`, error ?? `status ${res?.status}`);
+      // Upstream's two retry line shapes: model calls and everything else.
+      if (kind === "model") {
+        const retryKind = res?.status === 429 ? "rate_limit" : res ? "server_error" : "connection_error";
+        log.warn(`[model_retry url=${url} status=${res?.status ?? "none"} kind=${retryKind} try=${attempt + 1} elapsed_s=${elapsed().toFixed(1)} error_msg=${why.slice(0, 200)}]`);
+      } else log.warn(`[request_retry url=${url} error=${why} retry=${attempt + 1} elapsed_s=${elapsed().toFixed(1)}]`);
+      if (res instanceof Response) await res.body?.cancel().catch(() => {});
+      await sleep(delay, outer);
+    }
+  }
+
+  /** Retries performed so far by this client (for tests and status lines). */
+  get retries(): number {
+    return this.retryCount;
+  }
+}

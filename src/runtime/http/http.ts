@@ -1,0 +1,244 @@
+/**
+ * Hosts a ServerApp (http-types.ts): a pure `(req) => Promise<Response>` built by `createHandler`
+ * (routing, bodies, sessions, upstream's error shapes, liveness routes, the rollout prefix) and
+ * `serveApp`, the few lines of Bun.serve wiring around it (runtime.md §5, §6.1; D16, D18).
+ */
+import type { Server } from "bun";
+import { log } from "../../log.ts";
+import { DEFAULT_MAX_BODY_BYTES } from "./body.ts";
+import { readRequestBody } from "./http-body.ts";
+import { CachedSessions } from "./http-session-cache.ts";
+import { HttpError, InnerServerError, RawJson, type RequestContext, type ServerApp } from "./http-types.ts";
+import { clientOf, type ProxySettings } from "./proxy-headers.ts";
+import { pyBytesRepr, pyExceptionRepr } from "../../util/py-repr.ts";
+import { withRolloutId } from "./rollout-context.ts";
+import { compileRoutes } from "./router.ts";
+import { parseCookies, SessionCodec } from "./session.ts";
+
+/** Options of `createHandler`. */
+export interface HandlerOptions {
+  /** Request body limit in bytes (413 beyond it). */
+  maxBodyBytes?: number;
+  /** Reverse-proxy header settings (D18); off when absent. */
+  proxy?: ProxySettings;
+  /** The socket peer address of a request (serveApp supplies Bun's `requestIP`). */
+  peerAddress?: (req: Request) => string | undefined;
+  /** Wraps each handler call for profiling (D20). */
+  profile?: <T>(name: string, fn: () => Promise<T>) => Promise<T>;
+  /**
+   * Make a request's rollout id ambient for the handler's own outbound calls (§14). Only the
+   * observability rules read it (server-client.ts), and an AsyncLocalStorage run per request costs
+   * every hop, so servers turn it on only with `observability_enabled`. Default true.
+   */
+  ambientRolloutId?: boolean;
+}
+
+const LIVENESS = new Set(["/", "/livez", "/healthz", "/health", "/readyz"]);
+const RESOURCES_PREFIX = /^\/ng-rollout\/([A-Za-z0-9][A-Za-z0-9._-]*)(\/.*)$/;
+const MODEL_PREFIX = /^\/ng-rollout\/([^/]+)(\/training-token-capture)?(\/.*)$/;
+const DOCS_HTML = "<!doctype html><html><head><title>gym server</title></head><body><p>gym server is running.</p></body></html>";
+
+/** A compact JSON response (FastAPI's rendering: no spaces, raw UTF-8). */
+export function jsonResponse(value: unknown, status = 200, headers?: Record<string, string>): Response {
+  const body = value === undefined ? "null" : JSON.stringify(value);
+  const h = new Headers(headers);
+  h.set("content-type", "application/json");
+  return new Response(body, { status, headers: h });
+}
+
+/** A JSON answer not yet turned into a Response, so cookies join its headers in one step. */
+interface JsonOut {
+  json: string;
+  status: number;
+  headers?: [string, string][];
+}
+
+function jsonOut(value: unknown, status = 200, headers?: [string, string][]): JsonOut {
+  return { json: value === undefined ? "null" : JSON.stringify(value), status, headers };
+}
+
+/** The 500 body for a thrown value (runtime.md §5.2). */
+function errorBody(err: unknown, app: ServerApp, cancelled: boolean): string {
+  if (err instanceof InnerServerError) {
+    return `Hit an exception in ${app.className}___${app.instanceName} calling an inner server: ${pyBytesRepr(new TextEncoder().encode(err.body))}`;
+  }
+  if (cancelled) return "Request was cancelled";
+  if (err instanceof Error) return pyExceptionRepr(err);
+  return "An unknown error occurred";
+}
+
+function errorOut(err: unknown, app: ServerApp, req: Request, path: string): JsonOut {
+  if (err instanceof HttpError) return jsonOut({ detail: err.detail }, err.status);
+  const cancelled = req.signal.aborted;
+  if (!cancelled) log.error(`(${app.instanceName}) ${req.method} ${path} failed:`, err);
+  return jsonOut(errorBody(err, app, cancelled), 500);
+}
+
+/** Copy a handler's Response into one whose headers we may extend. */
+function mutable(res: Response): Response {
+  return new Response(res.body, { status: res.status, statusText: res.statusText, headers: new Headers(res.headers) });
+}
+
+/** The path of an absolute request URL without building a URL object (the hot path). */
+function pathOf(url: string): string {
+  const scheme = url.indexOf("://");
+  const slash = url.indexOf("/", scheme < 0 ? 0 : scheme + 3);
+  if (slash < 0) return "/";
+  const q = url.indexOf("?", slash);
+  const h = url.indexOf("#", slash);
+  const end = q < 0 ? (h < 0 ? url.length : h) : h < 0 ? q : Math.min(q, h);
+  const raw = url.slice(slash, end);
+  // Percent-escapes and dot segments are rare: let URL normalise those exactly.
+  return raw.includes("%") || raw.includes("/.") ? new URL(url).pathname : raw;
+}
+
+/** Build the request handler of a server app. */
+export function createHandler(app: ServerApp, opts: HandlerOptions = {}): (req: Request) => Promise<Response> {
+  const match = compileRoutes(app.routes);
+  const sessions = app.sessions ? new CachedSessions(new SessionCodec(app.className, app.instanceName)) : undefined;
+  const maxBody = opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const prefix = app.rolloutPrefix === "model" ? MODEL_PREFIX : RESOURCES_PREFIX;
+  const ambient = opts.ambientRolloutId ?? true;
+
+  return async (req: Request): Promise<Response> => {
+    const fullPath = pathOf(req.url);
+    let path = fullPath;
+    let rolloutId: string | undefined;
+    let capture = false;
+    const m = fullPath.startsWith("/ng-rollout/") ? prefix.exec(fullPath) : null;
+    if (m) {
+      rolloutId = m[1];
+      capture = app.rolloutPrefix === "model" && m[2] !== undefined;
+      path = m[m.length - 1]!;
+    }
+    rolloutId ??= req.headers.get("x-nemo-gym-rollout-id") ?? undefined;
+    const cookieHeader = req.headers.get("cookie");
+    const cookies = parseCookies(cookieHeader);
+    const sessionId = sessions ? sessions.idFor(cookies) : "";
+    const responseCookies: Record<string, string> = {};
+
+    let out: Response | JsonOut;
+    try {
+      out = await dispatch();
+    } catch (err) {
+      out = errorOut(err, app, req, fullPath);
+    }
+    // Inner servers' cookies first; our own session cookie is always (re)sent, 500s included (§6.1).
+    const setCookies: string[] = [];
+    for (const k in responseCookies) setCookies.push(`${k}=${responseCookies[k]}; Path=/; SameSite=lax`);
+    if (sessions) setCookies.push(sessions.setCookie(sessionId));
+    if (!(out instanceof Response)) {
+      const headers: [string, string][] = [["content-type", "application/json"], ...(out.headers ?? [])];
+      for (const c of setCookies) headers.push(["set-cookie", c]);
+      return new Response(out.json, { status: out.status, headers });
+    }
+    let res = out;
+    if (setCookies.length > 0) {
+      if (!isMutable(res)) res = mutable(res);
+      for (const c of setCookies) res.headers.append("set-cookie", c);
+    }
+    return res;
+
+    async function dispatch(): Promise<Response | JsonOut> {
+      // Starlette answers HEAD on every GET route.
+      const method = req.method === "HEAD" ? "GET" : req.method;
+      const found = match(method, path);
+      if (found.kind === "none") {
+        // Starlette's redirect_slashes: `/verify/` → 307 to `/verify` (and the reverse) when that route exists.
+        const other = path.endsWith("/") && path !== "/" ? path.slice(0, -1) : `${path}/`;
+        if (match(method, other).kind === "found") {
+          const url = new URL(req.url);
+          url.pathname = url.pathname.slice(0, url.pathname.length - path.length) + other;
+          return new Response(null, { status: 307, headers: { location: url.toString() } });
+        }
+        if (method === "GET" && LIVENESS.has(path)) return jsonOut({ status: "ok" });
+        if (method === "GET" && path === "/docs") return new Response(DOCS_HTML, { headers: { "content-type": "text/html; charset=utf-8" } });
+        return jsonOut({ detail: "Not Found" }, 404);
+      }
+      if (found.kind === "method") return jsonOut({ detail: "Method Not Allowed" }, 405, [["allow", found.allowed.join(", ")]]);
+      const read = method === "GET" ? undefined : await readRequestBody(req, maxBody, found.route.rawBody !== true);
+      let handlerRequest: Request | undefined = path === fullPath ? req : undefined;
+      const ctx: RequestContext = {
+        // Built on first read: a rollout-prefixed call would otherwise cost a URL and a Request per
+        // request, and almost no handler looks at the raw request.
+        get request() {
+          return (handlerRequest ??= withPath(req, path));
+        },
+        body: read?.value,
+        rawBody: read?.raw,
+        sessionId,
+        cookies,
+        responseCookies,
+        rolloutId,
+        signal: req.signal,
+        params: found.params,
+        trainingTokenCapture: capture,
+        // Resolved on first read: few handlers look, and the proxy-header walk is per request otherwise.
+        get clientAddress() {
+          return clientOf(req, opts.peerAddress?.(req), opts.proxy).address;
+        },
+      };
+      // The rollout id becomes ambient so this server's own outbound calls carry it (§14).
+      // Unprofiled (the usual case): no wrapper closure, promise or label string per request.
+      const ambientId = ambient ? rolloutId : undefined;
+      const result = opts.profile
+        ? await opts.profile(`${found.route.method} ${found.route.path}`, async () => await withRolloutId(ambientId, () => found.route.handler(ctx)))
+        : await withRolloutId(ambientId, () => found.route.handler(ctx));
+      if (result instanceof Response) return result;
+      return result instanceof RawJson ? { json: result.text, status: 200 } : jsonOut(result);
+    }
+  };
+}
+
+function isMutable(res: Response): boolean {
+  try {
+    res.headers.append("x-gym-probe", "1");
+    res.headers.delete("x-gym-probe");
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The request as the handler sees it: same method, headers and signal, path without the rollout prefix (the body is in ctx.body). */
+function withPath(req: Request, path: string): Request {
+  const next = new URL(req.url);
+  next.pathname = path;
+  return new Request(next.toString(), { method: req.method, headers: req.headers, signal: req.signal });
+}
+
+/** Where and how to listen. */
+export interface ListenOptions {
+  host: string;
+  port: number;
+  /** Share the port with sibling worker processes (`num_workers > 1`, SO_REUSEPORT). */
+  reusePort?: boolean;
+}
+
+/** Bind a handler with Bun.serve: `idleTimeout: 0` because handlers wait on model calls (D16). Throws EADDRINUSE when taken. */
+export function listen(handler: (req: Request, server: Server<undefined>) => Response | Promise<Response>, opts: ListenOptions): Server<undefined> {
+  return Bun.serve({
+    hostname: opts.host,
+    port: opts.port,
+    reusePort: opts.reusePort ?? false,
+    idleTimeout: 0,
+    // Bun's own cap answers a bare 413; ours (by Content-Length, then while streaming) answers JSON.
+    maxRequestBodySize: Number.MAX_SAFE_INTEGER,
+    fetch: handler,
+    error(err) {
+      log.error("unhandled server error:", err);
+      return jsonResponse(pyExceptionRepr(err), 500);
+    },
+  });
+}
+
+/** Options of `serveApp`. */
+export interface ServeOptions extends HandlerOptions, ListenOptions {}
+
+/** Serve an app: `createHandler` + `listen`, with the socket peer as the client address. */
+export function serveApp(app: ServerApp, opts: ServeOptions): Server<undefined> {
+  let server: Server<undefined> | undefined;
+  const handler = createHandler(app, { ...opts, peerAddress: opts.peerAddress ?? ((req) => server?.requestIP(req)?.address) });
+  server = listen((req) => handler(req), opts);
+  return server;
+}

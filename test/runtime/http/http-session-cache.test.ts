@@ -1,0 +1,42 @@
+import { describe, expect, test } from "bun:test";
+import { CachedSessions } from "../../../src/runtime/http/http-session-cache.ts";
+import { SessionCodec } from "../../../src/runtime/http/session.ts";
+
+/** A codec that counts the HMAC checks it makes. */
+class CountingCodec extends SessionCodec {
+  reads = 0;
+  override read(cookies: Record<string, string>): string | undefined {
+    this.reads++;
+    return super.read(cookies);
+  }
+}
+
+const valueOf = (header: string, name: string) => header.split(";")[0]!.slice(name.length + 1);
+
+describe("CachedSessions: cookies signed here", () => {
+  test("a cookie this cache signed comes back as its session id without an HMAC check", () => {
+    const codec = new CountingCodec("M", "policy");
+    const cache = new CachedSessions(codec);
+    const ids = ["a-1", "b-2", "c-3"];
+    const values = ids.map((id) => valueOf(cache.setCookie(id), codec.cookieName));
+    ids.forEach((id, i) => expect(cache.idFor({ [codec.cookieName]: values[i]! })).toBe(id));
+    expect(codec.reads).toBe(0);
+  });
+
+  test("a cookie signed elsewhere (another worker, same secret) is checked once, then cached", () => {
+    const codec = new CountingCodec("M", "policy");
+    const other = valueOf(new SessionCodec("M", "policy").setCookie("from-worker-2"), codec.cookieName);
+    const cache = new CachedSessions(codec);
+    expect(cache.idFor({ [codec.cookieName]: other })).toBe("from-worker-2");
+    expect(cache.idFor({ [codec.cookieName]: other })).toBe("from-worker-2");
+    expect(codec.reads).toBe(1);
+  });
+
+  test("a cookie signed for another instance is not accepted: it gets a fresh id", () => {
+    const mine = new CachedSessions(new SessionCodec("M", "policy"));
+    const theirs = valueOf(new CachedSessions(new SessionCodec("M", "judge")).setCookie("x"), "M___judge");
+    const id = mine.idFor({ M___policy: theirs });
+    expect(id).not.toBe("x");
+    expect(id).toMatch(/^[0-9a-f-]{36}$/);
+  });
+});
