@@ -7,6 +7,7 @@ import type { TSchema } from "typebox";
 import Type from "typebox";
 import { HttpError, type RequestContext, type Route, type ServerApp } from "../runtime/http/http-types.ts";
 import { computeAggregateMetrics } from "../verify/aggregate-metrics.ts";
+import { JudgeError } from "../verify/judge/judge-error.ts";
 import { CloseSessionRequest, isNativeSeed, NativeSeedRequest, PATHS } from "./episode-protocol.ts";
 import { nameFailure } from "./failure-origin.ts";
 import { RESPONSE_CREATE_KEYS } from "./openai-schemas.ts";
@@ -51,12 +52,7 @@ export interface ResourcesSpec {
 }
 
 /** A judge call failed (transport or unusable answer): `/verify` answers 200 with a judge_failed marker, not a 500 (§7.1). */
-export class JudgeError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "JudgeError";
-  }
-}
+export { JudgeError };
 
 /** Per-session state, keyed by session id (the cookie carries only the id, §6.1). */
 export class SessionStore<T> {
