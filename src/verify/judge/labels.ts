@@ -19,16 +19,6 @@ export function lastMessageText(response: Obj): string | undefined {
   return typeof part?.text === "string" ? part.text : "";
 }
 
-/** Every `output_text` of every assistant message, joined (the OpenAI SDK's `response.output_text`). */
-export function outputText(response: Obj): string {
-  let text = "";
-  for (const item of (Array.isArray(response.output) ? response.output : []) as Obj[]) {
-    if (item?.type !== "message" || !Array.isArray(item.content)) continue;
-    for (const c of item.content as Obj[]) if (c?.type === "output_text" && typeof c.text === "string") text += c.text;
-  }
-  return text;
-}
-
 /** `choices[0].message.content` of a chat completion ("" when absent). */
 export function chatText(completion: Obj): string {
   const choices = completion.choices;
