@@ -14,3 +14,4 @@ registerBuiltin("environment_servers", "legacy_agent", async () => (await import
 registerBuiltin("environment_servers", "single_agent_turn_legacy", async () => (await import("./environments/single-agent-turn.ts")).legacyComponent);
 registerBuiltin("resources_servers", "mcqa", async () => (await import("./resources/mcqa.ts")).component);
 registerBuiltin("resources_servers", "gpqa_diamond", async () => (await import("./resources/mcqa.ts")).gpqaDiamondComponent);
+registerBuiltin("resources_servers", "equivalence_llm_judge", async () => (await import("./resources/equivalence-llm-judge.ts")).component);

@@ -2,8 +2,9 @@
 import { describe, expect, test } from "bun:test";
 import { ChoiceRowError, gradeChoice, type ChoiceRow } from "../../../src/verify/choices/grade.ts";
 import { gpqaLetter } from "../../../src/verify/choices/gpqa.ts";
+import type { Options } from "../../../src/verify/choices/letters.ts";
 
-const ABCD = [{ A: "red" }, { B: "green" }, { C: "blue" }, { D: "light blue" }];
+const ABCD: Options = [{ A: "red" }, { B: "green" }, { C: "blue" }, { D: "light blue" }];
 const row = (extra: Partial<ChoiceRow> = {}): ChoiceRow => ({ options: ABCD, expected_answer: "C", ...extra });
 
 // [name, text, row overrides, server mode, extracted]
