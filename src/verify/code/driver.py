@@ -261,13 +261,15 @@ def grade_call(code, inputs, outputs, fn_name, timeout):
 def guard(workdir):
     """Refuse what a test program has no business doing (the reliability guard, plus an audit hook)."""
     allowed_prefix = os.path.realpath(workdir) + os.sep
+    getcwd = os.getcwd  # kept: the guard below removes os.getcwd, which realpath needs for relative paths
 
     def hook(event, args):
         if event == "open":
             path, mode = args[0], args[1]
             writing = isinstance(mode, str) and any(c in mode for c in "wax+")
             if writing and isinstance(path, (str, bytes)):
-                p = os.path.realpath(os.fsdecode(path))
+                p = os.fsdecode(path)
+                p = os.path.realpath(p if os.path.isabs(p) else os.path.join(getcwd(), p))
                 if not p.startswith(allowed_prefix):
                     raise PermissionError("gym sandbox: writing outside the run directory is not allowed: %s" % p)
         elif event in ("os.fork", "os.forkpty", "os.system", "os.exec", "os.posix_spawn", "os.spawn", "os.kill", "os.killpg",

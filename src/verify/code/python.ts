@@ -40,11 +40,14 @@ async function probe(argv: string[]): Promise<{ ok: boolean; out: string }> {
   }
 }
 
-let cached: Promise<PythonHost> | undefined;
+const cache = new Map<string, Promise<PythonHost>>();
 
 /** The python3 this process runs programs with (probed once); rejects with PythonMissingError. */
 export function pythonHost(pathEnv: string | undefined): Promise<PythonHost> {
-  cached ??= (async () => {
+  const key = pathEnv ?? "";
+  const hit = cache.get(key);
+  if (hit) return hit;
+  const p = (async () => {
     const found = Bun.which("python3", { PATH: pathEnv ?? "" });
     if (!found) throw new PythonMissingError(`PATH=${pathEnv ?? ""}`);
     const exe = await probe([found, "-c", "import sys; print(sys.executable)"]);
@@ -54,9 +57,7 @@ export function pythonHost(pathEnv: string | undefined): Promise<PythonHost> {
     const setsid = Bun.which("setsid", { PATH: "/usr/local/bin:/usr/bin:/bin" });
     return { python: exe.out, wrapper: setsid ? [setsid] : [], isolated: false };
   })();
-  const p = cached;
-  p.catch(() => {
-    if (cached === p) cached = undefined; // a later call may find python3 after an install
-  });
+  cache.set(key, p);
+  p.catch(() => cache.delete(key)); // a later call may find python3 after an install
   return p;
 }
