@@ -7,6 +7,7 @@ import { realpathSync } from "node:fs";
 import { parse as parseYaml } from "yaml";
 import { embeddedRoot } from "../assets/embedded.ts";
 import { KIND_COMMAND, type CatalogEntry, type CatalogKind } from "../config/catalog.ts";
+import { EXTERNAL_ROOT, externalDetails } from "../config/external-rows.ts";
 import { searchRoots } from "../config/roots.ts";
 import { log } from "../log.ts";
 import type { GymArgDef, ParsedFlags } from "./_command.ts";
@@ -64,6 +65,9 @@ export function entryJson(e: CatalogEntry): Record<string, unknown> {
   }
   out.path = e.path;
   out.root = e.root;
+  out.builtin = e.root !== EXTERNAL_ROOT;
+  const ext = externalDetails(e);
+  if (ext) out.external_recipe = ext.recipe;
   if (e.error !== null) out.error = e.error;
   return out;
 }
@@ -109,7 +113,9 @@ export function renderEntry(e: CatalogEntry, embedded: string): string {
     lines.push(["agent", e.agent ?? "-"]);
     lines.push(["num_repeats", e.num_repeats === null ? "-" : String(e.num_repeats)]);
   }
-  lines.push(["config", e.path]);
+  const ext = externalDetails(e);
+  if (ext) lines.push(["external", ext.message]);
+  else lines.push(["config", e.path]);
   lines.push(["root", e.root === embedded ? `${e.root} (embedded)` : e.root]);
   if (e.error !== null) lines.push(["error", e.error]);
   const w = Math.max(...lines.map(([k]) => k.length));

@@ -1,6 +1,7 @@
 /** Builds the `gym list <kind> [NAME]` commands on top of the catalog (spec cli-config §2.4). */
 import { UsageError } from "../errors.ts";
 import { findCatalogEntry, KIND_NOUN, listCatalog, type CatalogEntry, type CatalogKind } from "../config/catalog.ts";
+import { externalRow, externalRows } from "../config/external-rows.ts";
 import { log } from "../log.ts";
 import { defineGymCommand, type GymArgDef, type GymCommand, type GymContext } from "./_command.ts";
 import { catalogFlags, catalogOverrides, commandRoots, entryJson, pluralNoun, printOut, renderEntry, renderTable } from "./list-catalog.ts";
@@ -43,6 +44,7 @@ export function listCommand(spec: ListSpec): GymCommand {
     args: {
       name: { type: "positional", required: false, description: "Inspect this entry instead of listing all" },
       ...spec.args,
+      builtin: { type: "boolean", description: "Only what gym builds in (hide upstream components that run as external servers)" },
       ...catalogFlags,
     },
     examples: spec.examples,
@@ -61,12 +63,22 @@ export function listCommand(spec: ListSpec): GymCommand {
       const name = str(ctx.args.name) ?? str(ov.component_name);
       if (name !== undefined) {
         const noun = spec.kinds.length > 1 && kinds.length > 1 ? "environment" : KIND_NOUN[kinds[0]!];
-        const entry = findCatalogEntry(name, kinds, roots, noun);
+        let entry: CatalogEntry;
+        try {
+          entry = findCatalogEntry(name, kinds, roots, noun);
+        } catch (e) {
+          // Not built in, but upstream ships it: inspect its external row (with the recipe).
+          const ext = externalRow(kinds, name);
+          if (!ext) throw e;
+          entry = ext;
+        }
         printOut(json ? JSON.stringify(entryJson(entry), null, 2) : renderEntry(entry, embedded));
         return 0;
       }
       const filters = { ...ov, ...Object.fromEntries(Object.entries(ctx.args).filter(([, v]) => v !== undefined)) };
-      const rows = filterRows(listCatalog(kinds, roots), filters);
+      const builtIn = listCatalog(kinds, roots);
+      // Upstream components gym does not build in follow, marked external (issue: the whole library is listed).
+      const rows = filterRows([...builtIn, ...(ctx.args.builtin === true ? [] : externalRows(kinds, builtIn))], filters);
       if (json) printOut(JSON.stringify(rows.map(entryJson), null, 2));
       else printOut(rows.length === 0 ? `No ${pluralNoun(kinds)} found.` : renderTable(rows, embedded));
       return 0;
