@@ -236,7 +236,8 @@ export async function runRollouts(cfg: RolloutConfig, deps: DriverDeps): Promise
     };
     if (drained || stopped) {
       progress.state = drained ? "drained" : "stopped";
-      if (drained) writeFileSync(paths.drained, `${JSON.stringify({ drained_at: Date.now() / 1000, done: progress.done, total: progress.total })}\n`);
+      // `new_rows` tells the resumable prologue whether this job made progress (D37).
+      if (drained) writeFileSync(paths.drained, `${JSON.stringify({ drained_at: Date.now() / 1000, done: progress.done, total: progress.total, new_rows: newlyDone })}\n`);
       summary.exitCode = drained ? EXIT_DRAINED : 130;
       process.stderr.write(`${drained ? "Drained for walltime" : "Stopped"}: ${progress.done}/${progress.total} rollouts done; resume with --resume (+resume_from_cache=true).\n`);
       return summary;
