@@ -19,6 +19,7 @@ import type { Layer } from "./load.ts";
 import { emptyLayer, mergeDicts, mergeInto } from "./merge.ts";
 import { checkGlobalKeys } from "./global-schema.ts";
 import { checkMissing } from "./missing.ts";
+import { warnMisspelledKeys } from "./key-typos.ts";
 import { checkPoolLimits, checkProxyKeys } from "./network-keys.ts";
 import { applyOverride } from "./overrides.ts";
 import { addLegacyAgentServers } from "./legacy-agent.ts";
@@ -132,6 +133,7 @@ export async function resolveGlobalConfig(req: ResolveRequest): Promise<Resolved
   checkPoolLimits(read, servers, locate);
   checkProxyKeys(read, locate);
   mark("resolve: cross-refs + network keys");
+  warnMisspelledKeys(dict, servers.map((s) => s.name));
   await applyDefaults(dict, servers, { cwd, offline: req.offline, read, locate });
   mark("resolve: defaults");
   return { dict, servers, roots, locate: (path) => locationOf(merged.locs, path) };
