@@ -6,7 +6,7 @@ import { readEnv } from "../env.ts";
 import { log } from "../log.ts";
 import { setupServerClient } from "../runtime/http/client.ts";
 import { otlpProtocol } from "../runtime/http/otlp-push.ts";
-import { fdBudgetWarning, neededMaxHttpRequests } from "../rollout/capacity.ts";
+import { neededMaxHttpRequests } from "../rollout/capacity.ts";
 import { maxInFlight, rolloutConfigFrom, rolloutView } from "../rollout/config.ts";
 import { runRollouts } from "../rollout/driver.ts";
 import { respawnWithFetchCap, watchParent } from "../rollout/respawn.ts";
@@ -107,8 +107,6 @@ async function serveAndCollect(resolved: ResolvedConfig, view: Record<string, un
   const inFlight = maxInFlight(cfg);
   const cap = neededMaxHttpRequests(inFlight, env.bunMaxHttpRequests);
   if (cap !== undefined && !env.driverRespawned) return respawnWithFetchCap(cap);
-  const warn = fdBudgetWarning(inFlight);
-  if (warn) log.warn(warn);
   const reuse = Object.hasOwn(dict, "reuse_existing_data_preparation") && resolveAt(dict, ["reuse_existing_data_preparation"]) === true;
   if (reuse && existsSync(input)) log.info(`reuse_existing_data_preparation: using ${input}`);
   else {
@@ -217,8 +215,6 @@ export default defineGymCommand({
     const inFlight = maxInFlight(cfg);
     const cap = neededMaxHttpRequests(inFlight, env.bunMaxHttpRequests);
     if (cap !== undefined && !env.driverRespawned) return respawnWithFetchCap(cap);
-    const warn = fdBudgetWarning(inFlight);
-    if (warn) log.warn(warn);
 
     return collect(cfg, resolved, env, async () => targetsFromConfig((await setupServerClient(dict)).config));
   },

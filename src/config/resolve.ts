@@ -4,6 +4,8 @@
  * almost-servers, agent swap, legacy_agent servers, cross-references → network keys → defaults.
  * The result keeps interpolations unresolved (D3); `env resolve` resolves them for printing.
  */
+import { realpathSync } from "node:fs";
+import { embeddedRoot } from "../assets/embedded.ts";
 import { ConfigError } from "../errors.ts";
 import { handleAlmostServers } from "./almost-servers.ts";
 import { swapAgents } from "./agent-swap.ts";
@@ -127,7 +129,10 @@ export async function resolveGlobalConfig(req: ResolveRequest): Promise<Resolved
     }
   }
   mark("resolve: almost-servers + agent swap");
-  for (const g of addLegacyAgentServers(dict, servers)) servers.push({ ...g, dir: implementationDir(g.serverType, g.implementation, roots) });
+  // Locations carry the search roots' real paths.
+  const builtinRoot = `${realpathSync(await embeddedRoot())}/`;
+  const shipped = (name: string) => locationOf(merged.locs, [name])?.file.startsWith(builtinRoot) === true;
+  for (const g of addLegacyAgentServers(dict, servers, shipped)) servers.push({ ...g, dir: implementationDir(g.serverType, g.implementation, roots) });
   mark("resolve: legacy_agent servers");
   checkCrossRefs(servers, merged.locs);
   checkPoolLimits(read, servers, locate);
