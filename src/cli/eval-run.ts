@@ -188,7 +188,7 @@ export default defineGymCommand({
   args,
   examples: [
     "gym eval run --no-serve -i data/example.jsonl -o results/rollouts.jsonl --num-repeats 4 --concurrency 64",
-    "gym eval run --benchmark aime24 --split benchmark -o results/aime24/rollouts.jsonl -m my-model --model-url http://localhost:8000/v1",
+    "gym eval run --resources-server example_multi_step --model-type openai_model --split example -o results/rollouts.jsonl -m my-model --model-url http://localhost:8000/v1",
     "gym eval run --no-serve -i in.jsonl -o out.jsonl --resume",
   ],
   async run({ args: flags, data }) {
