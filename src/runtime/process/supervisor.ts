@@ -398,13 +398,14 @@ export class Supervisor {
     }
   }
 
-  private spinupError(pending: Managed[]): ConfigError {
+  /** A start-up timeout is a runtime failure (D31: exit 1), not a config error. */
+  private spinupError(pending: Managed[]): RuntimeError {
     const t = Number(this.dict.server_spinup_timeout_seconds ?? 600);
     const names = pending.map((m) => m.name);
     const logs = pending.map((m) => `  - ${m.name}: ${m.log.file}`).join("\n");
-    return new ConfigError(
+    return new RuntimeError(
       `${pending.length} of ${this.managed.length} server(s) did not answer within ${t}s: ${names.join(", ")}. Raise \`server_spinup_timeout_seconds\` to wait longer.\nLogs:\n${logs}`,
-      { key: "server_spinup_timeout_seconds", code: "E_SPINUP_TIMEOUT" },
+      { code: "E_SPINUP_TIMEOUT" },
     );
   }
 
