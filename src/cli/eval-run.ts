@@ -23,6 +23,7 @@ import { collate } from "../dataset/collate.ts";
 import { outputStem } from "../rollout/paths.ts";
 import { Supervisor } from "../runtime/process/supervisor.ts";
 import { isBuiltin } from "../components/registry.ts";
+import { checkBuiltinConfigs } from "../components/preflight.ts";
 import type { ResolvedConfig } from "../config/types.ts";
 import type { GymEnv } from "../env.ts";
 
@@ -126,7 +127,7 @@ async function serveAndCollect(resolved: ResolvedConfig, view: Record<string, un
     }
   }
   await import("../components/index.ts");
-  return collect(cfg, resolved, env, async () => targetsFromConfig(dict), new Supervisor({ resolved, isBuiltin, headPortFallback: true }));
+  return collect(cfg, resolved, env, async () => targetsFromConfig(dict), new Supervisor({ resolved, isBuiltin, checkConfigs: checkBuiltinConfigs, headPortFallback: true }));
 }
 
 /**

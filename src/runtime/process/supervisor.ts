@@ -26,6 +26,8 @@ export interface SupervisorOptions {
   resolved: ResolvedConfig;
   /** True when (server type, implementation) is a built-in component. */
   isBuiltin: (serverType: ServerType, implementation: string) => boolean;
+  /** Check the built-in components' leaves (components/preflight.ts); runs before anything starts. */
+  checkConfigs?: (resolved: ResolvedConfig) => Promise<void>;
   /** Where status lines go (stderr by default). */
   out?: (line: string) => void;
   /** Override the command that re-runs gym (tests). */
@@ -231,6 +233,7 @@ export class Supervisor {
   async start(): Promise<void> {
     const proxy = proxySettingsFromConfig(this.dict);
     this.plan(this.opts.resolved.servers);
+    await this.opts.checkConfigs?.(this.opts.resolved);
     const spinup = Number(this.dict.server_spinup_timeout_seconds ?? 600);
     const deadline = spinup > 0 ? performance.now() + spinup * 1000 : Number.POSITIVE_INFINITY;
 
