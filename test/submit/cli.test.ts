@@ -23,8 +23,8 @@ driver:
   policy_model: policy
   env: {W: "runtime:GYM_T_FWD_SECRET"}
   benchmarks:
-    b1: {run: {num_repeats: 2}}
-    b2: {run: {x: 1}}
+    b1: {run: {config_paths: [resources_servers/example_single_tool_call/configs/example_single_tool_call.yaml], split: example, num_repeats: 2}}
+    b2: {run: {config_paths: [resources_servers/example_single_tool_call/configs/example_single_tool_call.yaml], split: example, x: 1}}
 job: {output_path: ${out}}
 otel: {enabled: false}
 `;
