@@ -19,6 +19,7 @@ import { q } from "./render/shell.ts";
 import { parseSbatchOutput, sbatchProgram } from "./slurm.ts";
 import { isLocalHost, localConnection, sshConnection, type Connection } from "./ssh.ts";
 import { stageRun, type StagedBenchmark } from "./stage.ts";
+import { linkStagedBinary } from "./binary-cache.ts";
 import { validateSubmit, type Validated } from "./validate.ts";
 import type { RenderContext } from "./render/context.ts";
 
@@ -119,6 +120,7 @@ export async function runSubmit(o: SubmitOptions): Promise<number> {
     await checkMounts(conn, v);
     stagingDir = stageRun(staged);
     await conn.copyTree(stagingDir, runDir);
+    await linkStagedBinary(conn, outputPath, runDir);
     const names = staged.map((b) => b.name);
     const r = await conn.run(sbatchProgram(runDir, names, secrets), "sbatch");
     const results = parseSbatchOutput(r.stdout, names);

@@ -127,6 +127,8 @@ describe("gym eval submit CLI", () => {
     expect(runDir).toBe(join(runs, rec.gym_job_id));
     expect(JSON.parse(readFileSync(join(runDir, "gym-job.json"), "utf8"))).toEqual(rec);
     expect(statSync(join(runDir, "gym")).mode & 0o777).toBe(0o755);
+    // The binary is staged once per content digest beside the run dirs and linked into each.
+    expect(readdirSync(join(runs, ".gym-bin")).filter((f) => f.startsWith("gym-"))).toHaveLength(1);
     expect(statSync(join(runDir, "b1", "job.sh")).mode & 0o777).toBe(0o600);
     expect(statSync(join(runDir, "b1", "logs")).isDirectory()).toBe(true);
     expect(statSync(join(runDir, "b1", "artifacts")).isDirectory()).toBe(true);
