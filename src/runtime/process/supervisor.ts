@@ -4,7 +4,7 @@
  * shutdown. It takes a ResolvedConfig and an `isBuiltin` predicate from the CLI glue, so runtime/
  * never imports components/.
  */
-import { isAbsolute, resolve as resolvePath } from "node:path";
+import { dirname, isAbsolute, resolve as resolvePath } from "node:path";
 import { resolveAt } from "../../config/interpolate.ts";
 import type { ResolvedConfig, ServerInstance, ServerType } from "../../config/types.ts";
 import { ConfigError, RuntimeError } from "../../errors.ts";
@@ -16,7 +16,7 @@ import { isAddressInUse, portRangeFromConfig, probeExternalPort } from "./ports.
 import { bunMaxHttpRequests, poolLimits } from "../http/pool.ts";
 import { proxySettingsFromConfig } from "../http/proxy-headers.ts";
 import { modelEndpoints, probeServer, waitForModelEndpoints } from "./readiness.ts";
-import { defaultLogDir, ServerLog } from "./logs.ts";
+import { defaultLogDir, logDirsToKeep, pruneLogDirs, ServerLog } from "./logs.ts";
 import { builtinSpec, childEnv, ENV_VALUE_LIMIT, externalSpec, selfCommand } from "./spawn.ts";
 import { Watchdog } from "./watchdog.ts";
 import { stopChildren } from "./shutdown.ts";
@@ -99,6 +99,8 @@ export class Supervisor {
     this.watchdog = new Watchdog(this.command);
     const configured = opts.logDir ?? (typeof this.dict.nemo_gym_log_dir === "string" && this.dict.nemo_gym_log_dir !== "" ? this.dict.nemo_gym_log_dir : undefined);
     this.logDir = configured ? (isAbsolute(configured) ? configured : resolvePath(configured)) : defaultLogDir();
+    // Default per-run dirs would pile up in /tmp forever: keep the newest `log_dirs_to_keep`.
+    if (!configured) pruneLogDirs(dirname(this.logDir), logDirsToKeep(this.dict.log_dirs_to_keep));
   }
 
   /** The live config: after `start()` it holds every final port (build an in-process ServerClient from it). */
