@@ -27,9 +27,11 @@ export function gymArgsOfThisProcess(): string[] {
 
 /** The command that re-runs this program: the binary itself, or bun + src/main.ts from source. */
 export function selfCommand(): string[] {
-  const main = Bun.fileURLToPath(new URL("../../main.ts", import.meta.url));
-  // In the compiled binary modules live under Bun's virtual `$bunfs` root.
-  return main.includes("$bunfs") || main.includes("~BUN") ? [process.execPath] : [process.execPath, main];
+  // In the compiled binary modules live under Bun's virtual `$bunfs` root. Ask where this module
+  // is, not where main.ts would be: bundled with main.ts, `new URL("../../main.ts")` leaves that root.
+  const here = import.meta.dir;
+  if (here.includes("$bunfs") || here.includes("~BUN")) return [process.execPath];
+  return [process.execPath, Bun.fileURLToPath(new URL("../../main.ts", import.meta.url))];
 }
 
 /** A process to start. */
