@@ -10,7 +10,7 @@ import { selectorArgs, selectorFlags } from "./_flags.ts";
 export default defineGymCommand({
   meta: { name: "prepare", description: "Prepare benchmark data" },
   args: { config: selectorFlags.config!, benchmark: selectorFlags.benchmark!, "search-dir": selectorFlags["search-dir"]! },
-  examples: ["gym eval prepare --benchmark gsm8k", "gym eval prepare --benchmark aime24 +use_cached_prepared_benchmarks=true"],
+  examples: ["gym eval prepare --benchmark my_benchmark --search-dir ./my_plugins", "gym eval prepare --benchmark my_benchmark --search-dir ./my_plugins +use_cached_prepared_benchmarks=true"],
   async run({ args: flags, data }) {
     const resolved = await resolveGlobalConfig({ selectors: selectorArgs(flags), overrides: data.overrides, noModel: true });
     const read = (k: string) => (Object.hasOwn(resolved.dict, k) ? resolveAt(resolved.dict, [k]) : undefined);

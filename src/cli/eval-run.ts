@@ -6,7 +6,7 @@ import { readEnv } from "../env.ts";
 import { log } from "../log.ts";
 import { setupServerClient } from "../runtime/http/client.ts";
 import { otlpProtocol } from "../runtime/http/otlp-push.ts";
-import { fdBudgetWarning, neededMaxHttpRequests } from "../rollout/capacity.ts";
+import { neededMaxHttpRequests } from "../rollout/capacity.ts";
 import { maxInFlight, rolloutConfigFrom, rolloutView } from "../rollout/config.ts";
 import { runRollouts } from "../rollout/driver.ts";
 import { respawnWithFetchCap, watchParent } from "../rollout/respawn.ts";
@@ -23,6 +23,7 @@ import { collate } from "../dataset/collate.ts";
 import { outputStem } from "../rollout/paths.ts";
 import { Supervisor } from "../runtime/process/supervisor.ts";
 import { isBuiltin } from "../components/registry.ts";
+import { checkBuiltinConfigs } from "../components/preflight.ts";
 import type { ResolvedConfig } from "../config/types.ts";
 import type { GymEnv } from "../env.ts";
 
@@ -107,8 +108,6 @@ async function serveAndCollect(resolved: ResolvedConfig, view: Record<string, un
   const inFlight = maxInFlight(cfg);
   const cap = neededMaxHttpRequests(inFlight, env.bunMaxHttpRequests);
   if (cap !== undefined && !env.driverRespawned) return respawnWithFetchCap(cap);
-  const warn = fdBudgetWarning(inFlight);
-  if (warn) log.warn(warn);
   const reuse = Object.hasOwn(dict, "reuse_existing_data_preparation") && resolveAt(dict, ["reuse_existing_data_preparation"]) === true;
   if (reuse && existsSync(input)) log.info(`reuse_existing_data_preparation: using ${input}`);
   else {
@@ -128,7 +127,7 @@ async function serveAndCollect(resolved: ResolvedConfig, view: Record<string, un
     }
   }
   await import("../components/index.ts");
-  return collect(cfg, resolved, env, async () => targetsFromConfig(dict), new Supervisor({ resolved, isBuiltin, headPortFallback: true }));
+  return collect(cfg, resolved, env, async () => targetsFromConfig(dict), new Supervisor({ resolved, isBuiltin, checkConfigs: checkBuiltinConfigs, headPortFallback: true }));
 }
 
 /**
@@ -190,7 +189,7 @@ export default defineGymCommand({
   args,
   examples: [
     "gym eval run --no-serve -i data/example.jsonl -o results/rollouts.jsonl --num-repeats 4 --concurrency 64",
-    "gym eval run --benchmark aime24 --split benchmark -o results/aime24/rollouts.jsonl -m my-model --model-url http://localhost:8000/v1",
+    "gym eval run --resources-server example_multi_step --model-type openai_model --split example -o results/rollouts.jsonl -m my-model --model-url http://localhost:8000/v1",
     "gym eval run --no-serve -i in.jsonl -o out.jsonl --resume",
   ],
   async run({ args: flags, data }) {
@@ -217,8 +216,6 @@ export default defineGymCommand({
     const inFlight = maxInFlight(cfg);
     const cap = neededMaxHttpRequests(inFlight, env.bunMaxHttpRequests);
     if (cap !== undefined && !env.driverRespawned) return respawnWithFetchCap(cap);
-    const warn = fdBudgetWarning(inFlight);
-    if (warn) log.warn(warn);
 
     return collect(cfg, resolved, env, async () => targetsFromConfig((await setupServerClient(dict)).config));
   },

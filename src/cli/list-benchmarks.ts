@@ -6,5 +6,5 @@ export default listCommand({
   command: "list benchmarks",
   description: "List benchmarks (name, domain, agent, repeats, description), or inspect one",
   kinds: ["benchmark"],
-  examples: ["gym list benchmarks", "gym list benchmarks aime24 --json", "gym list benchmarks --search-dir ./my_plugins"],
+  examples: ["gym list benchmarks", "gym list benchmarks --json", "gym list benchmarks --search-dir ./my_plugins"],
 });

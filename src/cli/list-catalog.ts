@@ -11,11 +11,12 @@ import { EXTERNAL_ROOT, externalDetails } from "../config/external-rows.ts";
 import { searchRoots } from "../config/roots.ts";
 import { log } from "../log.ts";
 import type { GymArgDef, ParsedFlags } from "./_command.ts";
+import { searchDirFlag } from "./_flags.ts";
 
 /** Flags every catalog command takes. */
 export const catalogFlags: Record<string, GymArgDef> = {
   json: { type: "boolean", description: "Print one JSON value (array, or object for NAME) on stdout and nothing else" },
-  "search-dir": { type: "string", repeatable: true, valueHint: "dir", description: "Extra search root (repeatable; replaces NEMO_GYM_EXTRA_ROOTS)" },
+  "search-dir": searchDirFlag,
 };
 
 /** The catalog keys of §2.5 read from `key=value` tokens (leading `+` dropped, YAML scalar typing). */

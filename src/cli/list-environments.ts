@@ -14,5 +14,5 @@ export default listCommand({
     status: { type: "enum", options: ["experimental", "no-manifest"], description: "Only entries with this manifest status" },
     lifecycle: { type: "enum", options: ["active", "deprecated"], description: "Only entries in this lifecycle state" },
   },
-  examples: ["gym list environments", "gym list environments --kind environment --domain games", "gym list environments circle_count --json"],
+  examples: ["gym list environments", "gym list environments --kind environment --json"],
 });
