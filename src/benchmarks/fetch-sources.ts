@@ -14,6 +14,8 @@ import { sourceLabel, sourceName, type SourceFile, type SourceSpec } from "./typ
 export interface FetchEnv {
   /** Hugging Face client (endpoint from hf_endpoint / HF_ENDPOINT, bearer hf_token on its origin only). */
   hub: HubHttp;
+  /** Client for a plain URL source's origin: same deadlines and retries, never a token. */
+  raw: (origin: string) => HubHttp;
   /** Whether a token is configured (gated sources need one). */
   hasToken: boolean;
   /** `benchmark_mirror_url`: fetch `https://host/path` as `<mirror>/host/path` instead. */
@@ -78,19 +80,19 @@ class TruncatedError extends RuntimeError {
 }
 
 /** GET one URL whole: checks Content-Length, retries 5xx and truncation a few times. */
-async function download(env: FetchEnv, url: string, bench: string, name: string): Promise<Uint8Array> {
+async function download(http: HubHttp, url: string, bench: string, name: string): Promise<Uint8Array> {
   let last: unknown;
   for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
     try {
-      const res = await env.hub.request(url);
+      const res = await http.request(url);
       const want = Number(res.headers.get("content-length") ?? Number.NaN);
       let bytes: Uint8Array;
       try {
         bytes = new Uint8Array(await res.arrayBuffer());
       } catch (e) {
-        throw Number.isFinite(want) ? new TruncatedError(env.hub.display(url), 0, want) : e;
+        throw Number.isFinite(want) ? new TruncatedError(http.display(url), 0, want) : e;
       }
-      if (Number.isFinite(want) && !res.headers.get("content-encoding") && bytes.length !== want) throw new TruncatedError(env.hub.display(url), bytes.length, want);
+      if (Number.isFinite(want) && !res.headers.get("content-encoding") && bytes.length !== want) throw new TruncatedError(http.display(url), bytes.length, want);
       return bytes;
     } catch (e) {
       last = e;
@@ -100,7 +102,7 @@ async function download(env: FetchEnv, url: string, bench: string, name: string)
     }
   }
   if (last instanceof Error && !(last instanceof RuntimeError) && !(last instanceof ConfigError)) {
-    throw new RuntimeError(`${bench}: downloading ${name} from ${env.hub.display(url)} failed: ${last.message}`, { cause: last });
+    throw new RuntimeError(`${bench}: downloading ${name} from ${http.display(url)} failed: ${last.message}`, { cause: last });
   }
   if (last instanceof RuntimeError) throw new RuntimeError(`${bench}: ${name}: ${last.message}`, { hint: last.hint, code: last.code, cause: last });
   throw last;
@@ -124,13 +126,16 @@ export async function fetchSource(env: FetchEnv, bench: string, s: SourceSpec): 
     for (const f of files) log.info(`${bench}: ${f.name} (${sizeOf(f.bytes.length)}) from ${env.dataDir}`);
     return files;
   }
-  const one = async (url: string, name: string): Promise<SourceFile> => {
-    log.info(`${bench}: downloading ${name} from ${env.hub.display(url)}`);
-    const bytes = await download(env, url, bench, name);
+  const one = async (url: string, name: string, http = env.hub): Promise<SourceFile> => {
+    log.info(`${bench}: downloading ${name} from ${http.display(url)}`);
+    const bytes = await download(http, url, bench, name);
     log.info(`${bench}: ${name} done (${sizeOf(bytes.length)})`);
     return { name, bytes };
   };
-  if (s.kind === "url") return [await one(mirrored(s.url, env.mirror), s.file)];
+  if (s.kind === "url") {
+    const url = mirrored(s.url, env.mirror);
+    return [await one(url, s.file, env.raw(new URL(url).origin))];
+  }
   const rev = encodeURIComponent(s.revision ?? "main");
   if (s.kind === "hf-file") return [await one(env.hub.url(`/datasets/${s.repo}/resolve/${rev}/${hubPath(s.path)}`), s.path)];
   const listUrl = `/api/datasets/${s.repo}/parquet/${encodeURIComponent(s.config)}/${encodeURIComponent(s.split)}${s.revision ? `?revision=${rev}` : ""}`;

@@ -98,6 +98,8 @@ export default defineGymCommand({
     if (dataDir && plan.python.length > 0) log.warn(`--data-dir does not apply to Python prepare scripts (${plan.python.map((j) => j.name).join(", ")})`);
     const fetch = {
       hub: new HubHttp(hfEndpoint(keys, readEnv().hfEndpoint), keys.str("hf_token"), "Hugging Face", keys),
+      // Plain URL sources never see the token.
+      raw: (origin: string) => new HubHttp(origin, undefined, "download", keys),
       hasToken: keys.str("hf_token") !== undefined,
       mirror: keys.str("benchmark_mirror_url"),
       dataDir: dataDir ? resolve(dataDir) : undefined,
