@@ -3,14 +3,12 @@ import { resolve } from "node:path";
 import { preparedRoot } from "../assets/embedded.ts";
 import { resolveAt } from "../config/interpolate.ts";
 import { resolveGlobalConfig } from "../config/resolve.ts";
-import { readEnv } from "../env.ts";
 import { ConfigError, UsageError } from "../errors.ts";
 import { log } from "../log.ts";
 import { checkPrepareScripts, prepareBenchmarks } from "../dataset/prepare.ts";
-import { HubHttp } from "../dataset/hf-http.ts";
-import { hfEndpoint } from "../dataset/hf-upload.ts";
 import { keysOf } from "../dataset/upload-keys.ts";
 import { installBundle, writeBundle } from "../benchmarks/bundle.ts";
+import { fetchEnvFromKeys } from "../benchmarks/fetch-env.ts";
 import { planPrepare } from "../benchmarks/plan.ts";
 import { checkBuiltins, prepareBuiltins } from "../benchmarks/prepare.ts";
 import { defineGymCommand, type ParsedFlags } from "./_command.ts";
@@ -96,14 +94,7 @@ export default defineGymCommand({
       throw new ConfigError(`--bundle holds built-in preparations only; these run a Python prepare_script: ${plan.python.map((j) => j.name).join(", ")}`, { hint: "bundle the others, and copy those benchmarks' JSONL files yourself" });
     }
     if (dataDir && plan.python.length > 0) log.warn(`--data-dir does not apply to Python prepare scripts (${plan.python.map((j) => j.name).join(", ")})`);
-    const fetch = {
-      hub: new HubHttp(hfEndpoint(keys, readEnv().hfEndpoint), keys.str("hf_token"), "Hugging Face", keys),
-      // Plain URL sources never see the token.
-      raw: (origin: string) => new HubHttp(origin, undefined, "download", keys),
-      hasToken: keys.str("hf_token") !== undefined,
-      mirror: keys.str("benchmark_mirror_url"),
-      dataDir: dataDir ? resolve(dataDir) : undefined,
-    };
+    const fetch = fetchEnvFromKeys(keys, dataDir);
     // Everything is checked before anything runs: built-in sources first, then the Python scripts.
     checkBuiltins(plan.builtin, fetch);
     const pyOpts = { useCached, processes, args: args as Record<string, unknown>, python: typeof python === "string" && python !== "" ? python : "python3", cwd: process.cwd() };

@@ -14,6 +14,10 @@ export interface ListSpec {
   /** Extra flags (filters) of this command. */
   args?: Record<string, GymArgDef>;
   examples?: string[];
+  /** Extra fields per row (JSON keys, and table columns by `columns`), computed after filtering. */
+  details?: (rows: CatalogEntry[], roots: string[]) => Promise<Record<string, unknown>[]>;
+  /** Table columns of the `details` fields: [header, key]. */
+  columns?: [string, string][];
 }
 
 function str(v: unknown): string | undefined {
@@ -62,13 +66,15 @@ export function listCommand(spec: ListSpec): GymCommand {
       if (name !== undefined) {
         const noun = spec.kinds.length > 1 && kinds.length > 1 ? "environment" : KIND_NOUN[kinds[0]!];
         const entry = findCatalogEntry(name, kinds, roots, noun);
-        printOut(json ? JSON.stringify(entryJson(entry), null, 2) : renderEntry(entry, embedded));
+        const extra = spec.details ? (await spec.details([entry], roots))[0] : undefined;
+        printOut(json ? JSON.stringify({ ...entryJson(entry), ...extra }, null, 2) : renderEntry(entry, embedded, extra));
         return 0;
       }
       const filters = { ...ov, ...Object.fromEntries(Object.entries(ctx.args).filter(([, v]) => v !== undefined)) };
       const rows = filterRows(listCatalog(kinds, roots), filters);
-      if (json) printOut(JSON.stringify(rows.map(entryJson), null, 2));
-      else printOut(rows.length === 0 ? `No ${pluralNoun(kinds)} found.` : renderTable(rows, embedded));
+      const extra = spec.details ? await spec.details(rows, roots) : undefined;
+      if (json) printOut(JSON.stringify(rows.map((r, i) => ({ ...entryJson(r), ...extra?.[i] })), null, 2));
+      else printOut(rows.length === 0 ? `No ${pluralNoun(kinds)} found.` : renderTable(rows, embedded, extra && spec.columns ? { values: extra, columns: spec.columns } : undefined));
       return 0;
     },
   });
