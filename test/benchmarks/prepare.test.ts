@@ -148,6 +148,15 @@ describe("gym eval prepare (built-in preparers)", () => {
     expect(again.code).toBe(0);
     expect(again.stderr).toContain("using the cached");
     expect(srv.seen.length).toBe(before);
+    // gym dataset render shows a prepared row through the benchmark's prompt_config (§6 format_map: `{{}}` → `{}`).
+    const shown = await runGym(["dataset", "render", "--benchmark", "gsm8k", "--row", "2"], { cwd: dir.path, env: e });
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).toBe("--- user ---\nSolve the following math problem. Make sure to put the answer (and only answer) inside \\boxed{}.\n\nHalf of one?\n");
+    const json = await runGym(["dataset", "render", "--benchmark", "gsm8k", "--row", "1", "--json", "--prompt-config", "benchmarks/prompts/generic/default.yaml"], { cwd: dir.path, env: e });
+    expect(JSON.parse(json.stdout)).toEqual([{ role: "user", content: "Tom has 3 bags of 400 apples. How many apples?" }]);
+    const past = await runGym(["dataset", "render", "--benchmark", "gsm8k", "--row", "9"], { cwd: dir.path, env: e });
+    expect(past.code).toBe(2);
+    expect(past.stderr).toContain("has 3 row(s); there is no row 9");
   }, 60_000);
 
   test("a gated source without hf_token stops before any download (exit 2)", async () => {
