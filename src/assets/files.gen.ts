@@ -7,43 +7,45 @@ import f4 from "../../assets/benchmarks/ifeval/README.md" with { type: "text" };
 import f5 from "../../assets/benchmarks/ifeval/config.yaml" with { type: "text" };
 import f6 from "../../assets/benchmarks/math-500/README.md" with { type: "text" };
 import f7 from "../../assets/benchmarks/math-500/config.yaml" with { type: "text" };
-import f8 from "../../assets/benchmarks/mmlu_pro/README.md" with { type: "text" };
-import f9 from "../../assets/benchmarks/mmlu_pro/config.yaml" with { type: "text" };
-import f10 from "../../assets/benchmarks/prompts/eval/aai/mcq-10choices.yaml" with { type: "text" };
-import f11 from "../../assets/benchmarks/prompts/eval/aai/mcq-4choices-boxed.yaml" with { type: "text" };
-import f12 from "../../assets/benchmarks/prompts/eval/aai/mcq-4choices.yaml" with { type: "text" };
-import f13 from "../../assets/benchmarks/prompts/eval/bigcodebench/codegen.yaml" with { type: "text" };
-import f14 from "../../assets/benchmarks/prompts/eval/livecodebench/default_reasoning.yaml" with { type: "text" };
-import f15 from "../../assets/benchmarks/prompts/generic/codegen.yaml" with { type: "text" };
-import f16 from "../../assets/benchmarks/prompts/generic/default.yaml" with { type: "text" };
-import f17 from "../../assets/benchmarks/prompts/generic/general-boxed.yaml" with { type: "text" };
-import f18 from "../../assets/benchmarks/prompts/generic/longmt.yaml" with { type: "text" };
-import f19 from "../../assets/benchmarks/prompts/generic/math.yaml" with { type: "text" };
-import f20 from "../../assets/benchmarks/prompts/judge/math-proof-judge.yaml" with { type: "text" };
-import f21 from "../../assets/benchmarks/prompts/judge/math.yaml" with { type: "text" };
-import f22 from "../../assets/benchmarks/prompts/lean4/formal-proof-deepseek-prover-v2.yaml" with { type: "text" };
-import f23 from "../../assets/environment_servers/legacy_agent/configs/legacy_agent.yaml" with { type: "text" };
-import f24 from "../../assets/environment_servers/single_agent_turn/configs/single_agent_turn.yaml" with { type: "text" };
-import f25 from "../../assets/environment_servers/single_agent_turn_legacy/configs/single_agent_turn_legacy.yaml" with { type: "text" };
-import f26 from "../../assets/resources_servers/example_multi_step/configs/example_multi_step.yaml" with { type: "text" };
-import f27 from "../../assets/resources_servers/example_multi_step/data/example.jsonl" with { type: "text" };
-import f28 from "../../assets/resources_servers/example_multi_step/data/example_metrics.json" with { type: "text" };
-import f29 from "../../assets/resources_servers/example_multi_step/data/example_rollouts.jsonl" with { type: "text" };
-import f30 from "../../assets/resources_servers/example_session_state_mgmt/configs/example_session_state_mgmt.yaml" with { type: "text" };
-import f31 from "../../assets/resources_servers/example_session_state_mgmt/data/example.jsonl" with { type: "text" };
-import f32 from "../../assets/resources_servers/example_session_state_mgmt/data/example_metrics.json" with { type: "text" };
-import f33 from "../../assets/resources_servers/example_session_state_mgmt/data/example_rollouts.jsonl" with { type: "text" };
-import f34 from "../../assets/resources_servers/example_single_tool_call/configs/example_single_tool_call.yaml" with { type: "text" };
-import f35 from "../../assets/resources_servers/example_single_tool_call/configs/example_single_tool_call_single_agent_turn.yaml" with { type: "text" };
-import f36 from "../../assets/resources_servers/example_single_tool_call/data/example.jsonl" with { type: "text" };
-import f37 from "../../assets/resources_servers/example_single_tool_call/data/example_metrics.json" with { type: "text" };
-import f38 from "../../assets/resources_servers/example_single_tool_call/data/example_rollouts.jsonl" with { type: "text" };
-import f39 from "../../assets/responses_api_agents/simple_agent/configs/simple_agent.yaml" with { type: "text" };
-import f40 from "../../assets/responses_api_models/azure_openai_model/configs/azure_openai_model.yaml" with { type: "text" };
-import f41 from "../../assets/responses_api_models/openai_model/configs/openai_model.yaml" with { type: "text" };
-import f42 from "../../assets/responses_api_models/scripted_model/configs/scripted_model.yaml" with { type: "text" };
-import f43 from "../../assets/responses_api_models/vllm_model/configs/vllm_model.yaml" with { type: "text" };
-import f44 from "../../assets/responses_api_models/vllm_model/configs/vllm_model_for_training.yaml" with { type: "text" };
+import f8 from "../../assets/benchmarks/mmlu/README.md" with { type: "text" };
+import f9 from "../../assets/benchmarks/mmlu/config.yaml" with { type: "text" };
+import f10 from "../../assets/benchmarks/mmlu_pro/README.md" with { type: "text" };
+import f11 from "../../assets/benchmarks/mmlu_pro/config.yaml" with { type: "text" };
+import f12 from "../../assets/benchmarks/prompts/eval/aai/mcq-10choices.yaml" with { type: "text" };
+import f13 from "../../assets/benchmarks/prompts/eval/aai/mcq-4choices-boxed.yaml" with { type: "text" };
+import f14 from "../../assets/benchmarks/prompts/eval/aai/mcq-4choices.yaml" with { type: "text" };
+import f15 from "../../assets/benchmarks/prompts/eval/bigcodebench/codegen.yaml" with { type: "text" };
+import f16 from "../../assets/benchmarks/prompts/eval/livecodebench/default_reasoning.yaml" with { type: "text" };
+import f17 from "../../assets/benchmarks/prompts/generic/codegen.yaml" with { type: "text" };
+import f18 from "../../assets/benchmarks/prompts/generic/default.yaml" with { type: "text" };
+import f19 from "../../assets/benchmarks/prompts/generic/general-boxed.yaml" with { type: "text" };
+import f20 from "../../assets/benchmarks/prompts/generic/longmt.yaml" with { type: "text" };
+import f21 from "../../assets/benchmarks/prompts/generic/math.yaml" with { type: "text" };
+import f22 from "../../assets/benchmarks/prompts/judge/math-proof-judge.yaml" with { type: "text" };
+import f23 from "../../assets/benchmarks/prompts/judge/math.yaml" with { type: "text" };
+import f24 from "../../assets/benchmarks/prompts/lean4/formal-proof-deepseek-prover-v2.yaml" with { type: "text" };
+import f25 from "../../assets/environment_servers/legacy_agent/configs/legacy_agent.yaml" with { type: "text" };
+import f26 from "../../assets/environment_servers/single_agent_turn/configs/single_agent_turn.yaml" with { type: "text" };
+import f27 from "../../assets/environment_servers/single_agent_turn_legacy/configs/single_agent_turn_legacy.yaml" with { type: "text" };
+import f28 from "../../assets/resources_servers/example_multi_step/configs/example_multi_step.yaml" with { type: "text" };
+import f29 from "../../assets/resources_servers/example_multi_step/data/example.jsonl" with { type: "text" };
+import f30 from "../../assets/resources_servers/example_multi_step/data/example_metrics.json" with { type: "text" };
+import f31 from "../../assets/resources_servers/example_multi_step/data/example_rollouts.jsonl" with { type: "text" };
+import f32 from "../../assets/resources_servers/example_session_state_mgmt/configs/example_session_state_mgmt.yaml" with { type: "text" };
+import f33 from "../../assets/resources_servers/example_session_state_mgmt/data/example.jsonl" with { type: "text" };
+import f34 from "../../assets/resources_servers/example_session_state_mgmt/data/example_metrics.json" with { type: "text" };
+import f35 from "../../assets/resources_servers/example_session_state_mgmt/data/example_rollouts.jsonl" with { type: "text" };
+import f36 from "../../assets/resources_servers/example_single_tool_call/configs/example_single_tool_call.yaml" with { type: "text" };
+import f37 from "../../assets/resources_servers/example_single_tool_call/configs/example_single_tool_call_single_agent_turn.yaml" with { type: "text" };
+import f38 from "../../assets/resources_servers/example_single_tool_call/data/example.jsonl" with { type: "text" };
+import f39 from "../../assets/resources_servers/example_single_tool_call/data/example_metrics.json" with { type: "text" };
+import f40 from "../../assets/resources_servers/example_single_tool_call/data/example_rollouts.jsonl" with { type: "text" };
+import f41 from "../../assets/responses_api_agents/simple_agent/configs/simple_agent.yaml" with { type: "text" };
+import f42 from "../../assets/responses_api_models/azure_openai_model/configs/azure_openai_model.yaml" with { type: "text" };
+import f43 from "../../assets/responses_api_models/openai_model/configs/openai_model.yaml" with { type: "text" };
+import f44 from "../../assets/responses_api_models/scripted_model/configs/scripted_model.yaml" with { type: "text" };
+import f45 from "../../assets/responses_api_models/vllm_model/configs/vllm_model.yaml" with { type: "text" };
+import f46 from "../../assets/responses_api_models/vllm_model/configs/vllm_model_for_training.yaml" with { type: "text" };
 
 /** Embedded install root: [relative path, file text] pairs (digest.gen.ts holds their digest). */
 export const ASSET_FILES: [string, string][] = [
@@ -55,41 +57,43 @@ export const ASSET_FILES: [string, string][] = [
   ["benchmarks/ifeval/config.yaml", f5 as unknown as string],
   ["benchmarks/math-500/README.md", f6 as unknown as string],
   ["benchmarks/math-500/config.yaml", f7 as unknown as string],
-  ["benchmarks/mmlu_pro/README.md", f8 as unknown as string],
-  ["benchmarks/mmlu_pro/config.yaml", f9 as unknown as string],
-  ["benchmarks/prompts/eval/aai/mcq-10choices.yaml", f10 as unknown as string],
-  ["benchmarks/prompts/eval/aai/mcq-4choices-boxed.yaml", f11 as unknown as string],
-  ["benchmarks/prompts/eval/aai/mcq-4choices.yaml", f12 as unknown as string],
-  ["benchmarks/prompts/eval/bigcodebench/codegen.yaml", f13 as unknown as string],
-  ["benchmarks/prompts/eval/livecodebench/default_reasoning.yaml", f14 as unknown as string],
-  ["benchmarks/prompts/generic/codegen.yaml", f15 as unknown as string],
-  ["benchmarks/prompts/generic/default.yaml", f16 as unknown as string],
-  ["benchmarks/prompts/generic/general-boxed.yaml", f17 as unknown as string],
-  ["benchmarks/prompts/generic/longmt.yaml", f18 as unknown as string],
-  ["benchmarks/prompts/generic/math.yaml", f19 as unknown as string],
-  ["benchmarks/prompts/judge/math-proof-judge.yaml", f20 as unknown as string],
-  ["benchmarks/prompts/judge/math.yaml", f21 as unknown as string],
-  ["benchmarks/prompts/lean4/formal-proof-deepseek-prover-v2.yaml", f22 as unknown as string],
-  ["environment_servers/legacy_agent/configs/legacy_agent.yaml", f23 as unknown as string],
-  ["environment_servers/single_agent_turn/configs/single_agent_turn.yaml", f24 as unknown as string],
-  ["environment_servers/single_agent_turn_legacy/configs/single_agent_turn_legacy.yaml", f25 as unknown as string],
-  ["resources_servers/example_multi_step/configs/example_multi_step.yaml", f26 as unknown as string],
-  ["resources_servers/example_multi_step/data/example.jsonl", f27 as unknown as string],
-  ["resources_servers/example_multi_step/data/example_metrics.json", f28 as unknown as string],
-  ["resources_servers/example_multi_step/data/example_rollouts.jsonl", f29 as unknown as string],
-  ["resources_servers/example_session_state_mgmt/configs/example_session_state_mgmt.yaml", f30 as unknown as string],
-  ["resources_servers/example_session_state_mgmt/data/example.jsonl", f31 as unknown as string],
-  ["resources_servers/example_session_state_mgmt/data/example_metrics.json", f32 as unknown as string],
-  ["resources_servers/example_session_state_mgmt/data/example_rollouts.jsonl", f33 as unknown as string],
-  ["resources_servers/example_single_tool_call/configs/example_single_tool_call.yaml", f34 as unknown as string],
-  ["resources_servers/example_single_tool_call/configs/example_single_tool_call_single_agent_turn.yaml", f35 as unknown as string],
-  ["resources_servers/example_single_tool_call/data/example.jsonl", f36 as unknown as string],
-  ["resources_servers/example_single_tool_call/data/example_metrics.json", f37 as unknown as string],
-  ["resources_servers/example_single_tool_call/data/example_rollouts.jsonl", f38 as unknown as string],
-  ["responses_api_agents/simple_agent/configs/simple_agent.yaml", f39 as unknown as string],
-  ["responses_api_models/azure_openai_model/configs/azure_openai_model.yaml", f40 as unknown as string],
-  ["responses_api_models/openai_model/configs/openai_model.yaml", f41 as unknown as string],
-  ["responses_api_models/scripted_model/configs/scripted_model.yaml", f42 as unknown as string],
-  ["responses_api_models/vllm_model/configs/vllm_model.yaml", f43 as unknown as string],
-  ["responses_api_models/vllm_model/configs/vllm_model_for_training.yaml", f44 as unknown as string],
+  ["benchmarks/mmlu/README.md", f8 as unknown as string],
+  ["benchmarks/mmlu/config.yaml", f9 as unknown as string],
+  ["benchmarks/mmlu_pro/README.md", f10 as unknown as string],
+  ["benchmarks/mmlu_pro/config.yaml", f11 as unknown as string],
+  ["benchmarks/prompts/eval/aai/mcq-10choices.yaml", f12 as unknown as string],
+  ["benchmarks/prompts/eval/aai/mcq-4choices-boxed.yaml", f13 as unknown as string],
+  ["benchmarks/prompts/eval/aai/mcq-4choices.yaml", f14 as unknown as string],
+  ["benchmarks/prompts/eval/bigcodebench/codegen.yaml", f15 as unknown as string],
+  ["benchmarks/prompts/eval/livecodebench/default_reasoning.yaml", f16 as unknown as string],
+  ["benchmarks/prompts/generic/codegen.yaml", f17 as unknown as string],
+  ["benchmarks/prompts/generic/default.yaml", f18 as unknown as string],
+  ["benchmarks/prompts/generic/general-boxed.yaml", f19 as unknown as string],
+  ["benchmarks/prompts/generic/longmt.yaml", f20 as unknown as string],
+  ["benchmarks/prompts/generic/math.yaml", f21 as unknown as string],
+  ["benchmarks/prompts/judge/math-proof-judge.yaml", f22 as unknown as string],
+  ["benchmarks/prompts/judge/math.yaml", f23 as unknown as string],
+  ["benchmarks/prompts/lean4/formal-proof-deepseek-prover-v2.yaml", f24 as unknown as string],
+  ["environment_servers/legacy_agent/configs/legacy_agent.yaml", f25 as unknown as string],
+  ["environment_servers/single_agent_turn/configs/single_agent_turn.yaml", f26 as unknown as string],
+  ["environment_servers/single_agent_turn_legacy/configs/single_agent_turn_legacy.yaml", f27 as unknown as string],
+  ["resources_servers/example_multi_step/configs/example_multi_step.yaml", f28 as unknown as string],
+  ["resources_servers/example_multi_step/data/example.jsonl", f29 as unknown as string],
+  ["resources_servers/example_multi_step/data/example_metrics.json", f30 as unknown as string],
+  ["resources_servers/example_multi_step/data/example_rollouts.jsonl", f31 as unknown as string],
+  ["resources_servers/example_session_state_mgmt/configs/example_session_state_mgmt.yaml", f32 as unknown as string],
+  ["resources_servers/example_session_state_mgmt/data/example.jsonl", f33 as unknown as string],
+  ["resources_servers/example_session_state_mgmt/data/example_metrics.json", f34 as unknown as string],
+  ["resources_servers/example_session_state_mgmt/data/example_rollouts.jsonl", f35 as unknown as string],
+  ["resources_servers/example_single_tool_call/configs/example_single_tool_call.yaml", f36 as unknown as string],
+  ["resources_servers/example_single_tool_call/configs/example_single_tool_call_single_agent_turn.yaml", f37 as unknown as string],
+  ["resources_servers/example_single_tool_call/data/example.jsonl", f38 as unknown as string],
+  ["resources_servers/example_single_tool_call/data/example_metrics.json", f39 as unknown as string],
+  ["resources_servers/example_single_tool_call/data/example_rollouts.jsonl", f40 as unknown as string],
+  ["responses_api_agents/simple_agent/configs/simple_agent.yaml", f41 as unknown as string],
+  ["responses_api_models/azure_openai_model/configs/azure_openai_model.yaml", f42 as unknown as string],
+  ["responses_api_models/openai_model/configs/openai_model.yaml", f43 as unknown as string],
+  ["responses_api_models/scripted_model/configs/scripted_model.yaml", f44 as unknown as string],
+  ["responses_api_models/vllm_model/configs/vllm_model.yaml", f45 as unknown as string],
+  ["responses_api_models/vllm_model/configs/vllm_model_for_training.yaml", f46 as unknown as string],
 ];

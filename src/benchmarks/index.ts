@@ -6,3 +6,4 @@ registerBenchmark("math-500", async () => (await import("./math-500.ts")).benchm
 registerBenchmark("ifeval", async () => (await import("./ifeval.ts")).benchmark);
 registerBenchmark("gpqa", async () => (await import("./gpqa.ts")).benchmark);
 registerBenchmark("mmlu_pro", async () => (await import("./mmlu-pro.ts")).benchmark);
+registerBenchmark("mmlu", async () => (await import("./mmlu.ts")).benchmark);

@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { dirname, join } from "node:path";
 import { readTar } from "../../src/dataset/formats/tar.ts";
 import { freePort, runGym, tempDir } from "../helpers/tmp.ts";
-import { GPQA_ROWS, MMLU_PRO_ROWS } from "../fixtures/benchmarks/files.ts";
+import { GPQA_ROWS, MMLU_PRO_ROWS, MMLU_UUIDS } from "../fixtures/benchmarks/files.ts";
 import { startSourceServer, startTruncatingServer, TOKEN, type SourceServer } from "../fixtures/benchmarks/server.ts";
 
 const JSONL = {
@@ -17,6 +17,7 @@ const JSONL = {
   ifeval: "benchmarks/ifeval/data/ifeval_benchmark.jsonl",
   gpqa: "benchmarks/gpqa/data/gpqa_diamond_benchmark.jsonl",
   mmlu_pro: "benchmarks/mmlu_pro/data/mmlu_pro_benchmark.jsonl",
+  mmlu: "benchmarks/mmlu/data/mmlu_benchmark.jsonl",
 } as const;
 
 let srv: SourceServer;
@@ -85,6 +86,14 @@ describe("gym eval prepare (built-in preparers)", () => {
     expect(mmlu.map((m) => [m.expected_answer, m.category, m.options.length])).toEqual(MMLU_PRO_ROWS.map((m) => [m.answer, m.category, m.options.length]));
     expect(mmlu[0].problem).toBe("Which is a prime?\n\nA) 4\nB) 6\nC) 7\nD) 9");
     expect(mmlu[0].question).toBe("\nWhich is a prime?\n");
+    // mmlu: tar of CSVs, test split only, short row skipped, answer upper-cased, ensure_ascii=False.
+    const mm = lines(join(out1, JSONL.mmlu));
+    expect(mm.map((l) => JSON.parse(l)).map((m) => [m.question, m.expected_answer, m.subject, m.subset_for_metrics, m.uuid])).toEqual([
+      ["What is 1+1?", "B", "abstract_algebra", "math", MMLU_UUIDS[0]],
+      ["Comma, inside", "A", "abstract_algebra", "math", MMLU_UUIDS[1]],
+      ["Qué?", "D", "virology", "health", MMLU_UUIDS[2]],
+    ]);
+    expect(mm[2]).toBe('{"question": "Qué?", "problem": "Qué?\\n\\nA) uno\\nB) dos\\nC) tres\\nD) cuatro", "options": [{"A": "uno"}, {"B": "dos"}, {"C": "tres"}, {"D": "cuatro"}], "expected_answer": "D", "subset_for_metrics": "health", "subject": "virology", "uuid": "83e8a432-8b49-56f3-924b-03e3465ee7cb"}');
 
     // The bearer token went to the Hub only, and was needed there.
     const gated = srv.seen.filter((s) => s.path.includes("Idavidrein/gpqa"));
