@@ -11,9 +11,11 @@ import { ConfigError } from "../../errors.ts";
 
 /** The command that re-runs this program: the binary itself, or bun + src/main.ts from source. */
 export function selfCommand(): string[] {
-  const main = Bun.fileURLToPath(new URL("../../main.ts", import.meta.url));
-  // In the compiled binary modules live under Bun's virtual `$bunfs` root.
-  return main.includes("$bunfs") || main.includes("~BUN") ? [process.execPath] : [process.execPath, main];
+  // In the compiled binary modules live under Bun's virtual `$bunfs` root. Test the module's own URL:
+  // `../../main.ts` climbs out of `/$bunfs/root/` (the bundle is one file), so the joined path loses the marker.
+  const here = import.meta.url;
+  if (here.includes("$bunfs") || here.includes("~BUN")) return [process.execPath];
+  return [process.execPath, Bun.fileURLToPath(new URL("../../main.ts", here))];
 }
 
 /** A process to start. */
