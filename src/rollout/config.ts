@@ -24,6 +24,8 @@ export interface RolloutConfig {
   disableAggregation: boolean;
   requireComplete: boolean;
   resume: boolean;
+  /** `overwrite_output` (`--overwrite`): a fresh run may replace earlier results at the output path (D38). */
+  overwrite: boolean;
   /** Shallow-merged over every row's `responses_create_params`. */
   rcpOverrides: Record<string, unknown>;
   promptConfig: string | undefined;
@@ -164,6 +166,7 @@ export function rolloutConfigFrom(dict: ConfigDict, opts: { requireInput?: boole
     disableAggregation: bool(dict, "disable_aggregation", false),
     requireComplete: bool(dict, "require_complete", false),
     resume: bool(dict, "resume_from_cache", false),
+    overwrite: bool(dict, "overwrite_output", false),
     rcpOverrides: { ...((rcp as Record<string, unknown> | null | undefined) ?? {}) },
     promptConfig: str(dict, "prompt_config"),
     skills: dict.skills ?? undefined,
@@ -196,7 +199,7 @@ export function maxInFlight(cfg: Pick<RolloutConfig, "concurrency" | "maxResiden
 export const ROLLOUT_KEYS = [
   "input_jsonl_fpath", "output_jsonl_fpath", "agent_name", "limit", "num_repeats", "num_repeats_add_seed",
   "num_samples_in_parallel", "max_resident_rollout_tasks", "retain_results_in_memory", "disable_aggregation",
-  "require_complete", "resume_from_cache", "responses_create_params", "prompt_config", "skills", "upload_rollouts",
+  "require_complete", "resume_from_cache", "overwrite_output", "responses_create_params", "prompt_config", "skills", "upload_rollouts",
   "upload_rollouts_to_wandb", "interleave_repeats", "retry_terminal_timeouts", "request_timeout_seconds",
   "request_retry_budget_seconds", "stall_warning_seconds", "drain_margin_s", "status_port", "observability_enabled",
   "model_call_capture_dir", "global_aiohttp_client_request_debug", "rollout_collection_driver", "split",
