@@ -43,6 +43,8 @@ export interface GymEnv {
   otelMetricExportIntervalMs: number | undefined;
   /** `HF_ENDPOINT`: the Hugging Face Hub base URL (dataset upload/download; the `hf_endpoint` key wins). */
   hfEndpoint: string | undefined;
+  /** `GYM_SESSION_SECRET`: the per-run key session cookies are signed with, set by the supervisor for its children (D39). */
+  sessionSecret: string | undefined;
 }
 
 function intOrUndefined(raw: string | undefined): number | undefined {
@@ -76,6 +78,7 @@ export function readEnv(source: Record<string, string | undefined> = process.env
       return n !== undefined && n > 0 ? n : undefined;
     })(),
     hfEndpoint: source.HF_ENDPOINT || undefined,
+    sessionSecret: source.GYM_SESSION_SECRET || undefined,
   };
 }
 

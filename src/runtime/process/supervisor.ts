@@ -9,6 +9,8 @@ import { resolveAt } from "../../config/interpolate.ts";
 import type { ResolvedConfig, ServerInstance, ServerType } from "../../config/types.ts";
 import { ConfigError, RuntimeError } from "../../errors.ts";
 import { log } from "../../log.ts";
+import { redactSecrets } from "../../config/redact.ts";
+import { maskUrlSecretsDeep } from "../../util/url-secrets.ts";
 import { serializeConfig } from "./child-config.ts";
 import { ChildProcess } from "./children.ts";
 import { HeadServer, type ServerInstanceDisplay } from "./head.ts";
@@ -313,7 +315,9 @@ export class Supervisor {
     // 3. Publish: every port is final now.
     const finalYaml = serializeConfig(this.dict);
     this.published = true;
-    this.head.publish(finalYaml, this.display());
+    // D39: the head is readable by anyone on the machine; it serves the config with secrets masked
+    // (children get the real one through their environment and sendConfig, never from the head).
+    this.head.publish(serializeConfig(maskUrlSecretsDeep(redactSecrets(this.dict))), this.display());
     for (const m of builtins) for (const c of m.procs) c.sendConfig(finalYaml);
 
     mark("config published");
