@@ -18,7 +18,7 @@ import { defineGymCommand, type GymArgDef } from "./_command.ts";
 import { flagsToOverrides, policyFlags, policyOverrides, selectorArgs, selectorFlags, type FlagOverride } from "./_flags.ts";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { ConfigError } from "../errors.ts";
+import { ConfigError, RuntimeError } from "../errors.ts";
 import { collate } from "../dataset/collate.ts";
 import { checkInput } from "../rollout/materialize.ts";
 import { outputStem, rolloutPaths } from "../rollout/paths.ts";
@@ -167,12 +167,14 @@ async function collect(
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
   const unwatch = watchParent(() => process.exit(137));
+  let serverDied: RuntimeError | undefined;
   const exporters = await setupExporters(dict, (k) => resolveAt(dict, [k]));
   try {
     if (supervisor) {
       await supervisor.start();
       // A server that dies mid-run stops admission instead of leaving rollouts to time out one by one.
       void supervisor.waitForFailure().then((e) => {
+        serverDied = e;
         log.error(e.message);
         stop.abort();
       });
@@ -189,6 +191,12 @@ async function collect(
       otlp: otlpFor(cfg.observability, env),
       keepResults: false,
     });
+    // D31: a crashed server is a runtime failure (exit 1) naming it, not the 130 of a Ctrl+C.
+    if (serverDied && signal === undefined) {
+      throw new RuntimeError(`a server stopped during the run: ${serverDied.message.split("\n")[0]}`, {
+        hint: `${serverDied.hint ?? "see the server log"}; ${summary.done}/${summary.total} rollouts are done: rerun with --resume to finish the rest`,
+      });
+    }
     return stoppedCode(summary.exitCode, signal);
   } finally {
     unwatch();

@@ -103,6 +103,27 @@ export function parseNumRepeats(v: unknown): NumRepeats {
   throw new ConfigError(`num_repeats must be an integer or a mapping {agent: n, _default: n}, got ${JSON.stringify(v)}`, { key: "num_repeats" });
 }
 
+/** The typed sampling overrides (`--temperature`, `--top-p`, `--max-output-tokens`): the key, its flag, and the check. */
+const SAMPLING: { key: string; flag: string; ok: (n: number) => boolean; want: string }[] = [
+  { key: "temperature", flag: "--temperature", ok: (n) => n >= 0, want: "a number ≥ 0 (e.g. 0.7)" },
+  { key: "top_p", flag: "--top-p", ok: (n) => n >= 0 && n <= 1, want: "a number between 0 and 1 (e.g. 0.95)" },
+  { key: "max_output_tokens", flag: "--max-output-tokens", ok: (n) => Number.isInteger(n) && n > 0, want: "a positive integer (e.g. 4096)" },
+];
+
+/** Fail before anything starts when a typed sampling override has the wrong type (not when every rollout has failed). */
+function checkSampling(rcp: Record<string, unknown>): void {
+  for (const s of SAMPLING) {
+    const v = rcp[s.key];
+    if (v === undefined || v === null) continue;
+    const n = typeof v === "number" ? v : typeof v === "string" && v.trim() !== "" ? Number(v) : Number.NaN;
+    if (Number.isFinite(n) && s.ok(n)) continue;
+    throw new ConfigError(`responses_create_params.${s.key} must be ${s.want}, got ${JSON.stringify(v)}`, {
+      key: `responses_create_params.${s.key}`,
+      hint: `pass ${s.flag} ${s.want.replace(/^.*\(e\.g\. (.*)\)$/, "$1")}`,
+    });
+  }
+}
+
 /** Read the rollout keys from a merged config. `requireInput` is false in serve mode (the input is prepared). */
 export function rolloutConfigFrom(dict: ConfigDict, opts: { requireInput?: boolean } = {}): RolloutConfig {
   const output = str(dict, "output_jsonl_fpath");
@@ -141,6 +162,7 @@ export function rolloutConfigFrom(dict: ConfigDict, opts: { requireInput?: boole
   if (rcp !== undefined && rcp !== null && (typeof rcp !== "object" || Array.isArray(rcp))) {
     throw new ConfigError("responses_create_params must be a mapping", { key: "responses_create_params" });
   }
+  checkSampling((rcp as Record<string, unknown> | null | undefined) ?? {});
   const limit = num(dict, "limit", { integer: true, min: 0 });
   const timeout = num(dict, "request_timeout_seconds", { min: 0 });
   const budget = num(dict, "request_retry_budget_seconds", { min: 0 });

@@ -21,6 +21,7 @@ import { modelEndpoints, probeServer, waitForModelEndpoints } from "./readiness.
 import { defaultLogDir, ServerLog } from "./logs.ts";
 import { builtinSpec, childEnv, ENV_VALUE_LIMIT, externalSpec, selfCommand } from "./spawn.ts";
 import { Watchdog } from "./watchdog.ts";
+import { watchLiveness } from "./liveness.ts";
 import { stopChildren } from "./shutdown.ts";
 
 /** Options of a supervisor. */
@@ -334,7 +335,14 @@ export class Supervisor {
     this.head.markReady();
     this.out(`All ${this.managed.length} / ${this.managed.length} servers ready! Polling every 60s`);
     for (const m of this.managed) this.out(`  - ${m.name} (${m.serverType}/${m.implementation}${m.builtin ? "" : ", external"}): ${urlOf(m.host, m.port!)}  pid ${m.procs.map((p) => p.pid).join(",")}`);
+    // A stopped or hung server never exits: probe each one so it is named within a bounded time.
+    this.stopLiveness = watchLiveness(
+      this.managed.map((m) => ({ name: m.name, url: urlOf(m.host, m.port!), pids: m.procs.map((p) => p.pid) })),
+      { stallSeconds: Number(this.dict.server_liveness_timeout_seconds ?? 30), report: (line) => this.out(`WARNING: ${line}`) },
+    );
   }
+
+  private stopLiveness: () => void = () => {};
 
   private readonly answered = new Set<Managed>();
 
@@ -420,6 +428,7 @@ export class Supervisor {
   /** Stop everything (idempotent): SIGINT, ~1 s grace, SIGKILL the rest, stop the head (§4.3). */
   shutdown(opts: { quiet?: boolean } = {}): Promise<void> {
     this.stopping ??= (async () => {
+      this.stopLiveness();
       const procs = this.managed.flatMap((m) => m.procs);
       await stopChildren(procs, opts.quiet ? () => {} : this.out);
       await this.watchdog.stop();
