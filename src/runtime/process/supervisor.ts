@@ -10,7 +10,7 @@ import type { ResolvedConfig, ServerInstance, ServerType } from "../../config/ty
 import { ConfigError, RuntimeError } from "../../errors.ts";
 import { log } from "../../log.ts";
 import { redactSecrets } from "../../config/redact.ts";
-import { maskUrlSecretsDeep } from "../../util/url-secrets.ts";
+import { maskUrlSecrets, maskUrlSecretsDeep } from "../../util/url-secrets.ts";
 import { serializeConfig } from "./child-config.ts";
 import { ChildProcess } from "./children.ts";
 import { HeadServer, type ServerInstanceDisplay } from "./head.ts";
@@ -95,7 +95,9 @@ export class Supervisor {
 
   constructor(private readonly opts: SupervisorOptions) {
     this.dict = opts.resolved.dict;
-    this.out = opts.out ?? ((line) => process.stderr.write(`${line}\n`));
+    const out = opts.out ?? ((line: string) => process.stderr.write(`${line}\n`));
+    // D39: status lines quote endpoint URLs (model readiness); credentials in them are masked.
+    this.out = (line) => out(maskUrlSecrets(line));
     this.command = opts.command ?? selfCommand();
     this.watchdog = new Watchdog(this.command);
     const configured = opts.logDir ?? (typeof this.dict.nemo_gym_log_dir === "string" && this.dict.nemo_gym_log_dir !== "" ? this.dict.nemo_gym_log_dir : undefined);
