@@ -99,7 +99,10 @@ export function lockOutput(paths: RolloutPaths): () => void {
     if (body && holderAlive(body)) {
       throw new GymError(`${paths.output} is in use by another gym run (pid ${body.pid} on ${body.host}, started ${body.started_at}: gym ${body.argv.join(" ")})`, {
         code: "E_OUTPUT_LOCKED",
-        hint: `wait for it to finish or stop it (kill ${body.pid}), or pick another -o/--output; the lock file is ${path}`,
+        hint:
+          body.host === hostname()
+            ? `wait for it to finish or stop it (kill ${body.pid}), or pick another -o/--output; the lock file is ${path}`
+            : `that run is on another machine (${body.host}): wait for it, or, if it is gone, delete ${path}; or pick another -o/--output`,
       });
     }
     // Stale (its process is gone) or torn (killed while writing it): take it over.
