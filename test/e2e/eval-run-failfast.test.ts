@@ -1,8 +1,11 @@
 /** Failing fast and clearly (issue 11): a crashed server exits 1 naming it; bad typed flags and alias bombs stop before anything starts. */
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { GYM_MAIN, runGym, tempDir } from "../helpers/tmp.ts";
+
+// Several CLI runs per test on a shared, noisy machine: more than bun's 5 s default.
+setDefaultTimeout(60_000);
 
 const EXAMPLE = join(import.meta.dir, "..", "..", "assets", "resources_servers", "example_single_tool_call", "data", "example.jsonl");
 

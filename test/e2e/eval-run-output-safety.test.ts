@@ -1,11 +1,14 @@
 /** D38 output safety through the CLI: the output lock, the fresh-run guard, the resume input check, clean failures. */
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { stringify } from "yaml";
 import { GYM_MAIN, readJsonl, runGym, tempDir } from "../helpers/tmp.ts";
 import { configFor, startEnvServer, writeInput, type EnvServer } from "../fixtures/rollout/env-server.ts";
+
+// Several CLI runs per test on a shared, noisy machine: more than bun's 5 s default.
+setDefaultTimeout(60_000);
 
 function startHead(env: EnvServer) {
   const yaml = stringify(configFor(env.port));
@@ -29,13 +32,14 @@ async function deadPid(): Promise<number> {
 describe("gym eval run: output safety (D38)", () => {
   test("a second run on the same output fails at once naming the holder's pid; the first run is untouched", async () => {
     await using dir = await tempDir();
-    const env = startEnvServer(() => ({ kind: "ok", delayMs: 20 }), { record: false });
+    const env = startEnvServer(() => ({ kind: "ok", delayMs: 25 }), { record: false });
     const head = startHead(env);
     try {
       const input = join(dir.path, "in.jsonl");
-      await writeInput(input, 60);
+      // ~7.5 s of collection: the first run is still going while the other two start (slowly, on a busy machine).
+      await writeInput(input, 300);
       const out = join(dir.path, "r.jsonl");
-      const args = ["eval", "run", "--no-serve", "-i", input, "-o", out, "--concurrency", "2", "--disable-aggregation", `+head_server={host: 127.0.0.1, port: ${head.port}}`];
+      const args = ["eval", "run", "--no-serve", "-i", input, "-o", out, "--concurrency", "1", "--disable-aggregation", `+head_server={host: 127.0.0.1, port: ${head.port}}`];
       const first = Bun.spawn([process.execPath, GYM_MAIN, ...args], { cwd: dir.path, env: envVars(), stdout: "ignore", stderr: "pipe" });
       const lock = join(dir.path, "r.gym-lock");
       const deadline = performance.now() + 20_000;
@@ -53,8 +57,8 @@ describe("gym eval run: output safety (D38)", () => {
       expect(third.stderr).toContain(`pid ${first.pid}`);
       expect(await first.exited).toBe(0);
       const keys = readJsonl(out).map((x) => `${x._ng_task_index}:${x._ng_rollout_index}`);
-      expect(keys.length).toBe(60);
-      expect(new Set(keys).size).toBe(60);
+      expect(keys.length).toBe(300);
+      expect(new Set(keys).size).toBe(300);
       expect(existsSync(lock)).toBe(false);
     } finally {
       head.stop(true);
