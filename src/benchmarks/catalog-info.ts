@@ -7,7 +7,7 @@ import type { CatalogEntry } from "../config/catalog.ts";
 import { resolveInRoots } from "../config/roots.ts";
 import { readBenchmarkDataset } from "./dataset-block.ts";
 import { loadPreparer, preparerNameOfScript } from "./registry.ts";
-import { sourceLabel } from "./types.ts";
+import { sourceLabel, sourceName } from "./types.ts";
 
 /** The benchmark columns of one row. */
 export interface BenchmarkInfo {
@@ -17,6 +17,8 @@ export interface BenchmarkInfo {
   server_status: string | null;
   /** Where the data comes from (built-in preparer sources, else the prepare script). */
   source: string | null;
+  /** The names `--data-dir DIR/<benchmark>/` must hold (built-in preparers). */
+  files: string | null;
   /** Absolute path of the prepared JSONL when it exists in a search root. */
   prepared: string | null;
   /** Rows of the prepared JSONL. */
@@ -34,7 +36,7 @@ function countRows(path: string): number {
 
 /** Benchmark columns for one catalog row; `isBuiltin(impl)` says whether a resources server is built in. */
 export async function benchmarkInfo(e: CatalogEntry, roots: string[], isBuiltin: (impl: string) => boolean): Promise<BenchmarkInfo> {
-  const info: BenchmarkInfo = { server: null, server_status: null, source: null, prepared: null, rows: null };
+  const info: BenchmarkInfo = { server: null, server_status: null, source: null, files: null, prepared: null, rows: null };
   let d;
   try {
     d = readBenchmarkDataset(e.path);
@@ -48,8 +50,11 @@ export async function benchmarkInfo(e: CatalogEntry, roots: string[], isBuiltin:
   }
   const builtin = d.prepareScript ? preparerNameOfScript(d.prepareScript) : undefined;
   const script = d.prepareScript ? resolveInRoots(d.prepareScript, roots) : undefined;
-  if (builtin && !(script && existsSync(script))) info.source = (await loadPreparer(builtin))!.sources.map(sourceLabel).join(", ");
-  else if (d.prepareScript) info.source = d.prepareScript;
+  if (builtin && !(script && existsSync(script))) {
+    const p = (await loadPreparer(builtin))!;
+    info.source = p.sources.map(sourceLabel).join(", ");
+    info.files = p.sources.map((s) => `${p.name}/${sourceName(s)}${s.kind === "hf-parquet" ? "/*.parquet" : ""}`).join(", ");
+  } else if (d.prepareScript) info.source = d.prepareScript;
   const jsonl = resolveInRoots(d.jsonlFpath, roots);
   if (existsSync(jsonl)) {
     info.prepared = jsonl;

@@ -136,10 +136,15 @@ export async function fetchSource(env: FetchEnv, bench: string, s: SourceSpec): 
     const url = mirrored(s.url, env.mirror);
     return [await one(url, s.file, env.raw(new URL(url).origin))];
   }
-  const rev = encodeURIComponent(s.revision ?? "main");
-  if (s.kind === "hf-file") return [await one(env.hub.url(`/datasets/${s.repo}/resolve/${rev}/${hubPath(s.path)}`), s.path)];
-  const listUrl = `/api/datasets/${s.repo}/parquet/${encodeURIComponent(s.config)}/${encodeURIComponent(s.split)}${s.revision ? `?revision=${rev}` : ""}`;
-  const urls = await env.hub.json<unknown>(listUrl);
+  if (s.kind === "hf-file") return [await one(env.hub.url(`/datasets/${s.repo}/resolve/${encodeURIComponent(s.revision ?? "main")}/${hubPath(s.path)}`), s.path)];
+  const listUrl = `/api/datasets/${s.repo}/parquet/${encodeURIComponent(s.config)}/${encodeURIComponent(s.split)}`;
+  let urls: unknown;
+  try {
+    urls = await env.hub.json<unknown>(listUrl);
+  } catch (e) {
+    if (e instanceof RuntimeError) throw new RuntimeError(`${bench}: ${e.message}`, { hint: e.hint, code: e.code, cause: e });
+    throw e;
+  }
   if (!Array.isArray(urls) || urls.length === 0 || urls.some((u) => typeof u !== "string")) {
     throw new RuntimeError(`${bench}: ${env.hub.display(env.hub.url(listUrl))} did not list parquet files for ${s.config}/${s.split}`, { hint: "check the dataset's config and split names on the Hub" });
   }

@@ -6,8 +6,11 @@ export type SourceSpec =
   | { kind: "url"; url: string; file: string }
   /** One file of a Hugging Face dataset repo via `/resolve/<revision>/<path>`; stored under its repo path. */
   | { kind: "hf-file"; repo: string; path: string; revision?: string; gated?: boolean }
-  /** The Hub's parquet conversion of one config/split (`/api/datasets/<repo>/parquet/<config>/<split>`); stored as `<config>/<split>/<n>.parquet`. */
-  | { kind: "hf-parquet"; repo: string; config: string; split: string; revision?: string; gated?: boolean };
+  /**
+   * The Hub's parquet conversion of one config/split (`/api/datasets/<repo>/parquet/<config>/<split>`, always of
+   * the main branch); stored as `<config>/<split>/<n>.parquet`.
+   */
+  | { kind: "hf-parquet"; repo: string; config: string; split: string; gated?: boolean };
 
 /** One fetched source file: its name under the benchmark's data folder, and its bytes. */
 export interface SourceFile {
@@ -37,6 +40,6 @@ export function sourceName(s: SourceSpec): string {
 /** Where a source is fetched from, for listings and messages. */
 export function sourceLabel(s: SourceSpec): string {
   if (s.kind === "url") return s.url;
-  const rev = s.revision && s.revision !== "main" ? `@${s.revision}` : "";
-  return s.kind === "hf-file" ? `hf:${s.repo}${rev}/${s.path}` : `hf:${s.repo}${rev} ${s.config}/${s.split} (parquet)`;
+  if (s.kind === "hf-parquet") return `hf:${s.repo} ${s.config}/${s.split} (parquet)`;
+  return `hf:${s.repo}${s.revision && s.revision !== "main" ? `@${s.revision}` : ""}/${s.path}`;
 }

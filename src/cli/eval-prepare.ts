@@ -25,9 +25,10 @@ function str(v: ParsedFlags[string]): string | undefined {
 const LAYOUT = `DATA-DIR LAYOUT (--data-dir DIR: no network at all)
 
   DIR/<benchmark>/<file>   one folder per benchmark, each file under the name its source uses:
-    gsm8k/test.jsonl                       a URL source: the name in \`gym list benchmarks gsm8k\`
+    gsm8k/test.jsonl                            a URL source: the file name of its URL
     mmlu_pro/data/test-00000-of-00001.parquet   a Hub file: its path in the dataset repo
-    gpqa/gpqa_diamond/train/0.parquet      a Hub parquet conversion: <config>/<split>/<n>.parquet
+    gpqa/gpqa_diamond/train/0.parquet           a Hub parquet conversion: <config>/<split>/<n>.parquet
+  \`gym list benchmarks NAME\` shows each benchmark's sources and these file names.
   A bundle's sources/ folder has exactly this layout (\`tar -xf benchmarks.tar sources\`).
 
 BUNDLES

@@ -177,6 +177,15 @@ describe("gym eval prepare (built-in preparers)", () => {
     expect(srv.seen.length).toBe(before);
   }, 60_000);
 
+  test("a gated source with a refused token: the Hub's message, naming the benchmark and URL (exit 1); the token is never printed", async () => {
+    await using dir = await tempDir();
+    const r = await runGym(["eval", "prepare", "--benchmark", "gpqa", "+hf_token=hf_wrong_token"], { cwd: dir.path, env: env(dir.path, srv.url) });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/error: gpqa: Hugging Face: GET http:\/\/127\.0\.0\.1:\d+\/api\/datasets\/Idavidrein\/gpqa\/parquet\/gpqa_diamond\/train → HTTP 401: Access to dataset Idavidrein\/gpqa is restricted/);
+    expect(r.stderr).toContain("hint: the Hugging Face token was refused");
+    expect(r.stderr).not.toContain("hf_wrong_token");
+  }, 60_000);
+
   test("unknown benchmark: did-you-mean, exit 2", async () => {
     await using dir = await tempDir();
     const r = await runGym(["eval", "prepare", "--benchmark", "gsm8"], { cwd: dir.path, env: env(dir.path, srv.url) });
