@@ -15,12 +15,17 @@ import f12 from "../../assets/resources_servers/example_single_tool_call/configs
 import f13 from "../../assets/resources_servers/example_single_tool_call/data/example.jsonl" with { type: "text" };
 import f14 from "../../assets/resources_servers/example_single_tool_call/data/example_metrics.json" with { type: "text" };
 import f15 from "../../assets/resources_servers/example_single_tool_call/data/example_rollouts.jsonl" with { type: "text" };
-import f16 from "../../assets/responses_api_agents/simple_agent/configs/simple_agent.yaml" with { type: "text" };
-import f17 from "../../assets/responses_api_models/azure_openai_model/configs/azure_openai_model.yaml" with { type: "text" };
-import f18 from "../../assets/responses_api_models/openai_model/configs/openai_model.yaml" with { type: "text" };
-import f19 from "../../assets/responses_api_models/scripted_model/configs/scripted_model.yaml" with { type: "text" };
-import f20 from "../../assets/responses_api_models/vllm_model/configs/vllm_model.yaml" with { type: "text" };
-import f21 from "../../assets/responses_api_models/vllm_model/configs/vllm_model_for_training.yaml" with { type: "text" };
+import f16 from "../../assets/resources_servers/instruction_following/configs/instruction_following.yaml" with { type: "text" };
+import f17 from "../../assets/resources_servers/instruction_following/data/example.jsonl" with { type: "text" };
+import f18 from "../../assets/resources_servers/instruction_following/data/example_metrics.json" with { type: "text" };
+import f19 from "../../assets/resources_servers/instruction_following/data/example_rollouts.jsonl" with { type: "text" };
+import f20 from "../../assets/resources_servers/instruction_following/data/train_metrics.json" with { type: "text" };
+import f21 from "../../assets/responses_api_agents/simple_agent/configs/simple_agent.yaml" with { type: "text" };
+import f22 from "../../assets/responses_api_models/azure_openai_model/configs/azure_openai_model.yaml" with { type: "text" };
+import f23 from "../../assets/responses_api_models/openai_model/configs/openai_model.yaml" with { type: "text" };
+import f24 from "../../assets/responses_api_models/scripted_model/configs/scripted_model.yaml" with { type: "text" };
+import f25 from "../../assets/responses_api_models/vllm_model/configs/vllm_model.yaml" with { type: "text" };
+import f26 from "../../assets/responses_api_models/vllm_model/configs/vllm_model_for_training.yaml" with { type: "text" };
 
 /** Embedded install root: [relative path, file text] pairs (digest.gen.ts holds their digest). */
 export const ASSET_FILES: [string, string][] = [
@@ -40,10 +45,15 @@ export const ASSET_FILES: [string, string][] = [
   ["resources_servers/example_single_tool_call/data/example.jsonl", f13 as unknown as string],
   ["resources_servers/example_single_tool_call/data/example_metrics.json", f14 as unknown as string],
   ["resources_servers/example_single_tool_call/data/example_rollouts.jsonl", f15 as unknown as string],
-  ["responses_api_agents/simple_agent/configs/simple_agent.yaml", f16 as unknown as string],
-  ["responses_api_models/azure_openai_model/configs/azure_openai_model.yaml", f17 as unknown as string],
-  ["responses_api_models/openai_model/configs/openai_model.yaml", f18 as unknown as string],
-  ["responses_api_models/scripted_model/configs/scripted_model.yaml", f19 as unknown as string],
-  ["responses_api_models/vllm_model/configs/vllm_model.yaml", f20 as unknown as string],
-  ["responses_api_models/vllm_model/configs/vllm_model_for_training.yaml", f21 as unknown as string],
+  ["resources_servers/instruction_following/configs/instruction_following.yaml", f16 as unknown as string],
+  ["resources_servers/instruction_following/data/example.jsonl", f17 as unknown as string],
+  ["resources_servers/instruction_following/data/example_metrics.json", f18 as unknown as string],
+  ["resources_servers/instruction_following/data/example_rollouts.jsonl", f19 as unknown as string],
+  ["resources_servers/instruction_following/data/train_metrics.json", f20 as unknown as string],
+  ["responses_api_agents/simple_agent/configs/simple_agent.yaml", f21 as unknown as string],
+  ["responses_api_models/azure_openai_model/configs/azure_openai_model.yaml", f22 as unknown as string],
+  ["responses_api_models/openai_model/configs/openai_model.yaml", f23 as unknown as string],
+  ["responses_api_models/scripted_model/configs/scripted_model.yaml", f24 as unknown as string],
+  ["responses_api_models/vllm_model/configs/vllm_model.yaml", f25 as unknown as string],
+  ["responses_api_models/vllm_model/configs/vllm_model_for_training.yaml", f26 as unknown as string],
 ];

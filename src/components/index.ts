@@ -12,3 +12,4 @@ registerBuiltin("responses_api_models", "scripted_model", async () => (await imp
 registerBuiltin("environment_servers", "single_agent_turn", async () => (await import("./environments/single-agent-turn.ts")).component);
 registerBuiltin("environment_servers", "legacy_agent", async () => (await import("./environments/legacy-agent.ts")).component);
 registerBuiltin("environment_servers", "single_agent_turn_legacy", async () => (await import("./environments/single-agent-turn.ts")).legacyComponent);
+registerBuiltin("resources_servers", "instruction_following", async () => (await import("./resources/instruction-following.ts")).component);

@@ -37,18 +37,52 @@ export interface ExampleRunOptions {
   replay?: string;
 }
 
-/** Recorded reward per task: by `_ng_task_index` when the rows carry it, else by line order. */
-function recordedRewards(path: string): Map<number, unknown> {
-  const out = new Map<number, unknown>();
+/**
+ * Recorded reward per task: by `_ng_task_index` when the rows carry it; else by the row's input
+ * messages (older upstream recordings carry no index and are not in example.jsonl's order).
+ */
+function recordedRewards(path: string): (result: Record<string, unknown>) => unknown {
+  const byTask = new Map<number, unknown>();
+  const byInput = new Map<string, unknown>();
+  let indexed = false;
   readFileSync(path, "utf8")
     .split("\n")
     .filter((l) => l.trim() !== "")
     .forEach((l, i) => {
       const row = JSON.parse(l) as Record<string, unknown>;
+      if (typeof row._ng_task_index === "number") indexed = true;
       const task = typeof row._ng_task_index === "number" ? row._ng_task_index : i;
-      if (!out.has(task)) out.set(task, row.reward);
+      if (!byTask.has(task)) byTask.set(task, row.reward);
+      const key = inputKey(row);
+      if (key !== undefined && !byInput.has(key)) byInput.set(key, row.reward);
     });
-  return out;
+  return (r) => {
+    if (!indexed) {
+      const key = inputKey(r);
+      if (key !== undefined && byInput.has(key)) return byInput.get(key);
+    }
+    return byTask.get(Number(r._ng_task_index));
+  };
+}
+
+function inputKey(row: Record<string, unknown>): string | undefined {
+  const input = (row.responses_create_params as { input?: unknown } | undefined)?.input;
+  if (input === undefined) return undefined;
+  // Recordings may spell a message with extra defaults (`type: "message"`): key on role + content.
+  if (!Array.isArray(input)) return canonical(input);
+  return canonical(input.map((m) => (m && typeof m === "object" ? [(m as Record<string, unknown>).role, (m as Record<string, unknown>).content] : m)));
+}
+
+/** JSON with object keys sorted (recordings and collated rows order keys differently). */
+function canonical(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(canonical).join(",")}]`;
+  if (v && typeof v === "object") {
+    return `{${Object.keys(v)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical((v as Record<string, unknown>)[k])}`)
+      .join(",")}}`;
+  }
+  return JSON.stringify(v);
 }
 
 function message(err: unknown): string {
@@ -129,8 +163,8 @@ export async function exampleRun(opts: ExampleRunOptions): Promise<Check> {
     if (opts.replay) {
       const recorded = recordedRewards(opts.replay);
       const diffs = summary.results
-        .filter((r) => recorded.has(Number(r._ng_task_index)) && recorded.get(Number(r._ng_task_index)) !== r.reward)
-        .map((r) => `task ${String(r._ng_task_index)}: reward ${String(r.reward)} now, ${String(recorded.get(Number(r._ng_task_index)))} recorded`);
+        .filter((r) => recorded(r) !== undefined && recorded(r) !== r.reward)
+        .map((r) => `task ${String(r._ng_task_index)}: reward ${String(r.reward)} now, ${String(recorded(r))} recorded`);
       if (diffs.length > 0) {
         return fail(CHECK, `replaying ${opts.replay} gave different rewards:\n${diffs.join("\n")}`, "the tools or the verifier changed behaviour; if that is intended, record the example rollouts again");
       }
