@@ -15,17 +15,22 @@ import f12 from "../../assets/resources_servers/example_single_tool_call/configs
 import f13 from "../../assets/resources_servers/example_single_tool_call/data/example.jsonl" with { type: "text" };
 import f14 from "../../assets/resources_servers/example_single_tool_call/data/example_metrics.json" with { type: "text" };
 import f15 from "../../assets/resources_servers/example_single_tool_call/data/example_rollouts.jsonl" with { type: "text" };
-import f16 from "../../assets/resources_servers/instruction_following/configs/instruction_following.yaml" with { type: "text" };
-import f17 from "../../assets/resources_servers/instruction_following/data/example.jsonl" with { type: "text" };
-import f18 from "../../assets/resources_servers/instruction_following/data/example_metrics.json" with { type: "text" };
-import f19 from "../../assets/resources_servers/instruction_following/data/example_rollouts.jsonl" with { type: "text" };
-import f20 from "../../assets/resources_servers/instruction_following/data/train_metrics.json" with { type: "text" };
-import f21 from "../../assets/responses_api_agents/simple_agent/configs/simple_agent.yaml" with { type: "text" };
-import f22 from "../../assets/responses_api_models/azure_openai_model/configs/azure_openai_model.yaml" with { type: "text" };
-import f23 from "../../assets/responses_api_models/openai_model/configs/openai_model.yaml" with { type: "text" };
-import f24 from "../../assets/responses_api_models/scripted_model/configs/scripted_model.yaml" with { type: "text" };
-import f25 from "../../assets/responses_api_models/vllm_model/configs/vllm_model.yaml" with { type: "text" };
-import f26 from "../../assets/responses_api_models/vllm_model/configs/vllm_model_for_training.yaml" with { type: "text" };
+import f16 from "../../assets/resources_servers/iheval/configs/iheval.yaml" with { type: "text" };
+import f17 from "../../assets/resources_servers/iheval/configs/iheval_serve.yaml" with { type: "text" };
+import f18 from "../../assets/resources_servers/iheval/data/example.jsonl" with { type: "text" };
+import f19 from "../../assets/resources_servers/iheval/data/example_metrics.json" with { type: "text" };
+import f20 from "../../assets/resources_servers/iheval/data/example_rollouts.jsonl" with { type: "text" };
+import f21 from "../../assets/resources_servers/instruction_following/configs/instruction_following.yaml" with { type: "text" };
+import f22 from "../../assets/resources_servers/instruction_following/data/example.jsonl" with { type: "text" };
+import f23 from "../../assets/resources_servers/instruction_following/data/example_metrics.json" with { type: "text" };
+import f24 from "../../assets/resources_servers/instruction_following/data/example_rollouts.jsonl" with { type: "text" };
+import f25 from "../../assets/resources_servers/instruction_following/data/train_metrics.json" with { type: "text" };
+import f26 from "../../assets/responses_api_agents/simple_agent/configs/simple_agent.yaml" with { type: "text" };
+import f27 from "../../assets/responses_api_models/azure_openai_model/configs/azure_openai_model.yaml" with { type: "text" };
+import f28 from "../../assets/responses_api_models/openai_model/configs/openai_model.yaml" with { type: "text" };
+import f29 from "../../assets/responses_api_models/scripted_model/configs/scripted_model.yaml" with { type: "text" };
+import f30 from "../../assets/responses_api_models/vllm_model/configs/vllm_model.yaml" with { type: "text" };
+import f31 from "../../assets/responses_api_models/vllm_model/configs/vllm_model_for_training.yaml" with { type: "text" };
 
 /** Embedded install root: [relative path, file text] pairs (digest.gen.ts holds their digest). */
 export const ASSET_FILES: [string, string][] = [
@@ -45,15 +50,20 @@ export const ASSET_FILES: [string, string][] = [
   ["resources_servers/example_single_tool_call/data/example.jsonl", f13 as unknown as string],
   ["resources_servers/example_single_tool_call/data/example_metrics.json", f14 as unknown as string],
   ["resources_servers/example_single_tool_call/data/example_rollouts.jsonl", f15 as unknown as string],
-  ["resources_servers/instruction_following/configs/instruction_following.yaml", f16 as unknown as string],
-  ["resources_servers/instruction_following/data/example.jsonl", f17 as unknown as string],
-  ["resources_servers/instruction_following/data/example_metrics.json", f18 as unknown as string],
-  ["resources_servers/instruction_following/data/example_rollouts.jsonl", f19 as unknown as string],
-  ["resources_servers/instruction_following/data/train_metrics.json", f20 as unknown as string],
-  ["responses_api_agents/simple_agent/configs/simple_agent.yaml", f21 as unknown as string],
-  ["responses_api_models/azure_openai_model/configs/azure_openai_model.yaml", f22 as unknown as string],
-  ["responses_api_models/openai_model/configs/openai_model.yaml", f23 as unknown as string],
-  ["responses_api_models/scripted_model/configs/scripted_model.yaml", f24 as unknown as string],
-  ["responses_api_models/vllm_model/configs/vllm_model.yaml", f25 as unknown as string],
-  ["responses_api_models/vllm_model/configs/vllm_model_for_training.yaml", f26 as unknown as string],
+  ["resources_servers/iheval/configs/iheval.yaml", f16 as unknown as string],
+  ["resources_servers/iheval/configs/iheval_serve.yaml", f17 as unknown as string],
+  ["resources_servers/iheval/data/example.jsonl", f18 as unknown as string],
+  ["resources_servers/iheval/data/example_metrics.json", f19 as unknown as string],
+  ["resources_servers/iheval/data/example_rollouts.jsonl", f20 as unknown as string],
+  ["resources_servers/instruction_following/configs/instruction_following.yaml", f21 as unknown as string],
+  ["resources_servers/instruction_following/data/example.jsonl", f22 as unknown as string],
+  ["resources_servers/instruction_following/data/example_metrics.json", f23 as unknown as string],
+  ["resources_servers/instruction_following/data/example_rollouts.jsonl", f24 as unknown as string],
+  ["resources_servers/instruction_following/data/train_metrics.json", f25 as unknown as string],
+  ["responses_api_agents/simple_agent/configs/simple_agent.yaml", f26 as unknown as string],
+  ["responses_api_models/azure_openai_model/configs/azure_openai_model.yaml", f27 as unknown as string],
+  ["responses_api_models/openai_model/configs/openai_model.yaml", f28 as unknown as string],
+  ["responses_api_models/scripted_model/configs/scripted_model.yaml", f29 as unknown as string],
+  ["responses_api_models/vllm_model/configs/vllm_model.yaml", f30 as unknown as string],
+  ["responses_api_models/vllm_model/configs/vllm_model_for_training.yaml", f31 as unknown as string],
 ];
