@@ -2,68 +2,78 @@
 import f0 from "../../assets/environment_servers/legacy_agent/configs/legacy_agent.yaml" with { type: "text" };
 import f1 from "../../assets/environment_servers/single_agent_turn/configs/single_agent_turn.yaml" with { type: "text" };
 import f2 from "../../assets/environment_servers/single_agent_turn_legacy/configs/single_agent_turn_legacy.yaml" with { type: "text" };
-import f3 from "../../assets/resources_servers/example_multi_step/configs/example_multi_step.yaml" with { type: "text" };
-import f4 from "../../assets/resources_servers/example_multi_step/data/example.jsonl" with { type: "text" };
-import f5 from "../../assets/resources_servers/example_multi_step/data/example_metrics.json" with { type: "text" };
-import f6 from "../../assets/resources_servers/example_multi_step/data/example_rollouts.jsonl" with { type: "text" };
-import f7 from "../../assets/resources_servers/example_session_state_mgmt/configs/example_session_state_mgmt.yaml" with { type: "text" };
-import f8 from "../../assets/resources_servers/example_session_state_mgmt/data/example.jsonl" with { type: "text" };
-import f9 from "../../assets/resources_servers/example_session_state_mgmt/data/example_metrics.json" with { type: "text" };
-import f10 from "../../assets/resources_servers/example_session_state_mgmt/data/example_rollouts.jsonl" with { type: "text" };
-import f11 from "../../assets/resources_servers/example_single_tool_call/configs/example_single_tool_call.yaml" with { type: "text" };
-import f12 from "../../assets/resources_servers/example_single_tool_call/configs/example_single_tool_call_single_agent_turn.yaml" with { type: "text" };
-import f13 from "../../assets/resources_servers/example_single_tool_call/data/example.jsonl" with { type: "text" };
-import f14 from "../../assets/resources_servers/example_single_tool_call/data/example_metrics.json" with { type: "text" };
-import f15 from "../../assets/resources_servers/example_single_tool_call/data/example_rollouts.jsonl" with { type: "text" };
-import f16 from "../../assets/resources_servers/iheval/configs/iheval.yaml" with { type: "text" };
-import f17 from "../../assets/resources_servers/iheval/configs/iheval_serve.yaml" with { type: "text" };
-import f18 from "../../assets/resources_servers/iheval/data/example.jsonl" with { type: "text" };
-import f19 from "../../assets/resources_servers/iheval/data/example_metrics.json" with { type: "text" };
-import f20 from "../../assets/resources_servers/iheval/data/example_rollouts.jsonl" with { type: "text" };
-import f21 from "../../assets/resources_servers/instruction_following/configs/instruction_following.yaml" with { type: "text" };
-import f22 from "../../assets/resources_servers/instruction_following/data/example.jsonl" with { type: "text" };
-import f23 from "../../assets/resources_servers/instruction_following/data/example_metrics.json" with { type: "text" };
-import f24 from "../../assets/resources_servers/instruction_following/data/example_rollouts.jsonl" with { type: "text" };
-import f25 from "../../assets/resources_servers/instruction_following/data/train_metrics.json" with { type: "text" };
-import f26 from "../../assets/responses_api_agents/simple_agent/configs/simple_agent.yaml" with { type: "text" };
-import f27 from "../../assets/responses_api_models/azure_openai_model/configs/azure_openai_model.yaml" with { type: "text" };
-import f28 from "../../assets/responses_api_models/openai_model/configs/openai_model.yaml" with { type: "text" };
-import f29 from "../../assets/responses_api_models/scripted_model/configs/scripted_model.yaml" with { type: "text" };
-import f30 from "../../assets/responses_api_models/vllm_model/configs/vllm_model.yaml" with { type: "text" };
-import f31 from "../../assets/responses_api_models/vllm_model/configs/vllm_model_for_training.yaml" with { type: "text" };
+import f3 from "../../assets/environments/instruction_following/README.md" with { type: "text" };
+import f4 from "../../assets/environments/instruction_following/config.yaml" with { type: "text" };
+import f5 from "../../assets/environments/instruction_following/data/example.jsonl" with { type: "text" };
+import f6 from "../../assets/environments/instruction_following/data/example_metrics.json" with { type: "text" };
+import f7 from "../../assets/environments/instruction_following/data/example_rollouts.jsonl" with { type: "text" };
+import f8 from "../../assets/resources_servers/example_multi_step/configs/example_multi_step.yaml" with { type: "text" };
+import f9 from "../../assets/resources_servers/example_multi_step/data/example.jsonl" with { type: "text" };
+import f10 from "../../assets/resources_servers/example_multi_step/data/example_metrics.json" with { type: "text" };
+import f11 from "../../assets/resources_servers/example_multi_step/data/example_rollouts.jsonl" with { type: "text" };
+import f12 from "../../assets/resources_servers/example_session_state_mgmt/configs/example_session_state_mgmt.yaml" with { type: "text" };
+import f13 from "../../assets/resources_servers/example_session_state_mgmt/data/example.jsonl" with { type: "text" };
+import f14 from "../../assets/resources_servers/example_session_state_mgmt/data/example_metrics.json" with { type: "text" };
+import f15 from "../../assets/resources_servers/example_session_state_mgmt/data/example_rollouts.jsonl" with { type: "text" };
+import f16 from "../../assets/resources_servers/example_single_tool_call/configs/example_single_tool_call.yaml" with { type: "text" };
+import f17 from "../../assets/resources_servers/example_single_tool_call/configs/example_single_tool_call_single_agent_turn.yaml" with { type: "text" };
+import f18 from "../../assets/resources_servers/example_single_tool_call/data/example.jsonl" with { type: "text" };
+import f19 from "../../assets/resources_servers/example_single_tool_call/data/example_metrics.json" with { type: "text" };
+import f20 from "../../assets/resources_servers/example_single_tool_call/data/example_rollouts.jsonl" with { type: "text" };
+import f21 from "../../assets/resources_servers/iheval/configs/iheval.yaml" with { type: "text" };
+import f22 from "../../assets/resources_servers/iheval/configs/iheval_serve.yaml" with { type: "text" };
+import f23 from "../../assets/resources_servers/iheval/data/example.jsonl" with { type: "text" };
+import f24 from "../../assets/resources_servers/iheval/data/example_metrics.json" with { type: "text" };
+import f25 from "../../assets/resources_servers/iheval/data/example_rollouts.jsonl" with { type: "text" };
+import f26 from "../../assets/resources_servers/instruction_following/configs/instruction_following.yaml" with { type: "text" };
+import f27 from "../../assets/resources_servers/instruction_following/data/example.jsonl" with { type: "text" };
+import f28 from "../../assets/resources_servers/instruction_following/data/example_metrics.json" with { type: "text" };
+import f29 from "../../assets/resources_servers/instruction_following/data/example_rollouts.jsonl" with { type: "text" };
+import f30 from "../../assets/resources_servers/instruction_following/data/train_metrics.json" with { type: "text" };
+import f31 from "../../assets/responses_api_agents/simple_agent/configs/simple_agent.yaml" with { type: "text" };
+import f32 from "../../assets/responses_api_models/azure_openai_model/configs/azure_openai_model.yaml" with { type: "text" };
+import f33 from "../../assets/responses_api_models/openai_model/configs/openai_model.yaml" with { type: "text" };
+import f34 from "../../assets/responses_api_models/scripted_model/configs/scripted_model.yaml" with { type: "text" };
+import f35 from "../../assets/responses_api_models/vllm_model/configs/vllm_model.yaml" with { type: "text" };
+import f36 from "../../assets/responses_api_models/vllm_model/configs/vllm_model_for_training.yaml" with { type: "text" };
 
 /** Embedded install root: [relative path, file text] pairs (digest.gen.ts holds their digest). */
 export const ASSET_FILES: [string, string][] = [
   ["environment_servers/legacy_agent/configs/legacy_agent.yaml", f0 as unknown as string],
   ["environment_servers/single_agent_turn/configs/single_agent_turn.yaml", f1 as unknown as string],
   ["environment_servers/single_agent_turn_legacy/configs/single_agent_turn_legacy.yaml", f2 as unknown as string],
-  ["resources_servers/example_multi_step/configs/example_multi_step.yaml", f3 as unknown as string],
-  ["resources_servers/example_multi_step/data/example.jsonl", f4 as unknown as string],
-  ["resources_servers/example_multi_step/data/example_metrics.json", f5 as unknown as string],
-  ["resources_servers/example_multi_step/data/example_rollouts.jsonl", f6 as unknown as string],
-  ["resources_servers/example_session_state_mgmt/configs/example_session_state_mgmt.yaml", f7 as unknown as string],
-  ["resources_servers/example_session_state_mgmt/data/example.jsonl", f8 as unknown as string],
-  ["resources_servers/example_session_state_mgmt/data/example_metrics.json", f9 as unknown as string],
-  ["resources_servers/example_session_state_mgmt/data/example_rollouts.jsonl", f10 as unknown as string],
-  ["resources_servers/example_single_tool_call/configs/example_single_tool_call.yaml", f11 as unknown as string],
-  ["resources_servers/example_single_tool_call/configs/example_single_tool_call_single_agent_turn.yaml", f12 as unknown as string],
-  ["resources_servers/example_single_tool_call/data/example.jsonl", f13 as unknown as string],
-  ["resources_servers/example_single_tool_call/data/example_metrics.json", f14 as unknown as string],
-  ["resources_servers/example_single_tool_call/data/example_rollouts.jsonl", f15 as unknown as string],
-  ["resources_servers/iheval/configs/iheval.yaml", f16 as unknown as string],
-  ["resources_servers/iheval/configs/iheval_serve.yaml", f17 as unknown as string],
-  ["resources_servers/iheval/data/example.jsonl", f18 as unknown as string],
-  ["resources_servers/iheval/data/example_metrics.json", f19 as unknown as string],
-  ["resources_servers/iheval/data/example_rollouts.jsonl", f20 as unknown as string],
-  ["resources_servers/instruction_following/configs/instruction_following.yaml", f21 as unknown as string],
-  ["resources_servers/instruction_following/data/example.jsonl", f22 as unknown as string],
-  ["resources_servers/instruction_following/data/example_metrics.json", f23 as unknown as string],
-  ["resources_servers/instruction_following/data/example_rollouts.jsonl", f24 as unknown as string],
-  ["resources_servers/instruction_following/data/train_metrics.json", f25 as unknown as string],
-  ["responses_api_agents/simple_agent/configs/simple_agent.yaml", f26 as unknown as string],
-  ["responses_api_models/azure_openai_model/configs/azure_openai_model.yaml", f27 as unknown as string],
-  ["responses_api_models/openai_model/configs/openai_model.yaml", f28 as unknown as string],
-  ["responses_api_models/scripted_model/configs/scripted_model.yaml", f29 as unknown as string],
-  ["responses_api_models/vllm_model/configs/vllm_model.yaml", f30 as unknown as string],
-  ["responses_api_models/vllm_model/configs/vllm_model_for_training.yaml", f31 as unknown as string],
+  ["environments/instruction_following/README.md", f3 as unknown as string],
+  ["environments/instruction_following/config.yaml", f4 as unknown as string],
+  ["environments/instruction_following/data/example.jsonl", f5 as unknown as string],
+  ["environments/instruction_following/data/example_metrics.json", f6 as unknown as string],
+  ["environments/instruction_following/data/example_rollouts.jsonl", f7 as unknown as string],
+  ["resources_servers/example_multi_step/configs/example_multi_step.yaml", f8 as unknown as string],
+  ["resources_servers/example_multi_step/data/example.jsonl", f9 as unknown as string],
+  ["resources_servers/example_multi_step/data/example_metrics.json", f10 as unknown as string],
+  ["resources_servers/example_multi_step/data/example_rollouts.jsonl", f11 as unknown as string],
+  ["resources_servers/example_session_state_mgmt/configs/example_session_state_mgmt.yaml", f12 as unknown as string],
+  ["resources_servers/example_session_state_mgmt/data/example.jsonl", f13 as unknown as string],
+  ["resources_servers/example_session_state_mgmt/data/example_metrics.json", f14 as unknown as string],
+  ["resources_servers/example_session_state_mgmt/data/example_rollouts.jsonl", f15 as unknown as string],
+  ["resources_servers/example_single_tool_call/configs/example_single_tool_call.yaml", f16 as unknown as string],
+  ["resources_servers/example_single_tool_call/configs/example_single_tool_call_single_agent_turn.yaml", f17 as unknown as string],
+  ["resources_servers/example_single_tool_call/data/example.jsonl", f18 as unknown as string],
+  ["resources_servers/example_single_tool_call/data/example_metrics.json", f19 as unknown as string],
+  ["resources_servers/example_single_tool_call/data/example_rollouts.jsonl", f20 as unknown as string],
+  ["resources_servers/iheval/configs/iheval.yaml", f21 as unknown as string],
+  ["resources_servers/iheval/configs/iheval_serve.yaml", f22 as unknown as string],
+  ["resources_servers/iheval/data/example.jsonl", f23 as unknown as string],
+  ["resources_servers/iheval/data/example_metrics.json", f24 as unknown as string],
+  ["resources_servers/iheval/data/example_rollouts.jsonl", f25 as unknown as string],
+  ["resources_servers/instruction_following/configs/instruction_following.yaml", f26 as unknown as string],
+  ["resources_servers/instruction_following/data/example.jsonl", f27 as unknown as string],
+  ["resources_servers/instruction_following/data/example_metrics.json", f28 as unknown as string],
+  ["resources_servers/instruction_following/data/example_rollouts.jsonl", f29 as unknown as string],
+  ["resources_servers/instruction_following/data/train_metrics.json", f30 as unknown as string],
+  ["responses_api_agents/simple_agent/configs/simple_agent.yaml", f31 as unknown as string],
+  ["responses_api_models/azure_openai_model/configs/azure_openai_model.yaml", f32 as unknown as string],
+  ["responses_api_models/openai_model/configs/openai_model.yaml", f33 as unknown as string],
+  ["responses_api_models/scripted_model/configs/scripted_model.yaml", f34 as unknown as string],
+  ["responses_api_models/vllm_model/configs/vllm_model.yaml", f35 as unknown as string],
+  ["responses_api_models/vllm_model/configs/vllm_model_for_training.yaml", f36 as unknown as string],
 ];
