@@ -20,22 +20,31 @@ import f17 from "../../assets/resources_servers/example_single_tool_call/configs
 import f18 from "../../assets/resources_servers/example_single_tool_call/data/example.jsonl" with { type: "text" };
 import f19 from "../../assets/resources_servers/example_single_tool_call/data/example_metrics.json" with { type: "text" };
 import f20 from "../../assets/resources_servers/example_single_tool_call/data/example_rollouts.jsonl" with { type: "text" };
-import f21 from "../../assets/resources_servers/iheval/configs/iheval.yaml" with { type: "text" };
-import f22 from "../../assets/resources_servers/iheval/configs/iheval_serve.yaml" with { type: "text" };
-import f23 from "../../assets/resources_servers/iheval/data/example.jsonl" with { type: "text" };
-import f24 from "../../assets/resources_servers/iheval/data/example_metrics.json" with { type: "text" };
-import f25 from "../../assets/resources_servers/iheval/data/example_rollouts.jsonl" with { type: "text" };
-import f26 from "../../assets/resources_servers/instruction_following/configs/instruction_following.yaml" with { type: "text" };
-import f27 from "../../assets/resources_servers/instruction_following/data/example.jsonl" with { type: "text" };
-import f28 from "../../assets/resources_servers/instruction_following/data/example_metrics.json" with { type: "text" };
-import f29 from "../../assets/resources_servers/instruction_following/data/example_rollouts.jsonl" with { type: "text" };
-import f30 from "../../assets/resources_servers/instruction_following/data/train_metrics.json" with { type: "text" };
-import f31 from "../../assets/responses_api_agents/simple_agent/configs/simple_agent.yaml" with { type: "text" };
-import f32 from "../../assets/responses_api_models/azure_openai_model/configs/azure_openai_model.yaml" with { type: "text" };
-import f33 from "../../assets/responses_api_models/openai_model/configs/openai_model.yaml" with { type: "text" };
-import f34 from "../../assets/responses_api_models/scripted_model/configs/scripted_model.yaml" with { type: "text" };
-import f35 from "../../assets/responses_api_models/vllm_model/configs/vllm_model.yaml" with { type: "text" };
-import f36 from "../../assets/responses_api_models/vllm_model/configs/vllm_model_for_training.yaml" with { type: "text" };
+import f21 from "../../assets/resources_servers/format_verification/configs/citation_format.yaml" with { type: "text" };
+import f22 from "../../assets/resources_servers/format_verification/configs/freeform_formatting.yaml" with { type: "text" };
+import f23 from "../../assets/resources_servers/format_verification/data/ds2_freeform_formatting_example.jsonl" with { type: "text" };
+import f24 from "../../assets/resources_servers/format_verification/data/ds2_freeform_formatting_example_metrics.json" with { type: "text" };
+import f25 from "../../assets/resources_servers/format_verification/data/ds3_citation_format_example.jsonl" with { type: "text" };
+import f26 from "../../assets/resources_servers/format_verification/data/ds3_citation_format_example_metrics.json" with { type: "text" };
+import f27 from "../../assets/resources_servers/format_verification/data/example.jsonl" with { type: "text" };
+import f28 from "../../assets/resources_servers/format_verification/data/example_metrics.json" with { type: "text" };
+import f29 from "../../assets/resources_servers/format_verification/data/example_rollouts.jsonl" with { type: "text" };
+import f30 from "../../assets/resources_servers/iheval/configs/iheval.yaml" with { type: "text" };
+import f31 from "../../assets/resources_servers/iheval/configs/iheval_serve.yaml" with { type: "text" };
+import f32 from "../../assets/resources_servers/iheval/data/example.jsonl" with { type: "text" };
+import f33 from "../../assets/resources_servers/iheval/data/example_metrics.json" with { type: "text" };
+import f34 from "../../assets/resources_servers/iheval/data/example_rollouts.jsonl" with { type: "text" };
+import f35 from "../../assets/resources_servers/instruction_following/configs/instruction_following.yaml" with { type: "text" };
+import f36 from "../../assets/resources_servers/instruction_following/data/example.jsonl" with { type: "text" };
+import f37 from "../../assets/resources_servers/instruction_following/data/example_metrics.json" with { type: "text" };
+import f38 from "../../assets/resources_servers/instruction_following/data/example_rollouts.jsonl" with { type: "text" };
+import f39 from "../../assets/resources_servers/instruction_following/data/train_metrics.json" with { type: "text" };
+import f40 from "../../assets/responses_api_agents/simple_agent/configs/simple_agent.yaml" with { type: "text" };
+import f41 from "../../assets/responses_api_models/azure_openai_model/configs/azure_openai_model.yaml" with { type: "text" };
+import f42 from "../../assets/responses_api_models/openai_model/configs/openai_model.yaml" with { type: "text" };
+import f43 from "../../assets/responses_api_models/scripted_model/configs/scripted_model.yaml" with { type: "text" };
+import f44 from "../../assets/responses_api_models/vllm_model/configs/vllm_model.yaml" with { type: "text" };
+import f45 from "../../assets/responses_api_models/vllm_model/configs/vllm_model_for_training.yaml" with { type: "text" };
 
 /** Embedded install root: [relative path, file text] pairs (digest.gen.ts holds their digest). */
 export const ASSET_FILES: [string, string][] = [
@@ -60,20 +69,29 @@ export const ASSET_FILES: [string, string][] = [
   ["resources_servers/example_single_tool_call/data/example.jsonl", f18 as unknown as string],
   ["resources_servers/example_single_tool_call/data/example_metrics.json", f19 as unknown as string],
   ["resources_servers/example_single_tool_call/data/example_rollouts.jsonl", f20 as unknown as string],
-  ["resources_servers/iheval/configs/iheval.yaml", f21 as unknown as string],
-  ["resources_servers/iheval/configs/iheval_serve.yaml", f22 as unknown as string],
-  ["resources_servers/iheval/data/example.jsonl", f23 as unknown as string],
-  ["resources_servers/iheval/data/example_metrics.json", f24 as unknown as string],
-  ["resources_servers/iheval/data/example_rollouts.jsonl", f25 as unknown as string],
-  ["resources_servers/instruction_following/configs/instruction_following.yaml", f26 as unknown as string],
-  ["resources_servers/instruction_following/data/example.jsonl", f27 as unknown as string],
-  ["resources_servers/instruction_following/data/example_metrics.json", f28 as unknown as string],
-  ["resources_servers/instruction_following/data/example_rollouts.jsonl", f29 as unknown as string],
-  ["resources_servers/instruction_following/data/train_metrics.json", f30 as unknown as string],
-  ["responses_api_agents/simple_agent/configs/simple_agent.yaml", f31 as unknown as string],
-  ["responses_api_models/azure_openai_model/configs/azure_openai_model.yaml", f32 as unknown as string],
-  ["responses_api_models/openai_model/configs/openai_model.yaml", f33 as unknown as string],
-  ["responses_api_models/scripted_model/configs/scripted_model.yaml", f34 as unknown as string],
-  ["responses_api_models/vllm_model/configs/vllm_model.yaml", f35 as unknown as string],
-  ["responses_api_models/vllm_model/configs/vllm_model_for_training.yaml", f36 as unknown as string],
+  ["resources_servers/format_verification/configs/citation_format.yaml", f21 as unknown as string],
+  ["resources_servers/format_verification/configs/freeform_formatting.yaml", f22 as unknown as string],
+  ["resources_servers/format_verification/data/ds2_freeform_formatting_example.jsonl", f23 as unknown as string],
+  ["resources_servers/format_verification/data/ds2_freeform_formatting_example_metrics.json", f24 as unknown as string],
+  ["resources_servers/format_verification/data/ds3_citation_format_example.jsonl", f25 as unknown as string],
+  ["resources_servers/format_verification/data/ds3_citation_format_example_metrics.json", f26 as unknown as string],
+  ["resources_servers/format_verification/data/example.jsonl", f27 as unknown as string],
+  ["resources_servers/format_verification/data/example_metrics.json", f28 as unknown as string],
+  ["resources_servers/format_verification/data/example_rollouts.jsonl", f29 as unknown as string],
+  ["resources_servers/iheval/configs/iheval.yaml", f30 as unknown as string],
+  ["resources_servers/iheval/configs/iheval_serve.yaml", f31 as unknown as string],
+  ["resources_servers/iheval/data/example.jsonl", f32 as unknown as string],
+  ["resources_servers/iheval/data/example_metrics.json", f33 as unknown as string],
+  ["resources_servers/iheval/data/example_rollouts.jsonl", f34 as unknown as string],
+  ["resources_servers/instruction_following/configs/instruction_following.yaml", f35 as unknown as string],
+  ["resources_servers/instruction_following/data/example.jsonl", f36 as unknown as string],
+  ["resources_servers/instruction_following/data/example_metrics.json", f37 as unknown as string],
+  ["resources_servers/instruction_following/data/example_rollouts.jsonl", f38 as unknown as string],
+  ["resources_servers/instruction_following/data/train_metrics.json", f39 as unknown as string],
+  ["responses_api_agents/simple_agent/configs/simple_agent.yaml", f40 as unknown as string],
+  ["responses_api_models/azure_openai_model/configs/azure_openai_model.yaml", f41 as unknown as string],
+  ["responses_api_models/openai_model/configs/openai_model.yaml", f42 as unknown as string],
+  ["responses_api_models/scripted_model/configs/scripted_model.yaml", f43 as unknown as string],
+  ["responses_api_models/vllm_model/configs/vllm_model.yaml", f44 as unknown as string],
+  ["responses_api_models/vllm_model/configs/vllm_model_for_training.yaml", f45 as unknown as string],
 ];

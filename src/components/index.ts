@@ -14,3 +14,4 @@ registerBuiltin("environment_servers", "legacy_agent", async () => (await import
 registerBuiltin("environment_servers", "single_agent_turn_legacy", async () => (await import("./environments/single-agent-turn.ts")).legacyComponent);
 registerBuiltin("resources_servers", "instruction_following", async () => (await import("./resources/instruction-following.ts")).component);
 registerBuiltin("resources_servers", "iheval", async () => (await import("./resources/iheval.ts")).component);
+registerBuiltin("resources_servers", "format_verification", async () => (await import("./resources/format-verification.ts")).component);
