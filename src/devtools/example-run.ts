@@ -5,7 +5,7 @@
  * the rows sent end to end through the rollout driver. Every row must come back verified with a
  * numeric reward; a deadline bounds the whole run.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { resolveAt } from "../config/interpolate.ts";
@@ -106,7 +106,7 @@ function firstFailure(path: string): string {
 /** Run the server's example rows end to end with `scripted_model`; one check. */
 export async function exampleRun(opts: ExampleRunOptions): Promise<Check> {
   const CHECK = opts.replay ? "replay" : "example run";
-  const work = mkdtempSync(join(tmpdir(), `gym-env-test-${opts.name}-`));
+  const work = mkdtempSync(join(tmpdir(), `gym-env-test-${opts.name.replaceAll("/", "_")}-`));
   let supervisor: Supervisor | undefined;
   const stop = new AbortController();
   const timer = setTimeout(() => stop.abort(), opts.deadlineMs);
@@ -134,9 +134,25 @@ export async function exampleRun(opts: ExampleRunOptions): Promise<Check> {
       return fail(CHECK, `no agent in configs/${opts.name}.yaml has a dataset of type example`, `add one to the agent that drives ${opts.name} (see \`gym env init --resources-server NAME\`)`);
     }
     const dict = resolved.dict;
+    // Replay only the example rows that have a recording (upstream's example_rollouts.jsonl does not
+    // always cover every example row, e.g. iheval's multi-turn row).
+    let inputPath = collated.example;
+    let uncovered = 0;
+    if (opts.replay) {
+      const recordedInputs = new Set(
+        readFileSync(opts.replay, "utf8").split("\n").filter((l) => l.trim() !== "").map((l) => inputKey(JSON.parse(l) as Record<string, unknown>)),
+      );
+      const rows = readFileSync(collated.example, "utf8").split("\n").filter((l) => l.trim() !== "");
+      const kept = rows.filter((l) => recordedInputs.has(inputKey(JSON.parse(l) as Record<string, unknown>)));
+      uncovered = rows.length - kept.length;
+      if (uncovered > 0 && kept.length > 0) {
+        inputPath = join(work, "replayable.jsonl");
+        writeFileSync(inputPath, kept.map((l) => `${l}\n`).join(""));
+      }
+    }
     const cfg = rolloutConfigFrom({
       ...rolloutView(dict, (k) => resolveAt(dict, [k])),
-      input_jsonl_fpath: collated.example,
+      input_jsonl_fpath: inputPath,
       output_jsonl_fpath: output,
       limit: null,
       num_repeats: 1,
@@ -168,7 +184,7 @@ export async function exampleRun(opts: ExampleRunOptions): Promise<Check> {
       if (diffs.length > 0) {
         return fail(CHECK, `replaying ${opts.replay} gave different rewards:\n${diffs.join("\n")}`, "the tools or the verifier changed behaviour; if that is intended, record the example rollouts again");
       }
-      return pass(CHECK, `${summary.done}/${summary.total} recorded rollouts replayed, every reward as recorded`);
+      return pass(CHECK, `${summary.done}/${summary.total} recorded rollouts replayed, every reward as recorded${uncovered ? ` (${uncovered} example row(s) have no recording)` : ""}`);
     }
     return pass(CHECK, `${summary.done}/${summary.total} example rows ran end to end with scripted_model (mean reward ${mean.toFixed(3)})`);
   } catch (err) {
