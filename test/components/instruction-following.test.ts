@@ -70,14 +70,14 @@ describe("instruction_following grading (upstream test_app.py cases)", () => {
     expect(gradeInstructionFollowing(b)).toMatchObject({ reward: 0, follow_instruction_list: [true, false] });
   });
 
-  test("a 1 MB answer is graded (all 54 ids) without error", () => {
+  test("a 1 MB answer is graded by the heavy checks (Punkt, Treebank, langdetect) without error", () => {
     const para = "The quick brown fox jumps over the lazy dog. Mr. Smith paid $3.50, didn't he? ";
     const big = para.repeat(Math.ceil(1_000_000 / para.length));
     const ids = ["length_constraints:number_sentences", "length_constraints:number_words", "change_case:capital_word_frequency", "language:response_language", "count:count_unique", "keywords:start_end"];
     const kwargs = [{ num_sentences: 10, relation: "at least" }, { num_words: 100, relation: "at least" }, { capital_frequency: 1, capital_relation: "at least" }, { language: "en" }, null, null];
     const v = gradeInstructionFollowing(body(ids, kwargs, big, "fraction"));
     expect(v.follow_instruction_list).toEqual([true, true, false, true, false, false]);
-  });
+  }, 120_000);
 });
 
 describe("instruction_following over HTTP", () => {

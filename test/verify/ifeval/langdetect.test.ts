@@ -1,4 +1,4 @@
-import { describe, expect, test } from "bun:test";
+import { beforeAll, describe, expect, test } from "bun:test";
 import { detectLanguage, detectProbabilities, LangDetectError } from "../../../src/verify/ifeval/langdetect.ts";
 import { PyRandom } from "../../../src/verify/ifeval/mt19937.ts";
 import cases from "../../fixtures/ifeval/langdetect.json";
@@ -6,6 +6,8 @@ import cases from "../../fixtures/ifeval/langdetect.json";
 const rows = cases as { text: string; expected: [string, number][] | string }[];
 
 describe("langdetect port (seed 0) equals Python langdetect 1.0.9 with seed 0", () => {
+  // The first detection parses the 2 MB profile table (well under a second, more on a loaded machine).
+  beforeAll(() => void detectProbabilities("warm up"), 60_000);
   test.each(rows.map((r, i) => [i, r] as const))("case %d", (_i, r) => {
     if (typeof r.expected === "string") {
       expect(() => detectProbabilities(r.text)).toThrow(LangDetectError);
