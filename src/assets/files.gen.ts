@@ -27,55 +27,79 @@ import f24 from "../../assets/benchmarks/prompts/lean4/formal-proof-deepseek-pro
 import f25 from "../../assets/environment_servers/legacy_agent/configs/legacy_agent.yaml" with { type: "text" };
 import f26 from "../../assets/environment_servers/single_agent_turn/configs/single_agent_turn.yaml" with { type: "text" };
 import f27 from "../../assets/environment_servers/single_agent_turn_legacy/configs/single_agent_turn_legacy.yaml" with { type: "text" };
-import f28 from "../../assets/resources_servers/code_gen/configs/code_gen.yaml" with { type: "text" };
-import f29 from "../../assets/resources_servers/code_gen/data/example.jsonl" with { type: "text" };
-import f30 from "../../assets/resources_servers/code_gen/data/example_metrics.json" with { type: "text" };
-import f31 from "../../assets/resources_servers/code_gen/data/example_rollouts.jsonl" with { type: "text" };
-import f32 from "../../assets/resources_servers/equivalence_llm_judge/configs/equivalence_llm_judge.yaml" with { type: "text" };
-import f33 from "../../assets/resources_servers/equivalence_llm_judge/configs/lc_judge.yaml" with { type: "text" };
-import f34 from "../../assets/resources_servers/equivalence_llm_judge/configs/nl2bash-equivalency.yaml" with { type: "text" };
-import f35 from "../../assets/resources_servers/equivalence_llm_judge/data/example.jsonl" with { type: "text" };
-import f36 from "../../assets/resources_servers/equivalence_llm_judge/data/example_metrics.json" with { type: "text" };
-import f37 from "../../assets/resources_servers/equivalence_llm_judge/data/example_metrics_openqa.json" with { type: "text" };
-import f38 from "../../assets/resources_servers/equivalence_llm_judge/data/example_nl2bash.jsonl" with { type: "text" };
-import f39 from "../../assets/resources_servers/equivalence_llm_judge/data/example_openqa.jsonl" with { type: "text" };
-import f40 from "../../assets/resources_servers/equivalence_llm_judge/data/example_openqa_metrics.json" with { type: "text" };
-import f41 from "../../assets/resources_servers/equivalence_llm_judge/data/example_prepare.jsonl" with { type: "text" };
-import f42 from "../../assets/resources_servers/equivalence_llm_judge/data/example_rollouts.jsonl" with { type: "text" };
-import f43 from "../../assets/resources_servers/equivalence_llm_judge/data/example_rollouts_openqa.jsonl" with { type: "text" };
-import f44 from "../../assets/resources_servers/equivalence_llm_judge/prompt_templates/equivalence_llm_judge.txt" with { type: "text" };
-import f45 from "../../assets/resources_servers/equivalence_llm_judge/prompt_templates/lc.txt" with { type: "text" };
-import f46 from "../../assets/resources_servers/equivalence_llm_judge/prompt_templates/lc_judge.txt" with { type: "text" };
-import f47 from "../../assets/resources_servers/example_multi_step/configs/example_multi_step.yaml" with { type: "text" };
-import f48 from "../../assets/resources_servers/example_multi_step/data/example.jsonl" with { type: "text" };
-import f49 from "../../assets/resources_servers/example_multi_step/data/example_metrics.json" with { type: "text" };
-import f50 from "../../assets/resources_servers/example_multi_step/data/example_rollouts.jsonl" with { type: "text" };
-import f51 from "../../assets/resources_servers/example_session_state_mgmt/configs/example_session_state_mgmt.yaml" with { type: "text" };
-import f52 from "../../assets/resources_servers/example_session_state_mgmt/data/example.jsonl" with { type: "text" };
-import f53 from "../../assets/resources_servers/example_session_state_mgmt/data/example_metrics.json" with { type: "text" };
-import f54 from "../../assets/resources_servers/example_session_state_mgmt/data/example_rollouts.jsonl" with { type: "text" };
-import f55 from "../../assets/resources_servers/example_single_tool_call/configs/example_single_tool_call.yaml" with { type: "text" };
-import f56 from "../../assets/resources_servers/example_single_tool_call/configs/example_single_tool_call_single_agent_turn.yaml" with { type: "text" };
-import f57 from "../../assets/resources_servers/example_single_tool_call/data/example.jsonl" with { type: "text" };
-import f58 from "../../assets/resources_servers/example_single_tool_call/data/example_metrics.json" with { type: "text" };
-import f59 from "../../assets/resources_servers/example_single_tool_call/data/example_rollouts.jsonl" with { type: "text" };
-import f60 from "../../assets/resources_servers/gpqa_diamond/configs/gpqa_diamond.yaml" with { type: "text" };
-import f61 from "../../assets/resources_servers/gpqa_diamond/data/example.jsonl" with { type: "text" };
-import f62 from "../../assets/resources_servers/gpqa_diamond/data/example_metrics.json" with { type: "text" };
-import f63 from "../../assets/resources_servers/gpqa_diamond/data/example_rollouts.jsonl" with { type: "text" };
-import f64 from "../../assets/resources_servers/mcqa/configs/mcqa.yaml" with { type: "text" };
-import f65 from "../../assets/resources_servers/mcqa/data/example.jsonl" with { type: "text" };
-import f66 from "../../assets/resources_servers/mcqa/data/example_metrics.json" with { type: "text" };
-import f67 from "../../assets/resources_servers/mcqa/data/example_rollouts.jsonl" with { type: "text" };
-import f68 from "../../assets/resources_servers/mcqa/data/example_rollouts_with_template_metadata.jsonl" with { type: "text" };
-import f69 from "../../assets/resources_servers/mcqa/data/example_with_template_metadata.jsonl" with { type: "text" };
-import f70 from "../../assets/resources_servers/mcqa/data/example_with_template_metadata_metrics.json" with { type: "text" };
-import f71 from "../../assets/responses_api_agents/simple_agent/configs/simple_agent.yaml" with { type: "text" };
-import f72 from "../../assets/responses_api_models/azure_openai_model/configs/azure_openai_model.yaml" with { type: "text" };
-import f73 from "../../assets/responses_api_models/openai_model/configs/openai_model.yaml" with { type: "text" };
-import f74 from "../../assets/responses_api_models/scripted_model/configs/scripted_model.yaml" with { type: "text" };
-import f75 from "../../assets/responses_api_models/vllm_model/configs/vllm_model.yaml" with { type: "text" };
-import f76 from "../../assets/responses_api_models/vllm_model/configs/vllm_model_for_training.yaml" with { type: "text" };
+import f28 from "../../assets/environments/instruction_following/README.md" with { type: "text" };
+import f29 from "../../assets/environments/instruction_following/config.yaml" with { type: "text" };
+import f30 from "../../assets/environments/instruction_following/data/example.jsonl" with { type: "text" };
+import f31 from "../../assets/environments/instruction_following/data/example_metrics.json" with { type: "text" };
+import f32 from "../../assets/environments/instruction_following/data/example_rollouts.jsonl" with { type: "text" };
+import f33 from "../../assets/resources_servers/code_gen/configs/code_gen.yaml" with { type: "text" };
+import f34 from "../../assets/resources_servers/code_gen/data/example.jsonl" with { type: "text" };
+import f35 from "../../assets/resources_servers/code_gen/data/example_metrics.json" with { type: "text" };
+import f36 from "../../assets/resources_servers/code_gen/data/example_rollouts.jsonl" with { type: "text" };
+import f37 from "../../assets/resources_servers/equivalence_llm_judge/configs/equivalence_llm_judge.yaml" with { type: "text" };
+import f38 from "../../assets/resources_servers/equivalence_llm_judge/configs/lc_judge.yaml" with { type: "text" };
+import f39 from "../../assets/resources_servers/equivalence_llm_judge/configs/nl2bash-equivalency.yaml" with { type: "text" };
+import f40 from "../../assets/resources_servers/equivalence_llm_judge/data/example.jsonl" with { type: "text" };
+import f41 from "../../assets/resources_servers/equivalence_llm_judge/data/example_metrics.json" with { type: "text" };
+import f42 from "../../assets/resources_servers/equivalence_llm_judge/data/example_metrics_openqa.json" with { type: "text" };
+import f43 from "../../assets/resources_servers/equivalence_llm_judge/data/example_nl2bash.jsonl" with { type: "text" };
+import f44 from "../../assets/resources_servers/equivalence_llm_judge/data/example_openqa.jsonl" with { type: "text" };
+import f45 from "../../assets/resources_servers/equivalence_llm_judge/data/example_openqa_metrics.json" with { type: "text" };
+import f46 from "../../assets/resources_servers/equivalence_llm_judge/data/example_prepare.jsonl" with { type: "text" };
+import f47 from "../../assets/resources_servers/equivalence_llm_judge/data/example_rollouts.jsonl" with { type: "text" };
+import f48 from "../../assets/resources_servers/equivalence_llm_judge/data/example_rollouts_openqa.jsonl" with { type: "text" };
+import f49 from "../../assets/resources_servers/equivalence_llm_judge/prompt_templates/equivalence_llm_judge.txt" with { type: "text" };
+import f50 from "../../assets/resources_servers/equivalence_llm_judge/prompt_templates/lc.txt" with { type: "text" };
+import f51 from "../../assets/resources_servers/equivalence_llm_judge/prompt_templates/lc_judge.txt" with { type: "text" };
+import f52 from "../../assets/resources_servers/example_multi_step/configs/example_multi_step.yaml" with { type: "text" };
+import f53 from "../../assets/resources_servers/example_multi_step/data/example.jsonl" with { type: "text" };
+import f54 from "../../assets/resources_servers/example_multi_step/data/example_metrics.json" with { type: "text" };
+import f55 from "../../assets/resources_servers/example_multi_step/data/example_rollouts.jsonl" with { type: "text" };
+import f56 from "../../assets/resources_servers/example_session_state_mgmt/configs/example_session_state_mgmt.yaml" with { type: "text" };
+import f57 from "../../assets/resources_servers/example_session_state_mgmt/data/example.jsonl" with { type: "text" };
+import f58 from "../../assets/resources_servers/example_session_state_mgmt/data/example_metrics.json" with { type: "text" };
+import f59 from "../../assets/resources_servers/example_session_state_mgmt/data/example_rollouts.jsonl" with { type: "text" };
+import f60 from "../../assets/resources_servers/example_single_tool_call/configs/example_single_tool_call.yaml" with { type: "text" };
+import f61 from "../../assets/resources_servers/example_single_tool_call/configs/example_single_tool_call_single_agent_turn.yaml" with { type: "text" };
+import f62 from "../../assets/resources_servers/example_single_tool_call/data/example.jsonl" with { type: "text" };
+import f63 from "../../assets/resources_servers/example_single_tool_call/data/example_metrics.json" with { type: "text" };
+import f64 from "../../assets/resources_servers/example_single_tool_call/data/example_rollouts.jsonl" with { type: "text" };
+import f65 from "../../assets/resources_servers/format_verification/configs/citation_format.yaml" with { type: "text" };
+import f66 from "../../assets/resources_servers/format_verification/configs/freeform_formatting.yaml" with { type: "text" };
+import f67 from "../../assets/resources_servers/format_verification/data/ds2_freeform_formatting_example.jsonl" with { type: "text" };
+import f68 from "../../assets/resources_servers/format_verification/data/ds2_freeform_formatting_example_metrics.json" with { type: "text" };
+import f69 from "../../assets/resources_servers/format_verification/data/ds3_citation_format_example.jsonl" with { type: "text" };
+import f70 from "../../assets/resources_servers/format_verification/data/ds3_citation_format_example_metrics.json" with { type: "text" };
+import f71 from "../../assets/resources_servers/format_verification/data/example.jsonl" with { type: "text" };
+import f72 from "../../assets/resources_servers/format_verification/data/example_metrics.json" with { type: "text" };
+import f73 from "../../assets/resources_servers/format_verification/data/example_rollouts.jsonl" with { type: "text" };
+import f74 from "../../assets/resources_servers/gpqa_diamond/configs/gpqa_diamond.yaml" with { type: "text" };
+import f75 from "../../assets/resources_servers/gpqa_diamond/data/example.jsonl" with { type: "text" };
+import f76 from "../../assets/resources_servers/gpqa_diamond/data/example_metrics.json" with { type: "text" };
+import f77 from "../../assets/resources_servers/gpqa_diamond/data/example_rollouts.jsonl" with { type: "text" };
+import f78 from "../../assets/resources_servers/iheval/configs/iheval.yaml" with { type: "text" };
+import f79 from "../../assets/resources_servers/iheval/configs/iheval_serve.yaml" with { type: "text" };
+import f80 from "../../assets/resources_servers/iheval/data/example.jsonl" with { type: "text" };
+import f81 from "../../assets/resources_servers/iheval/data/example_metrics.json" with { type: "text" };
+import f82 from "../../assets/resources_servers/iheval/data/example_rollouts.jsonl" with { type: "text" };
+import f83 from "../../assets/resources_servers/instruction_following/configs/instruction_following.yaml" with { type: "text" };
+import f84 from "../../assets/resources_servers/instruction_following/data/example.jsonl" with { type: "text" };
+import f85 from "../../assets/resources_servers/instruction_following/data/example_metrics.json" with { type: "text" };
+import f86 from "../../assets/resources_servers/instruction_following/data/example_rollouts.jsonl" with { type: "text" };
+import f87 from "../../assets/resources_servers/instruction_following/data/train_metrics.json" with { type: "text" };
+import f88 from "../../assets/resources_servers/mcqa/configs/mcqa.yaml" with { type: "text" };
+import f89 from "../../assets/resources_servers/mcqa/data/example.jsonl" with { type: "text" };
+import f90 from "../../assets/resources_servers/mcqa/data/example_metrics.json" with { type: "text" };
+import f91 from "../../assets/resources_servers/mcqa/data/example_rollouts.jsonl" with { type: "text" };
+import f92 from "../../assets/resources_servers/mcqa/data/example_rollouts_with_template_metadata.jsonl" with { type: "text" };
+import f93 from "../../assets/resources_servers/mcqa/data/example_with_template_metadata.jsonl" with { type: "text" };
+import f94 from "../../assets/resources_servers/mcqa/data/example_with_template_metadata_metrics.json" with { type: "text" };
+import f95 from "../../assets/responses_api_agents/simple_agent/configs/simple_agent.yaml" with { type: "text" };
+import f96 from "../../assets/responses_api_models/azure_openai_model/configs/azure_openai_model.yaml" with { type: "text" };
+import f97 from "../../assets/responses_api_models/openai_model/configs/openai_model.yaml" with { type: "text" };
+import f98 from "../../assets/responses_api_models/scripted_model/configs/scripted_model.yaml" with { type: "text" };
+import f99 from "../../assets/responses_api_models/vllm_model/configs/vllm_model.yaml" with { type: "text" };
+import f100 from "../../assets/responses_api_models/vllm_model/configs/vllm_model_for_training.yaml" with { type: "text" };
 
 /** Embedded install root: [relative path, file text] pairs (digest.gen.ts holds their digest). */
 export const ASSET_FILES: [string, string][] = [
@@ -107,53 +131,77 @@ export const ASSET_FILES: [string, string][] = [
   ["environment_servers/legacy_agent/configs/legacy_agent.yaml", f25 as unknown as string],
   ["environment_servers/single_agent_turn/configs/single_agent_turn.yaml", f26 as unknown as string],
   ["environment_servers/single_agent_turn_legacy/configs/single_agent_turn_legacy.yaml", f27 as unknown as string],
-  ["resources_servers/code_gen/configs/code_gen.yaml", f28 as unknown as string],
-  ["resources_servers/code_gen/data/example.jsonl", f29 as unknown as string],
-  ["resources_servers/code_gen/data/example_metrics.json", f30 as unknown as string],
-  ["resources_servers/code_gen/data/example_rollouts.jsonl", f31 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/configs/equivalence_llm_judge.yaml", f32 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/configs/lc_judge.yaml", f33 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/configs/nl2bash-equivalency.yaml", f34 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/data/example.jsonl", f35 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/data/example_metrics.json", f36 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/data/example_metrics_openqa.json", f37 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/data/example_nl2bash.jsonl", f38 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/data/example_openqa.jsonl", f39 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/data/example_openqa_metrics.json", f40 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/data/example_prepare.jsonl", f41 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/data/example_rollouts.jsonl", f42 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/data/example_rollouts_openqa.jsonl", f43 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/prompt_templates/equivalence_llm_judge.txt", f44 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/prompt_templates/lc.txt", f45 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/prompt_templates/lc_judge.txt", f46 as unknown as string],
-  ["resources_servers/example_multi_step/configs/example_multi_step.yaml", f47 as unknown as string],
-  ["resources_servers/example_multi_step/data/example.jsonl", f48 as unknown as string],
-  ["resources_servers/example_multi_step/data/example_metrics.json", f49 as unknown as string],
-  ["resources_servers/example_multi_step/data/example_rollouts.jsonl", f50 as unknown as string],
-  ["resources_servers/example_session_state_mgmt/configs/example_session_state_mgmt.yaml", f51 as unknown as string],
-  ["resources_servers/example_session_state_mgmt/data/example.jsonl", f52 as unknown as string],
-  ["resources_servers/example_session_state_mgmt/data/example_metrics.json", f53 as unknown as string],
-  ["resources_servers/example_session_state_mgmt/data/example_rollouts.jsonl", f54 as unknown as string],
-  ["resources_servers/example_single_tool_call/configs/example_single_tool_call.yaml", f55 as unknown as string],
-  ["resources_servers/example_single_tool_call/configs/example_single_tool_call_single_agent_turn.yaml", f56 as unknown as string],
-  ["resources_servers/example_single_tool_call/data/example.jsonl", f57 as unknown as string],
-  ["resources_servers/example_single_tool_call/data/example_metrics.json", f58 as unknown as string],
-  ["resources_servers/example_single_tool_call/data/example_rollouts.jsonl", f59 as unknown as string],
-  ["resources_servers/gpqa_diamond/configs/gpqa_diamond.yaml", f60 as unknown as string],
-  ["resources_servers/gpqa_diamond/data/example.jsonl", f61 as unknown as string],
-  ["resources_servers/gpqa_diamond/data/example_metrics.json", f62 as unknown as string],
-  ["resources_servers/gpqa_diamond/data/example_rollouts.jsonl", f63 as unknown as string],
-  ["resources_servers/mcqa/configs/mcqa.yaml", f64 as unknown as string],
-  ["resources_servers/mcqa/data/example.jsonl", f65 as unknown as string],
-  ["resources_servers/mcqa/data/example_metrics.json", f66 as unknown as string],
-  ["resources_servers/mcqa/data/example_rollouts.jsonl", f67 as unknown as string],
-  ["resources_servers/mcqa/data/example_rollouts_with_template_metadata.jsonl", f68 as unknown as string],
-  ["resources_servers/mcqa/data/example_with_template_metadata.jsonl", f69 as unknown as string],
-  ["resources_servers/mcqa/data/example_with_template_metadata_metrics.json", f70 as unknown as string],
-  ["responses_api_agents/simple_agent/configs/simple_agent.yaml", f71 as unknown as string],
-  ["responses_api_models/azure_openai_model/configs/azure_openai_model.yaml", f72 as unknown as string],
-  ["responses_api_models/openai_model/configs/openai_model.yaml", f73 as unknown as string],
-  ["responses_api_models/scripted_model/configs/scripted_model.yaml", f74 as unknown as string],
-  ["responses_api_models/vllm_model/configs/vllm_model.yaml", f75 as unknown as string],
-  ["responses_api_models/vllm_model/configs/vllm_model_for_training.yaml", f76 as unknown as string],
+  ["environments/instruction_following/README.md", f28 as unknown as string],
+  ["environments/instruction_following/config.yaml", f29 as unknown as string],
+  ["environments/instruction_following/data/example.jsonl", f30 as unknown as string],
+  ["environments/instruction_following/data/example_metrics.json", f31 as unknown as string],
+  ["environments/instruction_following/data/example_rollouts.jsonl", f32 as unknown as string],
+  ["resources_servers/code_gen/configs/code_gen.yaml", f33 as unknown as string],
+  ["resources_servers/code_gen/data/example.jsonl", f34 as unknown as string],
+  ["resources_servers/code_gen/data/example_metrics.json", f35 as unknown as string],
+  ["resources_servers/code_gen/data/example_rollouts.jsonl", f36 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/configs/equivalence_llm_judge.yaml", f37 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/configs/lc_judge.yaml", f38 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/configs/nl2bash-equivalency.yaml", f39 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/data/example.jsonl", f40 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/data/example_metrics.json", f41 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/data/example_metrics_openqa.json", f42 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/data/example_nl2bash.jsonl", f43 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/data/example_openqa.jsonl", f44 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/data/example_openqa_metrics.json", f45 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/data/example_prepare.jsonl", f46 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/data/example_rollouts.jsonl", f47 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/data/example_rollouts_openqa.jsonl", f48 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/prompt_templates/equivalence_llm_judge.txt", f49 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/prompt_templates/lc.txt", f50 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/prompt_templates/lc_judge.txt", f51 as unknown as string],
+  ["resources_servers/example_multi_step/configs/example_multi_step.yaml", f52 as unknown as string],
+  ["resources_servers/example_multi_step/data/example.jsonl", f53 as unknown as string],
+  ["resources_servers/example_multi_step/data/example_metrics.json", f54 as unknown as string],
+  ["resources_servers/example_multi_step/data/example_rollouts.jsonl", f55 as unknown as string],
+  ["resources_servers/example_session_state_mgmt/configs/example_session_state_mgmt.yaml", f56 as unknown as string],
+  ["resources_servers/example_session_state_mgmt/data/example.jsonl", f57 as unknown as string],
+  ["resources_servers/example_session_state_mgmt/data/example_metrics.json", f58 as unknown as string],
+  ["resources_servers/example_session_state_mgmt/data/example_rollouts.jsonl", f59 as unknown as string],
+  ["resources_servers/example_single_tool_call/configs/example_single_tool_call.yaml", f60 as unknown as string],
+  ["resources_servers/example_single_tool_call/configs/example_single_tool_call_single_agent_turn.yaml", f61 as unknown as string],
+  ["resources_servers/example_single_tool_call/data/example.jsonl", f62 as unknown as string],
+  ["resources_servers/example_single_tool_call/data/example_metrics.json", f63 as unknown as string],
+  ["resources_servers/example_single_tool_call/data/example_rollouts.jsonl", f64 as unknown as string],
+  ["resources_servers/format_verification/configs/citation_format.yaml", f65 as unknown as string],
+  ["resources_servers/format_verification/configs/freeform_formatting.yaml", f66 as unknown as string],
+  ["resources_servers/format_verification/data/ds2_freeform_formatting_example.jsonl", f67 as unknown as string],
+  ["resources_servers/format_verification/data/ds2_freeform_formatting_example_metrics.json", f68 as unknown as string],
+  ["resources_servers/format_verification/data/ds3_citation_format_example.jsonl", f69 as unknown as string],
+  ["resources_servers/format_verification/data/ds3_citation_format_example_metrics.json", f70 as unknown as string],
+  ["resources_servers/format_verification/data/example.jsonl", f71 as unknown as string],
+  ["resources_servers/format_verification/data/example_metrics.json", f72 as unknown as string],
+  ["resources_servers/format_verification/data/example_rollouts.jsonl", f73 as unknown as string],
+  ["resources_servers/gpqa_diamond/configs/gpqa_diamond.yaml", f74 as unknown as string],
+  ["resources_servers/gpqa_diamond/data/example.jsonl", f75 as unknown as string],
+  ["resources_servers/gpqa_diamond/data/example_metrics.json", f76 as unknown as string],
+  ["resources_servers/gpqa_diamond/data/example_rollouts.jsonl", f77 as unknown as string],
+  ["resources_servers/iheval/configs/iheval.yaml", f78 as unknown as string],
+  ["resources_servers/iheval/configs/iheval_serve.yaml", f79 as unknown as string],
+  ["resources_servers/iheval/data/example.jsonl", f80 as unknown as string],
+  ["resources_servers/iheval/data/example_metrics.json", f81 as unknown as string],
+  ["resources_servers/iheval/data/example_rollouts.jsonl", f82 as unknown as string],
+  ["resources_servers/instruction_following/configs/instruction_following.yaml", f83 as unknown as string],
+  ["resources_servers/instruction_following/data/example.jsonl", f84 as unknown as string],
+  ["resources_servers/instruction_following/data/example_metrics.json", f85 as unknown as string],
+  ["resources_servers/instruction_following/data/example_rollouts.jsonl", f86 as unknown as string],
+  ["resources_servers/instruction_following/data/train_metrics.json", f87 as unknown as string],
+  ["resources_servers/mcqa/configs/mcqa.yaml", f88 as unknown as string],
+  ["resources_servers/mcqa/data/example.jsonl", f89 as unknown as string],
+  ["resources_servers/mcqa/data/example_metrics.json", f90 as unknown as string],
+  ["resources_servers/mcqa/data/example_rollouts.jsonl", f91 as unknown as string],
+  ["resources_servers/mcqa/data/example_rollouts_with_template_metadata.jsonl", f92 as unknown as string],
+  ["resources_servers/mcqa/data/example_with_template_metadata.jsonl", f93 as unknown as string],
+  ["resources_servers/mcqa/data/example_with_template_metadata_metrics.json", f94 as unknown as string],
+  ["responses_api_agents/simple_agent/configs/simple_agent.yaml", f95 as unknown as string],
+  ["responses_api_models/azure_openai_model/configs/azure_openai_model.yaml", f96 as unknown as string],
+  ["responses_api_models/openai_model/configs/openai_model.yaml", f97 as unknown as string],
+  ["responses_api_models/scripted_model/configs/scripted_model.yaml", f98 as unknown as string],
+  ["responses_api_models/vllm_model/configs/vllm_model.yaml", f99 as unknown as string],
+  ["responses_api_models/vllm_model/configs/vllm_model_for_training.yaml", f100 as unknown as string],
 ];

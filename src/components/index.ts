@@ -16,3 +16,6 @@ registerBuiltin("resources_servers", "mcqa", async () => (await import("./resour
 registerBuiltin("resources_servers", "gpqa_diamond", async () => (await import("./resources/mcqa.ts")).gpqaDiamondComponent);
 registerBuiltin("resources_servers", "equivalence_llm_judge", async () => (await import("./resources/equivalence-llm-judge.ts")).component);
 registerBuiltin("resources_servers", "code_gen", async () => (await import("./resources/code-gen.ts")).component);
+registerBuiltin("resources_servers", "instruction_following", async () => (await import("./resources/instruction-following.ts")).component);
+registerBuiltin("resources_servers", "iheval", async () => (await import("./resources/iheval.ts")).component);
+registerBuiltin("resources_servers", "format_verification", async () => (await import("./resources/format-verification.ts")).component);

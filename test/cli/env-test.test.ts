@@ -42,7 +42,7 @@ describe("gym env test", () => {
       expect(st["example rollouts"]).toBe("pass");
       expect(st.replay).toBe("pass");
     }
-  }, 90_000);
+  }, 300_000);
 
   test("a scaffolded server passes once its generated files exist; a broken verify fails with exit 1", async () => {
     await using d = await tempDir();
@@ -87,7 +87,7 @@ describe("gym env test", () => {
     expect(checks["example run"]!.status).toBe("fail");
     expect(checks["example run"]!.detail).toContain("first failure");
     expect(checks["example run"]!.detail).toContain("broken verifier");
-  }, 90_000);
+  }, 300_000);
 
   test("routing rules: workload + --resources-server, --kind without a workload, an unknown server", async () => {
     await using d = await tempDir();
