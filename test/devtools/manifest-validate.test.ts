@@ -51,7 +51,7 @@ async function workload(manifest = MANIFEST): Promise<{ root: string; path: stri
   writeFileSync(join(env, "config.yaml"), CONFIG);
   writeFileSync(join(env, "manifest.yaml"), manifest);
   cpSync(EXAMPLE_ROWS, join(env, "data", "example.jsonl"));
-  return { root: dir.path, path: join(env, "manifest.yaml"), dispose: () => dir[Symbol.asyncDispose]() };
+  return { root: dir.path, path: join(env, "manifest.yaml"), dispose: async () => { await dir[Symbol.asyncDispose](); } };
 }
 
 describe("manifest contract", () => {
