@@ -41,17 +41,22 @@ import f38 from "../../assets/resources_servers/mcqa/data/example_rollouts.jsonl
 import f39 from "../../assets/resources_servers/mcqa/data/example_rollouts_with_template_metadata.jsonl" with { type: "text" };
 import f40 from "../../assets/resources_servers/mcqa/data/example_with_template_metadata.jsonl" with { type: "text" };
 import f41 from "../../assets/resources_servers/mcqa/data/example_with_template_metadata_metrics.json" with { type: "text" };
-import f42 from "../../assets/resources_servers/simpleqa/configs/simpleqa.yaml" with { type: "text" };
-import f43 from "../../assets/resources_servers/simpleqa/data/example.jsonl" with { type: "text" };
-import f44 from "../../assets/resources_servers/simpleqa/data/example_metrics.json" with { type: "text" };
-import f45 from "../../assets/resources_servers/simpleqa/data/example_rollouts.jsonl" with { type: "text" };
-import f46 from "../../assets/resources_servers/simpleqa/prompts/judge.yaml" with { type: "text" };
-import f47 from "../../assets/responses_api_agents/simple_agent/configs/simple_agent.yaml" with { type: "text" };
-import f48 from "../../assets/responses_api_models/azure_openai_model/configs/azure_openai_model.yaml" with { type: "text" };
-import f49 from "../../assets/responses_api_models/openai_model/configs/openai_model.yaml" with { type: "text" };
-import f50 from "../../assets/responses_api_models/scripted_model/configs/scripted_model.yaml" with { type: "text" };
-import f51 from "../../assets/responses_api_models/vllm_model/configs/vllm_model.yaml" with { type: "text" };
-import f52 from "../../assets/responses_api_models/vllm_model/configs/vllm_model_for_training.yaml" with { type: "text" };
+import f42 from "../../assets/resources_servers/omniscience/configs/omniscience.yaml" with { type: "text" };
+import f43 from "../../assets/resources_servers/omniscience/data/example.jsonl" with { type: "text" };
+import f44 from "../../assets/resources_servers/omniscience/data/example_metrics.json" with { type: "text" };
+import f45 from "../../assets/resources_servers/omniscience/data/example_rollouts.jsonl" with { type: "text" };
+import f46 from "../../assets/resources_servers/omniscience/prompts/judge.yaml" with { type: "text" };
+import f47 from "../../assets/resources_servers/simpleqa/configs/simpleqa.yaml" with { type: "text" };
+import f48 from "../../assets/resources_servers/simpleqa/data/example.jsonl" with { type: "text" };
+import f49 from "../../assets/resources_servers/simpleqa/data/example_metrics.json" with { type: "text" };
+import f50 from "../../assets/resources_servers/simpleqa/data/example_rollouts.jsonl" with { type: "text" };
+import f51 from "../../assets/resources_servers/simpleqa/prompts/judge.yaml" with { type: "text" };
+import f52 from "../../assets/responses_api_agents/simple_agent/configs/simple_agent.yaml" with { type: "text" };
+import f53 from "../../assets/responses_api_models/azure_openai_model/configs/azure_openai_model.yaml" with { type: "text" };
+import f54 from "../../assets/responses_api_models/openai_model/configs/openai_model.yaml" with { type: "text" };
+import f55 from "../../assets/responses_api_models/scripted_model/configs/scripted_model.yaml" with { type: "text" };
+import f56 from "../../assets/responses_api_models/vllm_model/configs/vllm_model.yaml" with { type: "text" };
+import f57 from "../../assets/responses_api_models/vllm_model/configs/vllm_model_for_training.yaml" with { type: "text" };
 
 /** Embedded install root: [relative path, file text] pairs (digest.gen.ts holds their digest). */
 export const ASSET_FILES: [string, string][] = [
@@ -97,15 +102,20 @@ export const ASSET_FILES: [string, string][] = [
   ["resources_servers/mcqa/data/example_rollouts_with_template_metadata.jsonl", f39 as unknown as string],
   ["resources_servers/mcqa/data/example_with_template_metadata.jsonl", f40 as unknown as string],
   ["resources_servers/mcqa/data/example_with_template_metadata_metrics.json", f41 as unknown as string],
-  ["resources_servers/simpleqa/configs/simpleqa.yaml", f42 as unknown as string],
-  ["resources_servers/simpleqa/data/example.jsonl", f43 as unknown as string],
-  ["resources_servers/simpleqa/data/example_metrics.json", f44 as unknown as string],
-  ["resources_servers/simpleqa/data/example_rollouts.jsonl", f45 as unknown as string],
-  ["resources_servers/simpleqa/prompts/judge.yaml", f46 as unknown as string],
-  ["responses_api_agents/simple_agent/configs/simple_agent.yaml", f47 as unknown as string],
-  ["responses_api_models/azure_openai_model/configs/azure_openai_model.yaml", f48 as unknown as string],
-  ["responses_api_models/openai_model/configs/openai_model.yaml", f49 as unknown as string],
-  ["responses_api_models/scripted_model/configs/scripted_model.yaml", f50 as unknown as string],
-  ["responses_api_models/vllm_model/configs/vllm_model.yaml", f51 as unknown as string],
-  ["responses_api_models/vllm_model/configs/vllm_model_for_training.yaml", f52 as unknown as string],
+  ["resources_servers/omniscience/configs/omniscience.yaml", f42 as unknown as string],
+  ["resources_servers/omniscience/data/example.jsonl", f43 as unknown as string],
+  ["resources_servers/omniscience/data/example_metrics.json", f44 as unknown as string],
+  ["resources_servers/omniscience/data/example_rollouts.jsonl", f45 as unknown as string],
+  ["resources_servers/omniscience/prompts/judge.yaml", f46 as unknown as string],
+  ["resources_servers/simpleqa/configs/simpleqa.yaml", f47 as unknown as string],
+  ["resources_servers/simpleqa/data/example.jsonl", f48 as unknown as string],
+  ["resources_servers/simpleqa/data/example_metrics.json", f49 as unknown as string],
+  ["resources_servers/simpleqa/data/example_rollouts.jsonl", f50 as unknown as string],
+  ["resources_servers/simpleqa/prompts/judge.yaml", f51 as unknown as string],
+  ["responses_api_agents/simple_agent/configs/simple_agent.yaml", f52 as unknown as string],
+  ["responses_api_models/azure_openai_model/configs/azure_openai_model.yaml", f53 as unknown as string],
+  ["responses_api_models/openai_model/configs/openai_model.yaml", f54 as unknown as string],
+  ["responses_api_models/scripted_model/configs/scripted_model.yaml", f55 as unknown as string],
+  ["responses_api_models/vllm_model/configs/vllm_model.yaml", f56 as unknown as string],
+  ["responses_api_models/vllm_model/configs/vllm_model_for_training.yaml", f57 as unknown as string],
 ];

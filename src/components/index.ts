@@ -16,3 +16,4 @@ registerBuiltin("resources_servers", "mcqa", async () => (await import("./resour
 registerBuiltin("resources_servers", "gpqa_diamond", async () => (await import("./resources/mcqa.ts")).gpqaDiamondComponent);
 registerBuiltin("resources_servers", "equivalence_llm_judge", async () => (await import("./resources/equivalence-llm-judge.ts")).component);
 registerBuiltin("resources_servers", "simpleqa", async () => (await import("./resources/simpleqa.ts")).component);
+registerBuiltin("resources_servers", "omniscience", async () => (await import("./resources/omniscience.ts")).component);

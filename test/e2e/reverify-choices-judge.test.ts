@@ -79,11 +79,19 @@ describe("gym eval reverify reproduces upstream's recorded rewards", () => {
   }, 120_000);
 });
 
-describe("simpleqa: reverify with the recorded judge verdicts", () => {
-  test("example_rollouts.jsonl: rewards as recorded except where upstream changed its grade parser", async () => {
-    // simpleqa records the judge's text (judge_output), not the call; a local chat endpoint answers each
-    // judge prompt with the judge_output recorded for the candidate it quotes.
-    const recs = readFileSync(join(ASSETS, "simpleqa", "data", "example_rollouts.jsonl"), "utf8").split("\n").filter((l) => l.trim()).map((l) => JSON.parse(l));
+// Servers that record the judge's text (judge_output), not the call: a local chat endpoint answers each
+// judge prompt with the judge_output recorded for the question and candidate it quotes.
+// [server, rows whose verdict upstream changes today (row → verdict now), why]
+const JUDGE_TEXT_FILES: [string, Record<number, string>, string][] = [
+  // Upstream's parse_judge_grade now reads a leading grade letter first ("A: CORRECT"), so the recorded
+  // judge texts "After reviewing …, the grade is B." / "… is C." parse as A today (the "A" of "After").
+  ["simpleqa", { 3: "correct", 4: "correct" }, "grade parser reads the leading letter first"],
+  ["omniscience", {}, ""],
+];
+
+describe("reverify with the recorded judge verdicts", () => {
+  test.each(JUDGE_TEXT_FILES)("%s example_rollouts.jsonl", async (server, changed) => {
+    const recs = readFileSync(join(ASSETS, server, "data", "example_rollouts.jsonl"), "utf8").split("\n").filter((l) => l.trim()).map((l) => JSON.parse(l));
     const endpoint = Bun.serve({
       hostname: "127.0.0.1",
       port: 0,
@@ -91,7 +99,7 @@ describe("simpleqa: reverify with the recorded judge verdicts", () => {
         if (req.method !== "POST") return Response.json({ object: "list", data: [] });
         const body = (await req.json()) as { messages: { content: string }[] };
         const prompt = body.messages[0]!.content;
-        const rec = recs.find((r) => prompt.includes(`Predicted answer: ${r.extracted_answer}`));
+        const rec = recs.find((r) => prompt.includes(r.question) && prompt.includes(r.extracted_answer));
         if (!rec) return new Response("no recorded verdict for this prompt", { status: 404 });
         return Response.json({ id: "c", object: "chat.completion", created: 1, model: "j", choices: [{ index: 0, finish_reason: "stop", message: { role: "assistant", content: rec.judge_output } }] });
       },
@@ -99,25 +107,22 @@ describe("simpleqa: reverify with the recorded judge verdicts", () => {
     try {
       await using dir = await tempDir();
       const rollouts = join(dir.path, "r.jsonl");
-      writeFileSync(rollouts, recs.map((r, i) => JSON.stringify({ ...r, _ng_task_index: i, _ng_rollout_index: 0, agent_ref: { name: "simpleqa_simple_agent" } })).join("\n") + "\n");
+      writeFileSync(rollouts, recs.map((r, i) => JSON.stringify({ ...r, _ng_task_index: i, _ng_rollout_index: 0, agent_ref: { name: `${server}_simple_agent` } })).join("\n") + "\n");
       const out = join(dir.path, "out.jsonl");
       const r = await runGym([
-        "eval", "reverify", "--force", "--resources-server", "simpleqa", "--model-type", "scripted_model", "+head_server.port=0",
+        "eval", "reverify", "--force", "--resources-server", server, "--model-type", "scripted_model", "+head_server.port=0",
         `++genrm_model={responses_api_models: {openai_model: {entrypoint: app.py, openai_base_url: "http://127.0.0.1:${endpoint.port}/v1", openai_api_key: dummy, openai_model: judge}}}`,
         "--rollouts", rollouts, "-o", out,
       ], { cwd: dir.path });
       expect(r.stderr).toContain("0 failed");
       const now = new Map(readJsonl(out).map((x) => [x._ng_task_index, x]));
-      // Upstream's parse_judge_grade now reads a leading grade letter first ("A: CORRECT"), so the recorded
-      // judge texts "After reviewing …, the grade is B." / "… is C." parse as A today (the "A" of "After").
-      const changed = new Set([3, 4]);
       let agree = 0;
       recs.forEach((rec, i) => {
-        expect(now.get(i)!.verdict).toBe(changed.has(i) ? "correct" : rec.verdict);
+        expect(now.get(i)!.verdict).toBe(changed[i] ?? rec.verdict);
         if (now.get(i)!.reward === rec.reward) agree++;
       });
-      process.stderr.write(`reverify simpleqa/example_rollouts.jsonl: ${agree}/${recs.length} rewards as recorded\n`);
-      expect(agree).toBe(recs.length - changed.size);
+      process.stderr.write(`reverify ${server}/example_rollouts.jsonl: ${agree}/${recs.length} rewards as recorded\n`);
+      expect(agree).toBe(recs.length - Object.keys(changed).length);
     } finally {
       endpoint.stop(true);
     }
