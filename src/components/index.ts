@@ -17,3 +17,4 @@ registerBuiltin("resources_servers", "gpqa_diamond", async () => (await import("
 registerBuiltin("resources_servers", "equivalence_llm_judge", async () => (await import("./resources/equivalence-llm-judge.ts")).component);
 registerBuiltin("resources_servers", "simpleqa", async () => (await import("./resources/simpleqa.ts")).component);
 registerBuiltin("resources_servers", "omniscience", async () => (await import("./resources/omniscience.ts")).component);
+registerBuiltin("resources_servers", "aalcr", async () => (await import("./resources/aalcr.ts")).component);

@@ -21,6 +21,7 @@ function prepare(dir: string, server: string, rollouts: string, rows: string | u
   const byPrompt = new Map<string, Record<string, unknown>>();
   if (rows) for (const l of readFileSync(join(ASSETS, server, "data", rows), "utf8").split("\n").filter((x) => x.trim())) byPrompt.set(promptKey(JSON.parse(l)), JSON.parse(l));
   const stamp = (i: number) => ({ _ng_task_index: i, _ng_rollout_index: 0, agent_ref: { name: `${server}_simple_agent` } });
+  // Recorded indexes are kept out: two rollouts of one task would collide as (task, 0).
   const out = { rollouts: join(dir, `${rollouts}`), inputs: rows ? join(dir, `inputs_${rollouts}`) : undefined };
   writeFileSync(out.rollouts, recs.map((r, i) => JSON.stringify({ ...r, ...stamp(i) })).join("\n") + "\n");
   if (out.inputs) {
@@ -42,6 +43,8 @@ const FILES: [string, string, string | undefined, string[], Record<number, { rec
   }],
   ["mcqa", "example_rollouts_with_template_metadata.jsonl", "example_with_template_metadata.jsonl", [], {}],
   ["gpqa_diamond", "example_rollouts.jsonl", undefined, [], {}],
+  // aalcr records its judge call as judge_responses_create_params / judge_response; the policy model replays it.
+  ["aalcr", "example_rollouts.jsonl", undefined, ["++aalcr_resources_server.resources_servers.aalcr.judge_model_server.name=policy_model"], {}],
   ["equivalence_llm_judge", "example_rollouts.jsonl", "example.jsonl", [], {}],
   // Recorded with the swap check and the full-generation rescue on (two judge calls per row).
   ["equivalence_llm_judge", "example_rollouts_openqa.jsonl", "example_openqa.jsonl", [
