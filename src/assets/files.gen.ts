@@ -55,12 +55,18 @@ import f52 from "../../assets/resources_servers/simpleqa/data/example.jsonl" wit
 import f53 from "../../assets/resources_servers/simpleqa/data/example_metrics.json" with { type: "text" };
 import f54 from "../../assets/resources_servers/simpleqa/data/example_rollouts.jsonl" with { type: "text" };
 import f55 from "../../assets/resources_servers/simpleqa/prompts/judge.yaml" with { type: "text" };
-import f56 from "../../assets/responses_api_agents/simple_agent/configs/simple_agent.yaml" with { type: "text" };
-import f57 from "../../assets/responses_api_models/azure_openai_model/configs/azure_openai_model.yaml" with { type: "text" };
-import f58 from "../../assets/responses_api_models/openai_model/configs/openai_model.yaml" with { type: "text" };
-import f59 from "../../assets/responses_api_models/scripted_model/configs/scripted_model.yaml" with { type: "text" };
-import f60 from "../../assets/responses_api_models/vllm_model/configs/vllm_model.yaml" with { type: "text" };
-import f61 from "../../assets/responses_api_models/vllm_model/configs/vllm_model_for_training.yaml" with { type: "text" };
+import f56 from "../../assets/resources_servers/xstest/configs/xstest.yaml" with { type: "text" };
+import f57 from "../../assets/resources_servers/xstest/data/example.jsonl" with { type: "text" };
+import f58 from "../../assets/resources_servers/xstest/data/example_metrics.json" with { type: "text" };
+import f59 from "../../assets/resources_servers/xstest/data/example_rollouts.jsonl" with { type: "text" };
+import f60 from "../../assets/resources_servers/xstest/prompt_templates/wildguard_judge.txt" with { type: "text" };
+import f61 from "../../assets/resources_servers/xstest/prompt_templates/xstest_judge.txt" with { type: "text" };
+import f62 from "../../assets/responses_api_agents/simple_agent/configs/simple_agent.yaml" with { type: "text" };
+import f63 from "../../assets/responses_api_models/azure_openai_model/configs/azure_openai_model.yaml" with { type: "text" };
+import f64 from "../../assets/responses_api_models/openai_model/configs/openai_model.yaml" with { type: "text" };
+import f65 from "../../assets/responses_api_models/scripted_model/configs/scripted_model.yaml" with { type: "text" };
+import f66 from "../../assets/responses_api_models/vllm_model/configs/vllm_model.yaml" with { type: "text" };
+import f67 from "../../assets/responses_api_models/vllm_model/configs/vllm_model_for_training.yaml" with { type: "text" };
 
 /** Embedded install root: [relative path, file text] pairs (digest.gen.ts holds their digest). */
 export const ASSET_FILES: [string, string][] = [
@@ -120,10 +126,16 @@ export const ASSET_FILES: [string, string][] = [
   ["resources_servers/simpleqa/data/example_metrics.json", f53 as unknown as string],
   ["resources_servers/simpleqa/data/example_rollouts.jsonl", f54 as unknown as string],
   ["resources_servers/simpleqa/prompts/judge.yaml", f55 as unknown as string],
-  ["responses_api_agents/simple_agent/configs/simple_agent.yaml", f56 as unknown as string],
-  ["responses_api_models/azure_openai_model/configs/azure_openai_model.yaml", f57 as unknown as string],
-  ["responses_api_models/openai_model/configs/openai_model.yaml", f58 as unknown as string],
-  ["responses_api_models/scripted_model/configs/scripted_model.yaml", f59 as unknown as string],
-  ["responses_api_models/vllm_model/configs/vllm_model.yaml", f60 as unknown as string],
-  ["responses_api_models/vllm_model/configs/vllm_model_for_training.yaml", f61 as unknown as string],
+  ["resources_servers/xstest/configs/xstest.yaml", f56 as unknown as string],
+  ["resources_servers/xstest/data/example.jsonl", f57 as unknown as string],
+  ["resources_servers/xstest/data/example_metrics.json", f58 as unknown as string],
+  ["resources_servers/xstest/data/example_rollouts.jsonl", f59 as unknown as string],
+  ["resources_servers/xstest/prompt_templates/wildguard_judge.txt", f60 as unknown as string],
+  ["resources_servers/xstest/prompt_templates/xstest_judge.txt", f61 as unknown as string],
+  ["responses_api_agents/simple_agent/configs/simple_agent.yaml", f62 as unknown as string],
+  ["responses_api_models/azure_openai_model/configs/azure_openai_model.yaml", f63 as unknown as string],
+  ["responses_api_models/openai_model/configs/openai_model.yaml", f64 as unknown as string],
+  ["responses_api_models/scripted_model/configs/scripted_model.yaml", f65 as unknown as string],
+  ["responses_api_models/vllm_model/configs/vllm_model.yaml", f66 as unknown as string],
+  ["responses_api_models/vllm_model/configs/vllm_model_for_training.yaml", f67 as unknown as string],
 ];

@@ -18,3 +18,4 @@ registerBuiltin("resources_servers", "equivalence_llm_judge", async () => (await
 registerBuiltin("resources_servers", "simpleqa", async () => (await import("./resources/simpleqa.ts")).component);
 registerBuiltin("resources_servers", "omniscience", async () => (await import("./resources/omniscience.ts")).component);
 registerBuiltin("resources_servers", "aalcr", async () => (await import("./resources/aalcr.ts")).component);
+registerBuiltin("resources_servers", "xstest", async () => (await import("./resources/xstest.ts")).component);

@@ -45,6 +45,8 @@ const FILES: [string, string, string | undefined, string[], Record<number, { rec
   ["gpqa_diamond", "example_rollouts.jsonl", undefined, [], {}],
   // aalcr records its judge call as judge_responses_create_params / judge_response; the policy model replays it.
   ["aalcr", "example_rollouts.jsonl", undefined, ["++aalcr_resources_server.resources_servers.aalcr.judge_model_server.name=policy_model"], {}],
+  // xstest's shipped judge is a local vLLM WildGuard; the recorded WildGuard calls are replayed instead.
+  ["xstest", "example_rollouts.jsonl", "example.jsonl", ["~allenai_wildguard_model_server", "++xstest_resources_server.resources_servers.xstest.judge_model_server.name=policy_model"], {}],
   ["equivalence_llm_judge", "example_rollouts.jsonl", "example.jsonl", [], {}],
   // Recorded with the swap check and the full-generation rescue on (two judge calls per row).
   ["equivalence_llm_judge", "example_rollouts_openqa.jsonl", "example_openqa.jsonl", [
