@@ -6,67 +6,72 @@ import f3 from "../../assets/resources_servers/aalcr/configs/aalcr.yaml" with { 
 import f4 from "../../assets/resources_servers/aalcr/data/example.jsonl" with { type: "text" };
 import f5 from "../../assets/resources_servers/aalcr/data/example_metrics.json" with { type: "text" };
 import f6 from "../../assets/resources_servers/aalcr/data/example_rollouts.jsonl" with { type: "text" };
-import f7 from "../../assets/resources_servers/equivalence_llm_judge/configs/equivalence_llm_judge.yaml" with { type: "text" };
-import f8 from "../../assets/resources_servers/equivalence_llm_judge/configs/lc_judge.yaml" with { type: "text" };
-import f9 from "../../assets/resources_servers/equivalence_llm_judge/configs/nl2bash-equivalency.yaml" with { type: "text" };
-import f10 from "../../assets/resources_servers/equivalence_llm_judge/data/example.jsonl" with { type: "text" };
-import f11 from "../../assets/resources_servers/equivalence_llm_judge/data/example_metrics.json" with { type: "text" };
-import f12 from "../../assets/resources_servers/equivalence_llm_judge/data/example_metrics_openqa.json" with { type: "text" };
-import f13 from "../../assets/resources_servers/equivalence_llm_judge/data/example_nl2bash.jsonl" with { type: "text" };
-import f14 from "../../assets/resources_servers/equivalence_llm_judge/data/example_openqa.jsonl" with { type: "text" };
-import f15 from "../../assets/resources_servers/equivalence_llm_judge/data/example_openqa_metrics.json" with { type: "text" };
-import f16 from "../../assets/resources_servers/equivalence_llm_judge/data/example_prepare.jsonl" with { type: "text" };
-import f17 from "../../assets/resources_servers/equivalence_llm_judge/data/example_rollouts.jsonl" with { type: "text" };
-import f18 from "../../assets/resources_servers/equivalence_llm_judge/data/example_rollouts_openqa.jsonl" with { type: "text" };
-import f19 from "../../assets/resources_servers/equivalence_llm_judge/prompt_templates/equivalence_llm_judge.txt" with { type: "text" };
-import f20 from "../../assets/resources_servers/equivalence_llm_judge/prompt_templates/lc.txt" with { type: "text" };
-import f21 from "../../assets/resources_servers/equivalence_llm_judge/prompt_templates/lc_judge.txt" with { type: "text" };
-import f22 from "../../assets/resources_servers/example_multi_step/configs/example_multi_step.yaml" with { type: "text" };
-import f23 from "../../assets/resources_servers/example_multi_step/data/example.jsonl" with { type: "text" };
-import f24 from "../../assets/resources_servers/example_multi_step/data/example_metrics.json" with { type: "text" };
-import f25 from "../../assets/resources_servers/example_multi_step/data/example_rollouts.jsonl" with { type: "text" };
-import f26 from "../../assets/resources_servers/example_session_state_mgmt/configs/example_session_state_mgmt.yaml" with { type: "text" };
-import f27 from "../../assets/resources_servers/example_session_state_mgmt/data/example.jsonl" with { type: "text" };
-import f28 from "../../assets/resources_servers/example_session_state_mgmt/data/example_metrics.json" with { type: "text" };
-import f29 from "../../assets/resources_servers/example_session_state_mgmt/data/example_rollouts.jsonl" with { type: "text" };
-import f30 from "../../assets/resources_servers/example_single_tool_call/configs/example_single_tool_call.yaml" with { type: "text" };
-import f31 from "../../assets/resources_servers/example_single_tool_call/configs/example_single_tool_call_single_agent_turn.yaml" with { type: "text" };
-import f32 from "../../assets/resources_servers/example_single_tool_call/data/example.jsonl" with { type: "text" };
-import f33 from "../../assets/resources_servers/example_single_tool_call/data/example_metrics.json" with { type: "text" };
-import f34 from "../../assets/resources_servers/example_single_tool_call/data/example_rollouts.jsonl" with { type: "text" };
-import f35 from "../../assets/resources_servers/gpqa_diamond/configs/gpqa_diamond.yaml" with { type: "text" };
-import f36 from "../../assets/resources_servers/gpqa_diamond/data/example.jsonl" with { type: "text" };
-import f37 from "../../assets/resources_servers/gpqa_diamond/data/example_metrics.json" with { type: "text" };
-import f38 from "../../assets/resources_servers/gpqa_diamond/data/example_rollouts.jsonl" with { type: "text" };
-import f39 from "../../assets/resources_servers/mcqa/configs/mcqa.yaml" with { type: "text" };
-import f40 from "../../assets/resources_servers/mcqa/data/example.jsonl" with { type: "text" };
-import f41 from "../../assets/resources_servers/mcqa/data/example_metrics.json" with { type: "text" };
-import f42 from "../../assets/resources_servers/mcqa/data/example_rollouts.jsonl" with { type: "text" };
-import f43 from "../../assets/resources_servers/mcqa/data/example_rollouts_with_template_metadata.jsonl" with { type: "text" };
-import f44 from "../../assets/resources_servers/mcqa/data/example_with_template_metadata.jsonl" with { type: "text" };
-import f45 from "../../assets/resources_servers/mcqa/data/example_with_template_metadata_metrics.json" with { type: "text" };
-import f46 from "../../assets/resources_servers/omniscience/configs/omniscience.yaml" with { type: "text" };
-import f47 from "../../assets/resources_servers/omniscience/data/example.jsonl" with { type: "text" };
-import f48 from "../../assets/resources_servers/omniscience/data/example_metrics.json" with { type: "text" };
-import f49 from "../../assets/resources_servers/omniscience/data/example_rollouts.jsonl" with { type: "text" };
-import f50 from "../../assets/resources_servers/omniscience/prompts/judge.yaml" with { type: "text" };
-import f51 from "../../assets/resources_servers/simpleqa/configs/simpleqa.yaml" with { type: "text" };
-import f52 from "../../assets/resources_servers/simpleqa/data/example.jsonl" with { type: "text" };
-import f53 from "../../assets/resources_servers/simpleqa/data/example_metrics.json" with { type: "text" };
-import f54 from "../../assets/resources_servers/simpleqa/data/example_rollouts.jsonl" with { type: "text" };
-import f55 from "../../assets/resources_servers/simpleqa/prompts/judge.yaml" with { type: "text" };
-import f56 from "../../assets/resources_servers/xstest/configs/xstest.yaml" with { type: "text" };
-import f57 from "../../assets/resources_servers/xstest/data/example.jsonl" with { type: "text" };
-import f58 from "../../assets/resources_servers/xstest/data/example_metrics.json" with { type: "text" };
-import f59 from "../../assets/resources_servers/xstest/data/example_rollouts.jsonl" with { type: "text" };
-import f60 from "../../assets/resources_servers/xstest/prompt_templates/wildguard_judge.txt" with { type: "text" };
-import f61 from "../../assets/resources_servers/xstest/prompt_templates/xstest_judge.txt" with { type: "text" };
-import f62 from "../../assets/responses_api_agents/simple_agent/configs/simple_agent.yaml" with { type: "text" };
-import f63 from "../../assets/responses_api_models/azure_openai_model/configs/azure_openai_model.yaml" with { type: "text" };
-import f64 from "../../assets/responses_api_models/openai_model/configs/openai_model.yaml" with { type: "text" };
-import f65 from "../../assets/responses_api_models/scripted_model/configs/scripted_model.yaml" with { type: "text" };
-import f66 from "../../assets/responses_api_models/vllm_model/configs/vllm_model.yaml" with { type: "text" };
-import f67 from "../../assets/responses_api_models/vllm_model/configs/vllm_model_for_training.yaml" with { type: "text" };
+import f7 from "../../assets/resources_servers/abstention/configs/abstention.yaml" with { type: "text" };
+import f8 from "../../assets/resources_servers/abstention/data/example.jsonl" with { type: "text" };
+import f9 from "../../assets/resources_servers/abstention/data/example_metrics.json" with { type: "text" };
+import f10 from "../../assets/resources_servers/abstention/data/example_rollouts.jsonl" with { type: "text" };
+import f11 from "../../assets/resources_servers/abstention/prompts/default_judge_prompt.txt" with { type: "text" };
+import f12 from "../../assets/resources_servers/equivalence_llm_judge/configs/equivalence_llm_judge.yaml" with { type: "text" };
+import f13 from "../../assets/resources_servers/equivalence_llm_judge/configs/lc_judge.yaml" with { type: "text" };
+import f14 from "../../assets/resources_servers/equivalence_llm_judge/configs/nl2bash-equivalency.yaml" with { type: "text" };
+import f15 from "../../assets/resources_servers/equivalence_llm_judge/data/example.jsonl" with { type: "text" };
+import f16 from "../../assets/resources_servers/equivalence_llm_judge/data/example_metrics.json" with { type: "text" };
+import f17 from "../../assets/resources_servers/equivalence_llm_judge/data/example_metrics_openqa.json" with { type: "text" };
+import f18 from "../../assets/resources_servers/equivalence_llm_judge/data/example_nl2bash.jsonl" with { type: "text" };
+import f19 from "../../assets/resources_servers/equivalence_llm_judge/data/example_openqa.jsonl" with { type: "text" };
+import f20 from "../../assets/resources_servers/equivalence_llm_judge/data/example_openqa_metrics.json" with { type: "text" };
+import f21 from "../../assets/resources_servers/equivalence_llm_judge/data/example_prepare.jsonl" with { type: "text" };
+import f22 from "../../assets/resources_servers/equivalence_llm_judge/data/example_rollouts.jsonl" with { type: "text" };
+import f23 from "../../assets/resources_servers/equivalence_llm_judge/data/example_rollouts_openqa.jsonl" with { type: "text" };
+import f24 from "../../assets/resources_servers/equivalence_llm_judge/prompt_templates/equivalence_llm_judge.txt" with { type: "text" };
+import f25 from "../../assets/resources_servers/equivalence_llm_judge/prompt_templates/lc.txt" with { type: "text" };
+import f26 from "../../assets/resources_servers/equivalence_llm_judge/prompt_templates/lc_judge.txt" with { type: "text" };
+import f27 from "../../assets/resources_servers/example_multi_step/configs/example_multi_step.yaml" with { type: "text" };
+import f28 from "../../assets/resources_servers/example_multi_step/data/example.jsonl" with { type: "text" };
+import f29 from "../../assets/resources_servers/example_multi_step/data/example_metrics.json" with { type: "text" };
+import f30 from "../../assets/resources_servers/example_multi_step/data/example_rollouts.jsonl" with { type: "text" };
+import f31 from "../../assets/resources_servers/example_session_state_mgmt/configs/example_session_state_mgmt.yaml" with { type: "text" };
+import f32 from "../../assets/resources_servers/example_session_state_mgmt/data/example.jsonl" with { type: "text" };
+import f33 from "../../assets/resources_servers/example_session_state_mgmt/data/example_metrics.json" with { type: "text" };
+import f34 from "../../assets/resources_servers/example_session_state_mgmt/data/example_rollouts.jsonl" with { type: "text" };
+import f35 from "../../assets/resources_servers/example_single_tool_call/configs/example_single_tool_call.yaml" with { type: "text" };
+import f36 from "../../assets/resources_servers/example_single_tool_call/configs/example_single_tool_call_single_agent_turn.yaml" with { type: "text" };
+import f37 from "../../assets/resources_servers/example_single_tool_call/data/example.jsonl" with { type: "text" };
+import f38 from "../../assets/resources_servers/example_single_tool_call/data/example_metrics.json" with { type: "text" };
+import f39 from "../../assets/resources_servers/example_single_tool_call/data/example_rollouts.jsonl" with { type: "text" };
+import f40 from "../../assets/resources_servers/gpqa_diamond/configs/gpqa_diamond.yaml" with { type: "text" };
+import f41 from "../../assets/resources_servers/gpqa_diamond/data/example.jsonl" with { type: "text" };
+import f42 from "../../assets/resources_servers/gpqa_diamond/data/example_metrics.json" with { type: "text" };
+import f43 from "../../assets/resources_servers/gpqa_diamond/data/example_rollouts.jsonl" with { type: "text" };
+import f44 from "../../assets/resources_servers/mcqa/configs/mcqa.yaml" with { type: "text" };
+import f45 from "../../assets/resources_servers/mcqa/data/example.jsonl" with { type: "text" };
+import f46 from "../../assets/resources_servers/mcqa/data/example_metrics.json" with { type: "text" };
+import f47 from "../../assets/resources_servers/mcqa/data/example_rollouts.jsonl" with { type: "text" };
+import f48 from "../../assets/resources_servers/mcqa/data/example_rollouts_with_template_metadata.jsonl" with { type: "text" };
+import f49 from "../../assets/resources_servers/mcqa/data/example_with_template_metadata.jsonl" with { type: "text" };
+import f50 from "../../assets/resources_servers/mcqa/data/example_with_template_metadata_metrics.json" with { type: "text" };
+import f51 from "../../assets/resources_servers/omniscience/configs/omniscience.yaml" with { type: "text" };
+import f52 from "../../assets/resources_servers/omniscience/data/example.jsonl" with { type: "text" };
+import f53 from "../../assets/resources_servers/omniscience/data/example_metrics.json" with { type: "text" };
+import f54 from "../../assets/resources_servers/omniscience/data/example_rollouts.jsonl" with { type: "text" };
+import f55 from "../../assets/resources_servers/omniscience/prompts/judge.yaml" with { type: "text" };
+import f56 from "../../assets/resources_servers/simpleqa/configs/simpleqa.yaml" with { type: "text" };
+import f57 from "../../assets/resources_servers/simpleqa/data/example.jsonl" with { type: "text" };
+import f58 from "../../assets/resources_servers/simpleqa/data/example_metrics.json" with { type: "text" };
+import f59 from "../../assets/resources_servers/simpleqa/data/example_rollouts.jsonl" with { type: "text" };
+import f60 from "../../assets/resources_servers/simpleqa/prompts/judge.yaml" with { type: "text" };
+import f61 from "../../assets/resources_servers/xstest/configs/xstest.yaml" with { type: "text" };
+import f62 from "../../assets/resources_servers/xstest/data/example.jsonl" with { type: "text" };
+import f63 from "../../assets/resources_servers/xstest/data/example_metrics.json" with { type: "text" };
+import f64 from "../../assets/resources_servers/xstest/data/example_rollouts.jsonl" with { type: "text" };
+import f65 from "../../assets/resources_servers/xstest/prompt_templates/wildguard_judge.txt" with { type: "text" };
+import f66 from "../../assets/resources_servers/xstest/prompt_templates/xstest_judge.txt" with { type: "text" };
+import f67 from "../../assets/responses_api_agents/simple_agent/configs/simple_agent.yaml" with { type: "text" };
+import f68 from "../../assets/responses_api_models/azure_openai_model/configs/azure_openai_model.yaml" with { type: "text" };
+import f69 from "../../assets/responses_api_models/openai_model/configs/openai_model.yaml" with { type: "text" };
+import f70 from "../../assets/responses_api_models/scripted_model/configs/scripted_model.yaml" with { type: "text" };
+import f71 from "../../assets/responses_api_models/vllm_model/configs/vllm_model.yaml" with { type: "text" };
+import f72 from "../../assets/responses_api_models/vllm_model/configs/vllm_model_for_training.yaml" with { type: "text" };
 
 /** Embedded install root: [relative path, file text] pairs (digest.gen.ts holds their digest). */
 export const ASSET_FILES: [string, string][] = [
@@ -77,65 +82,70 @@ export const ASSET_FILES: [string, string][] = [
   ["resources_servers/aalcr/data/example.jsonl", f4 as unknown as string],
   ["resources_servers/aalcr/data/example_metrics.json", f5 as unknown as string],
   ["resources_servers/aalcr/data/example_rollouts.jsonl", f6 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/configs/equivalence_llm_judge.yaml", f7 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/configs/lc_judge.yaml", f8 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/configs/nl2bash-equivalency.yaml", f9 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/data/example.jsonl", f10 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/data/example_metrics.json", f11 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/data/example_metrics_openqa.json", f12 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/data/example_nl2bash.jsonl", f13 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/data/example_openqa.jsonl", f14 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/data/example_openqa_metrics.json", f15 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/data/example_prepare.jsonl", f16 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/data/example_rollouts.jsonl", f17 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/data/example_rollouts_openqa.jsonl", f18 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/prompt_templates/equivalence_llm_judge.txt", f19 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/prompt_templates/lc.txt", f20 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/prompt_templates/lc_judge.txt", f21 as unknown as string],
-  ["resources_servers/example_multi_step/configs/example_multi_step.yaml", f22 as unknown as string],
-  ["resources_servers/example_multi_step/data/example.jsonl", f23 as unknown as string],
-  ["resources_servers/example_multi_step/data/example_metrics.json", f24 as unknown as string],
-  ["resources_servers/example_multi_step/data/example_rollouts.jsonl", f25 as unknown as string],
-  ["resources_servers/example_session_state_mgmt/configs/example_session_state_mgmt.yaml", f26 as unknown as string],
-  ["resources_servers/example_session_state_mgmt/data/example.jsonl", f27 as unknown as string],
-  ["resources_servers/example_session_state_mgmt/data/example_metrics.json", f28 as unknown as string],
-  ["resources_servers/example_session_state_mgmt/data/example_rollouts.jsonl", f29 as unknown as string],
-  ["resources_servers/example_single_tool_call/configs/example_single_tool_call.yaml", f30 as unknown as string],
-  ["resources_servers/example_single_tool_call/configs/example_single_tool_call_single_agent_turn.yaml", f31 as unknown as string],
-  ["resources_servers/example_single_tool_call/data/example.jsonl", f32 as unknown as string],
-  ["resources_servers/example_single_tool_call/data/example_metrics.json", f33 as unknown as string],
-  ["resources_servers/example_single_tool_call/data/example_rollouts.jsonl", f34 as unknown as string],
-  ["resources_servers/gpqa_diamond/configs/gpqa_diamond.yaml", f35 as unknown as string],
-  ["resources_servers/gpqa_diamond/data/example.jsonl", f36 as unknown as string],
-  ["resources_servers/gpqa_diamond/data/example_metrics.json", f37 as unknown as string],
-  ["resources_servers/gpqa_diamond/data/example_rollouts.jsonl", f38 as unknown as string],
-  ["resources_servers/mcqa/configs/mcqa.yaml", f39 as unknown as string],
-  ["resources_servers/mcqa/data/example.jsonl", f40 as unknown as string],
-  ["resources_servers/mcqa/data/example_metrics.json", f41 as unknown as string],
-  ["resources_servers/mcqa/data/example_rollouts.jsonl", f42 as unknown as string],
-  ["resources_servers/mcqa/data/example_rollouts_with_template_metadata.jsonl", f43 as unknown as string],
-  ["resources_servers/mcqa/data/example_with_template_metadata.jsonl", f44 as unknown as string],
-  ["resources_servers/mcqa/data/example_with_template_metadata_metrics.json", f45 as unknown as string],
-  ["resources_servers/omniscience/configs/omniscience.yaml", f46 as unknown as string],
-  ["resources_servers/omniscience/data/example.jsonl", f47 as unknown as string],
-  ["resources_servers/omniscience/data/example_metrics.json", f48 as unknown as string],
-  ["resources_servers/omniscience/data/example_rollouts.jsonl", f49 as unknown as string],
-  ["resources_servers/omniscience/prompts/judge.yaml", f50 as unknown as string],
-  ["resources_servers/simpleqa/configs/simpleqa.yaml", f51 as unknown as string],
-  ["resources_servers/simpleqa/data/example.jsonl", f52 as unknown as string],
-  ["resources_servers/simpleqa/data/example_metrics.json", f53 as unknown as string],
-  ["resources_servers/simpleqa/data/example_rollouts.jsonl", f54 as unknown as string],
-  ["resources_servers/simpleqa/prompts/judge.yaml", f55 as unknown as string],
-  ["resources_servers/xstest/configs/xstest.yaml", f56 as unknown as string],
-  ["resources_servers/xstest/data/example.jsonl", f57 as unknown as string],
-  ["resources_servers/xstest/data/example_metrics.json", f58 as unknown as string],
-  ["resources_servers/xstest/data/example_rollouts.jsonl", f59 as unknown as string],
-  ["resources_servers/xstest/prompt_templates/wildguard_judge.txt", f60 as unknown as string],
-  ["resources_servers/xstest/prompt_templates/xstest_judge.txt", f61 as unknown as string],
-  ["responses_api_agents/simple_agent/configs/simple_agent.yaml", f62 as unknown as string],
-  ["responses_api_models/azure_openai_model/configs/azure_openai_model.yaml", f63 as unknown as string],
-  ["responses_api_models/openai_model/configs/openai_model.yaml", f64 as unknown as string],
-  ["responses_api_models/scripted_model/configs/scripted_model.yaml", f65 as unknown as string],
-  ["responses_api_models/vllm_model/configs/vllm_model.yaml", f66 as unknown as string],
-  ["responses_api_models/vllm_model/configs/vllm_model_for_training.yaml", f67 as unknown as string],
+  ["resources_servers/abstention/configs/abstention.yaml", f7 as unknown as string],
+  ["resources_servers/abstention/data/example.jsonl", f8 as unknown as string],
+  ["resources_servers/abstention/data/example_metrics.json", f9 as unknown as string],
+  ["resources_servers/abstention/data/example_rollouts.jsonl", f10 as unknown as string],
+  ["resources_servers/abstention/prompts/default_judge_prompt.txt", f11 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/configs/equivalence_llm_judge.yaml", f12 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/configs/lc_judge.yaml", f13 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/configs/nl2bash-equivalency.yaml", f14 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/data/example.jsonl", f15 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/data/example_metrics.json", f16 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/data/example_metrics_openqa.json", f17 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/data/example_nl2bash.jsonl", f18 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/data/example_openqa.jsonl", f19 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/data/example_openqa_metrics.json", f20 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/data/example_prepare.jsonl", f21 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/data/example_rollouts.jsonl", f22 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/data/example_rollouts_openqa.jsonl", f23 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/prompt_templates/equivalence_llm_judge.txt", f24 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/prompt_templates/lc.txt", f25 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/prompt_templates/lc_judge.txt", f26 as unknown as string],
+  ["resources_servers/example_multi_step/configs/example_multi_step.yaml", f27 as unknown as string],
+  ["resources_servers/example_multi_step/data/example.jsonl", f28 as unknown as string],
+  ["resources_servers/example_multi_step/data/example_metrics.json", f29 as unknown as string],
+  ["resources_servers/example_multi_step/data/example_rollouts.jsonl", f30 as unknown as string],
+  ["resources_servers/example_session_state_mgmt/configs/example_session_state_mgmt.yaml", f31 as unknown as string],
+  ["resources_servers/example_session_state_mgmt/data/example.jsonl", f32 as unknown as string],
+  ["resources_servers/example_session_state_mgmt/data/example_metrics.json", f33 as unknown as string],
+  ["resources_servers/example_session_state_mgmt/data/example_rollouts.jsonl", f34 as unknown as string],
+  ["resources_servers/example_single_tool_call/configs/example_single_tool_call.yaml", f35 as unknown as string],
+  ["resources_servers/example_single_tool_call/configs/example_single_tool_call_single_agent_turn.yaml", f36 as unknown as string],
+  ["resources_servers/example_single_tool_call/data/example.jsonl", f37 as unknown as string],
+  ["resources_servers/example_single_tool_call/data/example_metrics.json", f38 as unknown as string],
+  ["resources_servers/example_single_tool_call/data/example_rollouts.jsonl", f39 as unknown as string],
+  ["resources_servers/gpqa_diamond/configs/gpqa_diamond.yaml", f40 as unknown as string],
+  ["resources_servers/gpqa_diamond/data/example.jsonl", f41 as unknown as string],
+  ["resources_servers/gpqa_diamond/data/example_metrics.json", f42 as unknown as string],
+  ["resources_servers/gpqa_diamond/data/example_rollouts.jsonl", f43 as unknown as string],
+  ["resources_servers/mcqa/configs/mcqa.yaml", f44 as unknown as string],
+  ["resources_servers/mcqa/data/example.jsonl", f45 as unknown as string],
+  ["resources_servers/mcqa/data/example_metrics.json", f46 as unknown as string],
+  ["resources_servers/mcqa/data/example_rollouts.jsonl", f47 as unknown as string],
+  ["resources_servers/mcqa/data/example_rollouts_with_template_metadata.jsonl", f48 as unknown as string],
+  ["resources_servers/mcqa/data/example_with_template_metadata.jsonl", f49 as unknown as string],
+  ["resources_servers/mcqa/data/example_with_template_metadata_metrics.json", f50 as unknown as string],
+  ["resources_servers/omniscience/configs/omniscience.yaml", f51 as unknown as string],
+  ["resources_servers/omniscience/data/example.jsonl", f52 as unknown as string],
+  ["resources_servers/omniscience/data/example_metrics.json", f53 as unknown as string],
+  ["resources_servers/omniscience/data/example_rollouts.jsonl", f54 as unknown as string],
+  ["resources_servers/omniscience/prompts/judge.yaml", f55 as unknown as string],
+  ["resources_servers/simpleqa/configs/simpleqa.yaml", f56 as unknown as string],
+  ["resources_servers/simpleqa/data/example.jsonl", f57 as unknown as string],
+  ["resources_servers/simpleqa/data/example_metrics.json", f58 as unknown as string],
+  ["resources_servers/simpleqa/data/example_rollouts.jsonl", f59 as unknown as string],
+  ["resources_servers/simpleqa/prompts/judge.yaml", f60 as unknown as string],
+  ["resources_servers/xstest/configs/xstest.yaml", f61 as unknown as string],
+  ["resources_servers/xstest/data/example.jsonl", f62 as unknown as string],
+  ["resources_servers/xstest/data/example_metrics.json", f63 as unknown as string],
+  ["resources_servers/xstest/data/example_rollouts.jsonl", f64 as unknown as string],
+  ["resources_servers/xstest/prompt_templates/wildguard_judge.txt", f65 as unknown as string],
+  ["resources_servers/xstest/prompt_templates/xstest_judge.txt", f66 as unknown as string],
+  ["responses_api_agents/simple_agent/configs/simple_agent.yaml", f67 as unknown as string],
+  ["responses_api_models/azure_openai_model/configs/azure_openai_model.yaml", f68 as unknown as string],
+  ["responses_api_models/openai_model/configs/openai_model.yaml", f69 as unknown as string],
+  ["responses_api_models/scripted_model/configs/scripted_model.yaml", f70 as unknown as string],
+  ["responses_api_models/vllm_model/configs/vllm_model.yaml", f71 as unknown as string],
+  ["responses_api_models/vllm_model/configs/vllm_model_for_training.yaml", f72 as unknown as string],
 ];

@@ -19,3 +19,4 @@ registerBuiltin("resources_servers", "simpleqa", async () => (await import("./re
 registerBuiltin("resources_servers", "omniscience", async () => (await import("./resources/omniscience.ts")).component);
 registerBuiltin("resources_servers", "aalcr", async () => (await import("./resources/aalcr.ts")).component);
 registerBuiltin("resources_servers", "xstest", async () => (await import("./resources/xstest.ts")).component);
+registerBuiltin("resources_servers", "abstention", async () => (await import("./resources/abstention.ts")).component);

@@ -92,6 +92,7 @@ const JUDGE_TEXT_FILES: [string, Record<number, string>, string][] = [
   // judge texts "After reviewing …, the grade is B." / "… is C." parse as A today (the "A" of "After").
   ["simpleqa", { 3: "correct", 4: "correct" }, "grade parser reads the leading letter first"],
   ["omniscience", {}, ""],
+  ["abstention", {}, ""],
 ];
 
 describe("reverify with the recorded judge verdicts", () => {
@@ -102,10 +103,13 @@ describe("reverify with the recorded judge verdicts", () => {
       port: 0,
       async fetch(req) {
         if (req.method !== "POST") return Response.json({ object: "list", data: [] });
-        const body = (await req.json()) as { messages: { content: string }[] };
-        const prompt = body.messages[0]!.content;
+        const body = (await req.json()) as { messages?: { content: string }[]; input?: { content: string }[] };
+        const prompt = (body.messages ?? body.input)![0]!.content;
         const rec = recs.find((r) => prompt.includes(r.question) && prompt.includes(r.extracted_answer));
         if (!rec) return new Response("no recorded verdict for this prompt", { status: 404 });
+        if (body.input) {
+          return Response.json({ id: "r", created_at: 1, model: "j", object: "response", parallel_tool_calls: true, tool_choice: "auto", tools: [], status: "completed", output: [{ id: "m", type: "message", role: "assistant", status: "completed", content: [{ type: "output_text", text: rec.judge_output, annotations: [] }] }] });
+        }
         return Response.json({ id: "c", object: "chat.completion", created: 1, model: "j", choices: [{ index: 0, finish_reason: "stop", message: { role: "assistant", content: rec.judge_output } }] });
       },
     });
