@@ -60,18 +60,24 @@ import f57 from "../../assets/resources_servers/simpleqa/data/example.jsonl" wit
 import f58 from "../../assets/resources_servers/simpleqa/data/example_metrics.json" with { type: "text" };
 import f59 from "../../assets/resources_servers/simpleqa/data/example_rollouts.jsonl" with { type: "text" };
 import f60 from "../../assets/resources_servers/simpleqa/prompts/judge.yaml" with { type: "text" };
-import f61 from "../../assets/resources_servers/xstest/configs/xstest.yaml" with { type: "text" };
-import f62 from "../../assets/resources_servers/xstest/data/example.jsonl" with { type: "text" };
-import f63 from "../../assets/resources_servers/xstest/data/example_metrics.json" with { type: "text" };
-import f64 from "../../assets/resources_servers/xstest/data/example_rollouts.jsonl" with { type: "text" };
-import f65 from "../../assets/resources_servers/xstest/prompt_templates/wildguard_judge.txt" with { type: "text" };
-import f66 from "../../assets/resources_servers/xstest/prompt_templates/xstest_judge.txt" with { type: "text" };
-import f67 from "../../assets/responses_api_agents/simple_agent/configs/simple_agent.yaml" with { type: "text" };
-import f68 from "../../assets/responses_api_models/azure_openai_model/configs/azure_openai_model.yaml" with { type: "text" };
-import f69 from "../../assets/responses_api_models/openai_model/configs/openai_model.yaml" with { type: "text" };
-import f70 from "../../assets/responses_api_models/scripted_model/configs/scripted_model.yaml" with { type: "text" };
-import f71 from "../../assets/responses_api_models/vllm_model/configs/vllm_model.yaml" with { type: "text" };
-import f72 from "../../assets/responses_api_models/vllm_model/configs/vllm_model_for_training.yaml" with { type: "text" };
+import f61 from "../../assets/resources_servers/text_to_sql/configs/text_to_sql.yaml" with { type: "text" };
+import f62 from "../../assets/resources_servers/text_to_sql/data/example.jsonl" with { type: "text" };
+import f63 from "../../assets/resources_servers/text_to_sql/data/example_metrics.json" with { type: "text" };
+import f64 from "../../assets/resources_servers/text_to_sql/data/example_rollouts.jsonl" with { type: "text" };
+import f65 from "../../assets/resources_servers/text_to_sql/prompts/judge_prompt_template.txt" with { type: "text" };
+import f66 from "../../assets/resources_servers/text_to_sql/prompts/judge_system_message.txt" with { type: "text" };
+import f67 from "../../assets/resources_servers/xstest/configs/xstest.yaml" with { type: "text" };
+import f68 from "../../assets/resources_servers/xstest/data/example.jsonl" with { type: "text" };
+import f69 from "../../assets/resources_servers/xstest/data/example_metrics.json" with { type: "text" };
+import f70 from "../../assets/resources_servers/xstest/data/example_rollouts.jsonl" with { type: "text" };
+import f71 from "../../assets/resources_servers/xstest/prompt_templates/wildguard_judge.txt" with { type: "text" };
+import f72 from "../../assets/resources_servers/xstest/prompt_templates/xstest_judge.txt" with { type: "text" };
+import f73 from "../../assets/responses_api_agents/simple_agent/configs/simple_agent.yaml" with { type: "text" };
+import f74 from "../../assets/responses_api_models/azure_openai_model/configs/azure_openai_model.yaml" with { type: "text" };
+import f75 from "../../assets/responses_api_models/openai_model/configs/openai_model.yaml" with { type: "text" };
+import f76 from "../../assets/responses_api_models/scripted_model/configs/scripted_model.yaml" with { type: "text" };
+import f77 from "../../assets/responses_api_models/vllm_model/configs/vllm_model.yaml" with { type: "text" };
+import f78 from "../../assets/responses_api_models/vllm_model/configs/vllm_model_for_training.yaml" with { type: "text" };
 
 /** Embedded install root: [relative path, file text] pairs (digest.gen.ts holds their digest). */
 export const ASSET_FILES: [string, string][] = [
@@ -136,16 +142,22 @@ export const ASSET_FILES: [string, string][] = [
   ["resources_servers/simpleqa/data/example_metrics.json", f58 as unknown as string],
   ["resources_servers/simpleqa/data/example_rollouts.jsonl", f59 as unknown as string],
   ["resources_servers/simpleqa/prompts/judge.yaml", f60 as unknown as string],
-  ["resources_servers/xstest/configs/xstest.yaml", f61 as unknown as string],
-  ["resources_servers/xstest/data/example.jsonl", f62 as unknown as string],
-  ["resources_servers/xstest/data/example_metrics.json", f63 as unknown as string],
-  ["resources_servers/xstest/data/example_rollouts.jsonl", f64 as unknown as string],
-  ["resources_servers/xstest/prompt_templates/wildguard_judge.txt", f65 as unknown as string],
-  ["resources_servers/xstest/prompt_templates/xstest_judge.txt", f66 as unknown as string],
-  ["responses_api_agents/simple_agent/configs/simple_agent.yaml", f67 as unknown as string],
-  ["responses_api_models/azure_openai_model/configs/azure_openai_model.yaml", f68 as unknown as string],
-  ["responses_api_models/openai_model/configs/openai_model.yaml", f69 as unknown as string],
-  ["responses_api_models/scripted_model/configs/scripted_model.yaml", f70 as unknown as string],
-  ["responses_api_models/vllm_model/configs/vllm_model.yaml", f71 as unknown as string],
-  ["responses_api_models/vllm_model/configs/vllm_model_for_training.yaml", f72 as unknown as string],
+  ["resources_servers/text_to_sql/configs/text_to_sql.yaml", f61 as unknown as string],
+  ["resources_servers/text_to_sql/data/example.jsonl", f62 as unknown as string],
+  ["resources_servers/text_to_sql/data/example_metrics.json", f63 as unknown as string],
+  ["resources_servers/text_to_sql/data/example_rollouts.jsonl", f64 as unknown as string],
+  ["resources_servers/text_to_sql/prompts/judge_prompt_template.txt", f65 as unknown as string],
+  ["resources_servers/text_to_sql/prompts/judge_system_message.txt", f66 as unknown as string],
+  ["resources_servers/xstest/configs/xstest.yaml", f67 as unknown as string],
+  ["resources_servers/xstest/data/example.jsonl", f68 as unknown as string],
+  ["resources_servers/xstest/data/example_metrics.json", f69 as unknown as string],
+  ["resources_servers/xstest/data/example_rollouts.jsonl", f70 as unknown as string],
+  ["resources_servers/xstest/prompt_templates/wildguard_judge.txt", f71 as unknown as string],
+  ["resources_servers/xstest/prompt_templates/xstest_judge.txt", f72 as unknown as string],
+  ["responses_api_agents/simple_agent/configs/simple_agent.yaml", f73 as unknown as string],
+  ["responses_api_models/azure_openai_model/configs/azure_openai_model.yaml", f74 as unknown as string],
+  ["responses_api_models/openai_model/configs/openai_model.yaml", f75 as unknown as string],
+  ["responses_api_models/scripted_model/configs/scripted_model.yaml", f76 as unknown as string],
+  ["responses_api_models/vllm_model/configs/vllm_model.yaml", f77 as unknown as string],
+  ["responses_api_models/vllm_model/configs/vllm_model_for_training.yaml", f78 as unknown as string],
 ];

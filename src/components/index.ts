@@ -20,3 +20,4 @@ registerBuiltin("resources_servers", "omniscience", async () => (await import(".
 registerBuiltin("resources_servers", "aalcr", async () => (await import("./resources/aalcr.ts")).component);
 registerBuiltin("resources_servers", "xstest", async () => (await import("./resources/xstest.ts")).component);
 registerBuiltin("resources_servers", "abstention", async () => (await import("./resources/abstention.ts")).component);
+registerBuiltin("resources_servers", "text_to_sql", async () => (await import("./resources/text-to-sql.ts")).component);

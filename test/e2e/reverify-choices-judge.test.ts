@@ -34,8 +34,14 @@ function prepare(dir: string, server: string, rollouts: string, rows: string | u
   return out;
 }
 
+/** The system message of the first recorded judge call of a server's example rollouts. */
+function recordedSystemMessage(server: string): string {
+  const first = JSON.parse(readFileSync(join(ASSETS, server, "data", "example_rollouts.jsonl"), "utf8").split("\n")[0]!);
+  return first.judge_evaluations[0].responses_create_params.input[0].content;
+}
+
 // [server, rollouts file, example rows (for options/template_metadata), extra overrides, known upstream changes since recording]
-const FILES: [string, string, string | undefined, string[], Record<number, { recorded: number; now: number; why: string }>][] = [
+const FILES: [string, string, string | undefined, string[] | ((dir: string) => string[]), Record<number, { recorded: number; now: number; why: string }>][] = [
   ["mcqa", "example_rollouts.jsonl", "example.jsonl", [], {
     // Upstream taught strict_single_letter_boxed to read `\boxed{C: option text}` after these were recorded
     // (tests/test_app.py TestStrictBoxedLatexExtraction); today's upstream extracts C here too.
@@ -45,6 +51,13 @@ const FILES: [string, string, string | undefined, string[], Record<number, { rec
   ["gpqa_diamond", "example_rollouts.jsonl", undefined, [], {}],
   // aalcr records its judge call as judge_responses_create_params / judge_response; the policy model replays it.
   ["aalcr", "example_rollouts.jsonl", undefined, ["++aalcr_resources_server.resources_servers.aalcr.judge_model_server.name=policy_model"], {}],
+  // Upstream rewrote text_to_sql's judge system message after recording; the recorded one is passed in
+  // (judge_system_message is a config key), so the replayed judge sees the prompts it saw then.
+  ["text_to_sql", "example_rollouts.jsonl", undefined, (dir) => {
+    const path = join(dir, "recorded-system-message.yaml");
+    writeFileSync(path, JSON.stringify({ text_to_sql_resources_server: { resources_servers: { text_to_sql: { judge_system_message: recordedSystemMessage("text_to_sql") } } } }));
+    return ["--config", path];
+  }, {}],
   // xstest's shipped judge is a local vLLM WildGuard; the recorded WildGuard calls are replayed instead.
   ["xstest", "example_rollouts.jsonl", "example.jsonl", ["~allenai_wildguard_model_server", "++xstest_resources_server.resources_servers.xstest.judge_model_server.name=policy_model"], {}],
   ["equivalence_llm_judge", "example_rollouts.jsonl", "example.jsonl", [], {}],
@@ -63,7 +76,7 @@ describe("gym eval reverify reproduces upstream's recorded rewards", () => {
     const r = await runGym([
       "eval", "reverify", "--force", "--resources-server", server, "--model-type", "scripted_model", "+head_server.port=0",
       `++policy_model.responses_api_models.scripted_model.replay_jsonl_fpath=${p.rollouts}`,
-      ...extra, "--rollouts", p.rollouts, ...(p.inputs ? ["--inputs", p.inputs] : []), "-o", out,
+      ...(typeof extra === "function" ? extra(dir.path) : extra), "--rollouts", p.rollouts, ...(p.inputs ? ["--inputs", p.inputs] : []), "-o", out,
     ], { cwd: dir.path });
     expect(r.stderr).toContain("0 failed");
     expect(r.code).toBe(0);
