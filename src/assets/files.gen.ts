@@ -11,73 +11,77 @@ import f8 from "../../assets/resources_servers/abstention/data/example.jsonl" wi
 import f9 from "../../assets/resources_servers/abstention/data/example_metrics.json" with { type: "text" };
 import f10 from "../../assets/resources_servers/abstention/data/example_rollouts.jsonl" with { type: "text" };
 import f11 from "../../assets/resources_servers/abstention/prompts/default_judge_prompt.txt" with { type: "text" };
-import f12 from "../../assets/resources_servers/equivalence_llm_judge/configs/equivalence_llm_judge.yaml" with { type: "text" };
-import f13 from "../../assets/resources_servers/equivalence_llm_judge/configs/lc_judge.yaml" with { type: "text" };
-import f14 from "../../assets/resources_servers/equivalence_llm_judge/configs/nl2bash-equivalency.yaml" with { type: "text" };
-import f15 from "../../assets/resources_servers/equivalence_llm_judge/data/example.jsonl" with { type: "text" };
-import f16 from "../../assets/resources_servers/equivalence_llm_judge/data/example_metrics.json" with { type: "text" };
-import f17 from "../../assets/resources_servers/equivalence_llm_judge/data/example_metrics_openqa.json" with { type: "text" };
-import f18 from "../../assets/resources_servers/equivalence_llm_judge/data/example_nl2bash.jsonl" with { type: "text" };
-import f19 from "../../assets/resources_servers/equivalence_llm_judge/data/example_openqa.jsonl" with { type: "text" };
-import f20 from "../../assets/resources_servers/equivalence_llm_judge/data/example_openqa_metrics.json" with { type: "text" };
-import f21 from "../../assets/resources_servers/equivalence_llm_judge/data/example_prepare.jsonl" with { type: "text" };
-import f22 from "../../assets/resources_servers/equivalence_llm_judge/data/example_rollouts.jsonl" with { type: "text" };
-import f23 from "../../assets/resources_servers/equivalence_llm_judge/data/example_rollouts_openqa.jsonl" with { type: "text" };
-import f24 from "../../assets/resources_servers/equivalence_llm_judge/prompt_templates/equivalence_llm_judge.txt" with { type: "text" };
-import f25 from "../../assets/resources_servers/equivalence_llm_judge/prompt_templates/lc.txt" with { type: "text" };
-import f26 from "../../assets/resources_servers/equivalence_llm_judge/prompt_templates/lc_judge.txt" with { type: "text" };
-import f27 from "../../assets/resources_servers/example_multi_step/configs/example_multi_step.yaml" with { type: "text" };
-import f28 from "../../assets/resources_servers/example_multi_step/data/example.jsonl" with { type: "text" };
-import f29 from "../../assets/resources_servers/example_multi_step/data/example_metrics.json" with { type: "text" };
-import f30 from "../../assets/resources_servers/example_multi_step/data/example_rollouts.jsonl" with { type: "text" };
-import f31 from "../../assets/resources_servers/example_session_state_mgmt/configs/example_session_state_mgmt.yaml" with { type: "text" };
-import f32 from "../../assets/resources_servers/example_session_state_mgmt/data/example.jsonl" with { type: "text" };
-import f33 from "../../assets/resources_servers/example_session_state_mgmt/data/example_metrics.json" with { type: "text" };
-import f34 from "../../assets/resources_servers/example_session_state_mgmt/data/example_rollouts.jsonl" with { type: "text" };
-import f35 from "../../assets/resources_servers/example_single_tool_call/configs/example_single_tool_call.yaml" with { type: "text" };
-import f36 from "../../assets/resources_servers/example_single_tool_call/configs/example_single_tool_call_single_agent_turn.yaml" with { type: "text" };
-import f37 from "../../assets/resources_servers/example_single_tool_call/data/example.jsonl" with { type: "text" };
-import f38 from "../../assets/resources_servers/example_single_tool_call/data/example_metrics.json" with { type: "text" };
-import f39 from "../../assets/resources_servers/example_single_tool_call/data/example_rollouts.jsonl" with { type: "text" };
-import f40 from "../../assets/resources_servers/gpqa_diamond/configs/gpqa_diamond.yaml" with { type: "text" };
-import f41 from "../../assets/resources_servers/gpqa_diamond/data/example.jsonl" with { type: "text" };
-import f42 from "../../assets/resources_servers/gpqa_diamond/data/example_metrics.json" with { type: "text" };
-import f43 from "../../assets/resources_servers/gpqa_diamond/data/example_rollouts.jsonl" with { type: "text" };
-import f44 from "../../assets/resources_servers/mcqa/configs/mcqa.yaml" with { type: "text" };
-import f45 from "../../assets/resources_servers/mcqa/data/example.jsonl" with { type: "text" };
-import f46 from "../../assets/resources_servers/mcqa/data/example_metrics.json" with { type: "text" };
-import f47 from "../../assets/resources_servers/mcqa/data/example_rollouts.jsonl" with { type: "text" };
-import f48 from "../../assets/resources_servers/mcqa/data/example_rollouts_with_template_metadata.jsonl" with { type: "text" };
-import f49 from "../../assets/resources_servers/mcqa/data/example_with_template_metadata.jsonl" with { type: "text" };
-import f50 from "../../assets/resources_servers/mcqa/data/example_with_template_metadata_metrics.json" with { type: "text" };
-import f51 from "../../assets/resources_servers/omniscience/configs/omniscience.yaml" with { type: "text" };
-import f52 from "../../assets/resources_servers/omniscience/data/example.jsonl" with { type: "text" };
-import f53 from "../../assets/resources_servers/omniscience/data/example_metrics.json" with { type: "text" };
-import f54 from "../../assets/resources_servers/omniscience/data/example_rollouts.jsonl" with { type: "text" };
-import f55 from "../../assets/resources_servers/omniscience/prompts/judge.yaml" with { type: "text" };
-import f56 from "../../assets/resources_servers/simpleqa/configs/simpleqa.yaml" with { type: "text" };
-import f57 from "../../assets/resources_servers/simpleqa/data/example.jsonl" with { type: "text" };
-import f58 from "../../assets/resources_servers/simpleqa/data/example_metrics.json" with { type: "text" };
-import f59 from "../../assets/resources_servers/simpleqa/data/example_rollouts.jsonl" with { type: "text" };
-import f60 from "../../assets/resources_servers/simpleqa/prompts/judge.yaml" with { type: "text" };
-import f61 from "../../assets/resources_servers/text_to_sql/configs/text_to_sql.yaml" with { type: "text" };
-import f62 from "../../assets/resources_servers/text_to_sql/data/example.jsonl" with { type: "text" };
-import f63 from "../../assets/resources_servers/text_to_sql/data/example_metrics.json" with { type: "text" };
-import f64 from "../../assets/resources_servers/text_to_sql/data/example_rollouts.jsonl" with { type: "text" };
-import f65 from "../../assets/resources_servers/text_to_sql/prompts/judge_prompt_template.txt" with { type: "text" };
-import f66 from "../../assets/resources_servers/text_to_sql/prompts/judge_system_message.txt" with { type: "text" };
-import f67 from "../../assets/resources_servers/xstest/configs/xstest.yaml" with { type: "text" };
-import f68 from "../../assets/resources_servers/xstest/data/example.jsonl" with { type: "text" };
-import f69 from "../../assets/resources_servers/xstest/data/example_metrics.json" with { type: "text" };
-import f70 from "../../assets/resources_servers/xstest/data/example_rollouts.jsonl" with { type: "text" };
-import f71 from "../../assets/resources_servers/xstest/prompt_templates/wildguard_judge.txt" with { type: "text" };
-import f72 from "../../assets/resources_servers/xstest/prompt_templates/xstest_judge.txt" with { type: "text" };
-import f73 from "../../assets/responses_api_agents/simple_agent/configs/simple_agent.yaml" with { type: "text" };
-import f74 from "../../assets/responses_api_models/azure_openai_model/configs/azure_openai_model.yaml" with { type: "text" };
-import f75 from "../../assets/responses_api_models/openai_model/configs/openai_model.yaml" with { type: "text" };
-import f76 from "../../assets/responses_api_models/scripted_model/configs/scripted_model.yaml" with { type: "text" };
-import f77 from "../../assets/responses_api_models/vllm_model/configs/vllm_model.yaml" with { type: "text" };
-import f78 from "../../assets/responses_api_models/vllm_model/configs/vllm_model_for_training.yaml" with { type: "text" };
+import f12 from "../../assets/resources_servers/bunsenbench_chemistry_mcq/configs/bunsenbench_chemistry_mcq.yaml" with { type: "text" };
+import f13 from "../../assets/resources_servers/bunsenbench_chemistry_mcq/data/example.jsonl" with { type: "text" };
+import f14 from "../../assets/resources_servers/bunsenbench_chemistry_mcq/data/example_metrics.json" with { type: "text" };
+import f15 from "../../assets/resources_servers/bunsenbench_chemistry_mcq/data/example_rollouts.jsonl" with { type: "text" };
+import f16 from "../../assets/resources_servers/equivalence_llm_judge/configs/equivalence_llm_judge.yaml" with { type: "text" };
+import f17 from "../../assets/resources_servers/equivalence_llm_judge/configs/lc_judge.yaml" with { type: "text" };
+import f18 from "../../assets/resources_servers/equivalence_llm_judge/configs/nl2bash-equivalency.yaml" with { type: "text" };
+import f19 from "../../assets/resources_servers/equivalence_llm_judge/data/example.jsonl" with { type: "text" };
+import f20 from "../../assets/resources_servers/equivalence_llm_judge/data/example_metrics.json" with { type: "text" };
+import f21 from "../../assets/resources_servers/equivalence_llm_judge/data/example_metrics_openqa.json" with { type: "text" };
+import f22 from "../../assets/resources_servers/equivalence_llm_judge/data/example_nl2bash.jsonl" with { type: "text" };
+import f23 from "../../assets/resources_servers/equivalence_llm_judge/data/example_openqa.jsonl" with { type: "text" };
+import f24 from "../../assets/resources_servers/equivalence_llm_judge/data/example_openqa_metrics.json" with { type: "text" };
+import f25 from "../../assets/resources_servers/equivalence_llm_judge/data/example_prepare.jsonl" with { type: "text" };
+import f26 from "../../assets/resources_servers/equivalence_llm_judge/data/example_rollouts.jsonl" with { type: "text" };
+import f27 from "../../assets/resources_servers/equivalence_llm_judge/data/example_rollouts_openqa.jsonl" with { type: "text" };
+import f28 from "../../assets/resources_servers/equivalence_llm_judge/prompt_templates/equivalence_llm_judge.txt" with { type: "text" };
+import f29 from "../../assets/resources_servers/equivalence_llm_judge/prompt_templates/lc.txt" with { type: "text" };
+import f30 from "../../assets/resources_servers/equivalence_llm_judge/prompt_templates/lc_judge.txt" with { type: "text" };
+import f31 from "../../assets/resources_servers/example_multi_step/configs/example_multi_step.yaml" with { type: "text" };
+import f32 from "../../assets/resources_servers/example_multi_step/data/example.jsonl" with { type: "text" };
+import f33 from "../../assets/resources_servers/example_multi_step/data/example_metrics.json" with { type: "text" };
+import f34 from "../../assets/resources_servers/example_multi_step/data/example_rollouts.jsonl" with { type: "text" };
+import f35 from "../../assets/resources_servers/example_session_state_mgmt/configs/example_session_state_mgmt.yaml" with { type: "text" };
+import f36 from "../../assets/resources_servers/example_session_state_mgmt/data/example.jsonl" with { type: "text" };
+import f37 from "../../assets/resources_servers/example_session_state_mgmt/data/example_metrics.json" with { type: "text" };
+import f38 from "../../assets/resources_servers/example_session_state_mgmt/data/example_rollouts.jsonl" with { type: "text" };
+import f39 from "../../assets/resources_servers/example_single_tool_call/configs/example_single_tool_call.yaml" with { type: "text" };
+import f40 from "../../assets/resources_servers/example_single_tool_call/configs/example_single_tool_call_single_agent_turn.yaml" with { type: "text" };
+import f41 from "../../assets/resources_servers/example_single_tool_call/data/example.jsonl" with { type: "text" };
+import f42 from "../../assets/resources_servers/example_single_tool_call/data/example_metrics.json" with { type: "text" };
+import f43 from "../../assets/resources_servers/example_single_tool_call/data/example_rollouts.jsonl" with { type: "text" };
+import f44 from "../../assets/resources_servers/gpqa_diamond/configs/gpqa_diamond.yaml" with { type: "text" };
+import f45 from "../../assets/resources_servers/gpqa_diamond/data/example.jsonl" with { type: "text" };
+import f46 from "../../assets/resources_servers/gpqa_diamond/data/example_metrics.json" with { type: "text" };
+import f47 from "../../assets/resources_servers/gpqa_diamond/data/example_rollouts.jsonl" with { type: "text" };
+import f48 from "../../assets/resources_servers/mcqa/configs/mcqa.yaml" with { type: "text" };
+import f49 from "../../assets/resources_servers/mcqa/data/example.jsonl" with { type: "text" };
+import f50 from "../../assets/resources_servers/mcqa/data/example_metrics.json" with { type: "text" };
+import f51 from "../../assets/resources_servers/mcqa/data/example_rollouts.jsonl" with { type: "text" };
+import f52 from "../../assets/resources_servers/mcqa/data/example_rollouts_with_template_metadata.jsonl" with { type: "text" };
+import f53 from "../../assets/resources_servers/mcqa/data/example_with_template_metadata.jsonl" with { type: "text" };
+import f54 from "../../assets/resources_servers/mcqa/data/example_with_template_metadata_metrics.json" with { type: "text" };
+import f55 from "../../assets/resources_servers/omniscience/configs/omniscience.yaml" with { type: "text" };
+import f56 from "../../assets/resources_servers/omniscience/data/example.jsonl" with { type: "text" };
+import f57 from "../../assets/resources_servers/omniscience/data/example_metrics.json" with { type: "text" };
+import f58 from "../../assets/resources_servers/omniscience/data/example_rollouts.jsonl" with { type: "text" };
+import f59 from "../../assets/resources_servers/omniscience/prompts/judge.yaml" with { type: "text" };
+import f60 from "../../assets/resources_servers/simpleqa/configs/simpleqa.yaml" with { type: "text" };
+import f61 from "../../assets/resources_servers/simpleqa/data/example.jsonl" with { type: "text" };
+import f62 from "../../assets/resources_servers/simpleqa/data/example_metrics.json" with { type: "text" };
+import f63 from "../../assets/resources_servers/simpleqa/data/example_rollouts.jsonl" with { type: "text" };
+import f64 from "../../assets/resources_servers/simpleqa/prompts/judge.yaml" with { type: "text" };
+import f65 from "../../assets/resources_servers/text_to_sql/configs/text_to_sql.yaml" with { type: "text" };
+import f66 from "../../assets/resources_servers/text_to_sql/data/example.jsonl" with { type: "text" };
+import f67 from "../../assets/resources_servers/text_to_sql/data/example_metrics.json" with { type: "text" };
+import f68 from "../../assets/resources_servers/text_to_sql/data/example_rollouts.jsonl" with { type: "text" };
+import f69 from "../../assets/resources_servers/text_to_sql/prompts/judge_prompt_template.txt" with { type: "text" };
+import f70 from "../../assets/resources_servers/text_to_sql/prompts/judge_system_message.txt" with { type: "text" };
+import f71 from "../../assets/resources_servers/xstest/configs/xstest.yaml" with { type: "text" };
+import f72 from "../../assets/resources_servers/xstest/data/example.jsonl" with { type: "text" };
+import f73 from "../../assets/resources_servers/xstest/data/example_metrics.json" with { type: "text" };
+import f74 from "../../assets/resources_servers/xstest/data/example_rollouts.jsonl" with { type: "text" };
+import f75 from "../../assets/resources_servers/xstest/prompt_templates/wildguard_judge.txt" with { type: "text" };
+import f76 from "../../assets/resources_servers/xstest/prompt_templates/xstest_judge.txt" with { type: "text" };
+import f77 from "../../assets/responses_api_agents/simple_agent/configs/simple_agent.yaml" with { type: "text" };
+import f78 from "../../assets/responses_api_models/azure_openai_model/configs/azure_openai_model.yaml" with { type: "text" };
+import f79 from "../../assets/responses_api_models/openai_model/configs/openai_model.yaml" with { type: "text" };
+import f80 from "../../assets/responses_api_models/scripted_model/configs/scripted_model.yaml" with { type: "text" };
+import f81 from "../../assets/responses_api_models/vllm_model/configs/vllm_model.yaml" with { type: "text" };
+import f82 from "../../assets/responses_api_models/vllm_model/configs/vllm_model_for_training.yaml" with { type: "text" };
 
 /** Embedded install root: [relative path, file text] pairs (digest.gen.ts holds their digest). */
 export const ASSET_FILES: [string, string][] = [
@@ -93,71 +97,75 @@ export const ASSET_FILES: [string, string][] = [
   ["resources_servers/abstention/data/example_metrics.json", f9 as unknown as string],
   ["resources_servers/abstention/data/example_rollouts.jsonl", f10 as unknown as string],
   ["resources_servers/abstention/prompts/default_judge_prompt.txt", f11 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/configs/equivalence_llm_judge.yaml", f12 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/configs/lc_judge.yaml", f13 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/configs/nl2bash-equivalency.yaml", f14 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/data/example.jsonl", f15 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/data/example_metrics.json", f16 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/data/example_metrics_openqa.json", f17 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/data/example_nl2bash.jsonl", f18 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/data/example_openqa.jsonl", f19 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/data/example_openqa_metrics.json", f20 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/data/example_prepare.jsonl", f21 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/data/example_rollouts.jsonl", f22 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/data/example_rollouts_openqa.jsonl", f23 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/prompt_templates/equivalence_llm_judge.txt", f24 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/prompt_templates/lc.txt", f25 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/prompt_templates/lc_judge.txt", f26 as unknown as string],
-  ["resources_servers/example_multi_step/configs/example_multi_step.yaml", f27 as unknown as string],
-  ["resources_servers/example_multi_step/data/example.jsonl", f28 as unknown as string],
-  ["resources_servers/example_multi_step/data/example_metrics.json", f29 as unknown as string],
-  ["resources_servers/example_multi_step/data/example_rollouts.jsonl", f30 as unknown as string],
-  ["resources_servers/example_session_state_mgmt/configs/example_session_state_mgmt.yaml", f31 as unknown as string],
-  ["resources_servers/example_session_state_mgmt/data/example.jsonl", f32 as unknown as string],
-  ["resources_servers/example_session_state_mgmt/data/example_metrics.json", f33 as unknown as string],
-  ["resources_servers/example_session_state_mgmt/data/example_rollouts.jsonl", f34 as unknown as string],
-  ["resources_servers/example_single_tool_call/configs/example_single_tool_call.yaml", f35 as unknown as string],
-  ["resources_servers/example_single_tool_call/configs/example_single_tool_call_single_agent_turn.yaml", f36 as unknown as string],
-  ["resources_servers/example_single_tool_call/data/example.jsonl", f37 as unknown as string],
-  ["resources_servers/example_single_tool_call/data/example_metrics.json", f38 as unknown as string],
-  ["resources_servers/example_single_tool_call/data/example_rollouts.jsonl", f39 as unknown as string],
-  ["resources_servers/gpqa_diamond/configs/gpqa_diamond.yaml", f40 as unknown as string],
-  ["resources_servers/gpqa_diamond/data/example.jsonl", f41 as unknown as string],
-  ["resources_servers/gpqa_diamond/data/example_metrics.json", f42 as unknown as string],
-  ["resources_servers/gpqa_diamond/data/example_rollouts.jsonl", f43 as unknown as string],
-  ["resources_servers/mcqa/configs/mcqa.yaml", f44 as unknown as string],
-  ["resources_servers/mcqa/data/example.jsonl", f45 as unknown as string],
-  ["resources_servers/mcqa/data/example_metrics.json", f46 as unknown as string],
-  ["resources_servers/mcqa/data/example_rollouts.jsonl", f47 as unknown as string],
-  ["resources_servers/mcqa/data/example_rollouts_with_template_metadata.jsonl", f48 as unknown as string],
-  ["resources_servers/mcqa/data/example_with_template_metadata.jsonl", f49 as unknown as string],
-  ["resources_servers/mcqa/data/example_with_template_metadata_metrics.json", f50 as unknown as string],
-  ["resources_servers/omniscience/configs/omniscience.yaml", f51 as unknown as string],
-  ["resources_servers/omniscience/data/example.jsonl", f52 as unknown as string],
-  ["resources_servers/omniscience/data/example_metrics.json", f53 as unknown as string],
-  ["resources_servers/omniscience/data/example_rollouts.jsonl", f54 as unknown as string],
-  ["resources_servers/omniscience/prompts/judge.yaml", f55 as unknown as string],
-  ["resources_servers/simpleqa/configs/simpleqa.yaml", f56 as unknown as string],
-  ["resources_servers/simpleqa/data/example.jsonl", f57 as unknown as string],
-  ["resources_servers/simpleqa/data/example_metrics.json", f58 as unknown as string],
-  ["resources_servers/simpleqa/data/example_rollouts.jsonl", f59 as unknown as string],
-  ["resources_servers/simpleqa/prompts/judge.yaml", f60 as unknown as string],
-  ["resources_servers/text_to_sql/configs/text_to_sql.yaml", f61 as unknown as string],
-  ["resources_servers/text_to_sql/data/example.jsonl", f62 as unknown as string],
-  ["resources_servers/text_to_sql/data/example_metrics.json", f63 as unknown as string],
-  ["resources_servers/text_to_sql/data/example_rollouts.jsonl", f64 as unknown as string],
-  ["resources_servers/text_to_sql/prompts/judge_prompt_template.txt", f65 as unknown as string],
-  ["resources_servers/text_to_sql/prompts/judge_system_message.txt", f66 as unknown as string],
-  ["resources_servers/xstest/configs/xstest.yaml", f67 as unknown as string],
-  ["resources_servers/xstest/data/example.jsonl", f68 as unknown as string],
-  ["resources_servers/xstest/data/example_metrics.json", f69 as unknown as string],
-  ["resources_servers/xstest/data/example_rollouts.jsonl", f70 as unknown as string],
-  ["resources_servers/xstest/prompt_templates/wildguard_judge.txt", f71 as unknown as string],
-  ["resources_servers/xstest/prompt_templates/xstest_judge.txt", f72 as unknown as string],
-  ["responses_api_agents/simple_agent/configs/simple_agent.yaml", f73 as unknown as string],
-  ["responses_api_models/azure_openai_model/configs/azure_openai_model.yaml", f74 as unknown as string],
-  ["responses_api_models/openai_model/configs/openai_model.yaml", f75 as unknown as string],
-  ["responses_api_models/scripted_model/configs/scripted_model.yaml", f76 as unknown as string],
-  ["responses_api_models/vllm_model/configs/vllm_model.yaml", f77 as unknown as string],
-  ["responses_api_models/vllm_model/configs/vllm_model_for_training.yaml", f78 as unknown as string],
+  ["resources_servers/bunsenbench_chemistry_mcq/configs/bunsenbench_chemistry_mcq.yaml", f12 as unknown as string],
+  ["resources_servers/bunsenbench_chemistry_mcq/data/example.jsonl", f13 as unknown as string],
+  ["resources_servers/bunsenbench_chemistry_mcq/data/example_metrics.json", f14 as unknown as string],
+  ["resources_servers/bunsenbench_chemistry_mcq/data/example_rollouts.jsonl", f15 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/configs/equivalence_llm_judge.yaml", f16 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/configs/lc_judge.yaml", f17 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/configs/nl2bash-equivalency.yaml", f18 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/data/example.jsonl", f19 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/data/example_metrics.json", f20 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/data/example_metrics_openqa.json", f21 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/data/example_nl2bash.jsonl", f22 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/data/example_openqa.jsonl", f23 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/data/example_openqa_metrics.json", f24 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/data/example_prepare.jsonl", f25 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/data/example_rollouts.jsonl", f26 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/data/example_rollouts_openqa.jsonl", f27 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/prompt_templates/equivalence_llm_judge.txt", f28 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/prompt_templates/lc.txt", f29 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/prompt_templates/lc_judge.txt", f30 as unknown as string],
+  ["resources_servers/example_multi_step/configs/example_multi_step.yaml", f31 as unknown as string],
+  ["resources_servers/example_multi_step/data/example.jsonl", f32 as unknown as string],
+  ["resources_servers/example_multi_step/data/example_metrics.json", f33 as unknown as string],
+  ["resources_servers/example_multi_step/data/example_rollouts.jsonl", f34 as unknown as string],
+  ["resources_servers/example_session_state_mgmt/configs/example_session_state_mgmt.yaml", f35 as unknown as string],
+  ["resources_servers/example_session_state_mgmt/data/example.jsonl", f36 as unknown as string],
+  ["resources_servers/example_session_state_mgmt/data/example_metrics.json", f37 as unknown as string],
+  ["resources_servers/example_session_state_mgmt/data/example_rollouts.jsonl", f38 as unknown as string],
+  ["resources_servers/example_single_tool_call/configs/example_single_tool_call.yaml", f39 as unknown as string],
+  ["resources_servers/example_single_tool_call/configs/example_single_tool_call_single_agent_turn.yaml", f40 as unknown as string],
+  ["resources_servers/example_single_tool_call/data/example.jsonl", f41 as unknown as string],
+  ["resources_servers/example_single_tool_call/data/example_metrics.json", f42 as unknown as string],
+  ["resources_servers/example_single_tool_call/data/example_rollouts.jsonl", f43 as unknown as string],
+  ["resources_servers/gpqa_diamond/configs/gpqa_diamond.yaml", f44 as unknown as string],
+  ["resources_servers/gpqa_diamond/data/example.jsonl", f45 as unknown as string],
+  ["resources_servers/gpqa_diamond/data/example_metrics.json", f46 as unknown as string],
+  ["resources_servers/gpqa_diamond/data/example_rollouts.jsonl", f47 as unknown as string],
+  ["resources_servers/mcqa/configs/mcqa.yaml", f48 as unknown as string],
+  ["resources_servers/mcqa/data/example.jsonl", f49 as unknown as string],
+  ["resources_servers/mcqa/data/example_metrics.json", f50 as unknown as string],
+  ["resources_servers/mcqa/data/example_rollouts.jsonl", f51 as unknown as string],
+  ["resources_servers/mcqa/data/example_rollouts_with_template_metadata.jsonl", f52 as unknown as string],
+  ["resources_servers/mcqa/data/example_with_template_metadata.jsonl", f53 as unknown as string],
+  ["resources_servers/mcqa/data/example_with_template_metadata_metrics.json", f54 as unknown as string],
+  ["resources_servers/omniscience/configs/omniscience.yaml", f55 as unknown as string],
+  ["resources_servers/omniscience/data/example.jsonl", f56 as unknown as string],
+  ["resources_servers/omniscience/data/example_metrics.json", f57 as unknown as string],
+  ["resources_servers/omniscience/data/example_rollouts.jsonl", f58 as unknown as string],
+  ["resources_servers/omniscience/prompts/judge.yaml", f59 as unknown as string],
+  ["resources_servers/simpleqa/configs/simpleqa.yaml", f60 as unknown as string],
+  ["resources_servers/simpleqa/data/example.jsonl", f61 as unknown as string],
+  ["resources_servers/simpleqa/data/example_metrics.json", f62 as unknown as string],
+  ["resources_servers/simpleqa/data/example_rollouts.jsonl", f63 as unknown as string],
+  ["resources_servers/simpleqa/prompts/judge.yaml", f64 as unknown as string],
+  ["resources_servers/text_to_sql/configs/text_to_sql.yaml", f65 as unknown as string],
+  ["resources_servers/text_to_sql/data/example.jsonl", f66 as unknown as string],
+  ["resources_servers/text_to_sql/data/example_metrics.json", f67 as unknown as string],
+  ["resources_servers/text_to_sql/data/example_rollouts.jsonl", f68 as unknown as string],
+  ["resources_servers/text_to_sql/prompts/judge_prompt_template.txt", f69 as unknown as string],
+  ["resources_servers/text_to_sql/prompts/judge_system_message.txt", f70 as unknown as string],
+  ["resources_servers/xstest/configs/xstest.yaml", f71 as unknown as string],
+  ["resources_servers/xstest/data/example.jsonl", f72 as unknown as string],
+  ["resources_servers/xstest/data/example_metrics.json", f73 as unknown as string],
+  ["resources_servers/xstest/data/example_rollouts.jsonl", f74 as unknown as string],
+  ["resources_servers/xstest/prompt_templates/wildguard_judge.txt", f75 as unknown as string],
+  ["resources_servers/xstest/prompt_templates/xstest_judge.txt", f76 as unknown as string],
+  ["responses_api_agents/simple_agent/configs/simple_agent.yaml", f77 as unknown as string],
+  ["responses_api_models/azure_openai_model/configs/azure_openai_model.yaml", f78 as unknown as string],
+  ["responses_api_models/openai_model/configs/openai_model.yaml", f79 as unknown as string],
+  ["responses_api_models/scripted_model/configs/scripted_model.yaml", f80 as unknown as string],
+  ["responses_api_models/vllm_model/configs/vllm_model.yaml", f81 as unknown as string],
+  ["responses_api_models/vllm_model/configs/vllm_model_for_training.yaml", f82 as unknown as string],
 ];

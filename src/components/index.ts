@@ -21,3 +21,4 @@ registerBuiltin("resources_servers", "aalcr", async () => (await import("./resou
 registerBuiltin("resources_servers", "xstest", async () => (await import("./resources/xstest.ts")).component);
 registerBuiltin("resources_servers", "abstention", async () => (await import("./resources/abstention.ts")).component);
 registerBuiltin("resources_servers", "text_to_sql", async () => (await import("./resources/text-to-sql.ts")).component);
+registerBuiltin("resources_servers", "bunsenbench_chemistry_mcq", async () => (await import("./resources/bunsenbench-chemistry-mcq.ts")).component);

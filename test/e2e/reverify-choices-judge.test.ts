@@ -49,6 +49,7 @@ const FILES: [string, string, string | undefined, string[] | ((dir: string) => s
   }],
   ["mcqa", "example_rollouts_with_template_metadata.jsonl", "example_with_template_metadata.jsonl", [], {}],
   ["gpqa_diamond", "example_rollouts.jsonl", undefined, [], {}],
+  ["bunsenbench_chemistry_mcq", "example_rollouts.jsonl", "example.jsonl", [], {}],
   // aalcr records its judge call as judge_responses_create_params / judge_response; the policy model replays it.
   ["aalcr", "example_rollouts.jsonl", undefined, ["++aalcr_resources_server.resources_servers.aalcr.judge_model_server.name=policy_model"], {}],
   // Upstream rewrote text_to_sql's judge system message after recording; the recorded one is passed in
