@@ -22,3 +22,4 @@ registerBuiltin("resources_servers", "xstest", async () => (await import("./reso
 registerBuiltin("resources_servers", "abstention", async () => (await import("./resources/abstention.ts")).component);
 registerBuiltin("resources_servers", "text_to_sql", async () => (await import("./resources/text-to-sql.ts")).component);
 registerBuiltin("resources_servers", "bunsenbench_chemistry_mcq", async () => (await import("./resources/bunsenbench-chemistry-mcq.ts")).component);
+registerBuiltin("resources_servers", "code_gen", async () => (await import("./resources/code-gen.ts")).component);
