@@ -32,74 +32,109 @@ import f29 from "../../assets/environments/instruction_following/config.yaml" wi
 import f30 from "../../assets/environments/instruction_following/data/example.jsonl" with { type: "text" };
 import f31 from "../../assets/environments/instruction_following/data/example_metrics.json" with { type: "text" };
 import f32 from "../../assets/environments/instruction_following/data/example_rollouts.jsonl" with { type: "text" };
-import f33 from "../../assets/resources_servers/code_gen/configs/code_gen.yaml" with { type: "text" };
-import f34 from "../../assets/resources_servers/code_gen/data/example.jsonl" with { type: "text" };
-import f35 from "../../assets/resources_servers/code_gen/data/example_metrics.json" with { type: "text" };
-import f36 from "../../assets/resources_servers/code_gen/data/example_rollouts.jsonl" with { type: "text" };
-import f37 from "../../assets/resources_servers/equivalence_llm_judge/configs/equivalence_llm_judge.yaml" with { type: "text" };
-import f38 from "../../assets/resources_servers/equivalence_llm_judge/configs/lc_judge.yaml" with { type: "text" };
-import f39 from "../../assets/resources_servers/equivalence_llm_judge/configs/nl2bash-equivalency.yaml" with { type: "text" };
-import f40 from "../../assets/resources_servers/equivalence_llm_judge/data/example.jsonl" with { type: "text" };
-import f41 from "../../assets/resources_servers/equivalence_llm_judge/data/example_metrics.json" with { type: "text" };
-import f42 from "../../assets/resources_servers/equivalence_llm_judge/data/example_metrics_openqa.json" with { type: "text" };
-import f43 from "../../assets/resources_servers/equivalence_llm_judge/data/example_nl2bash.jsonl" with { type: "text" };
-import f44 from "../../assets/resources_servers/equivalence_llm_judge/data/example_openqa.jsonl" with { type: "text" };
-import f45 from "../../assets/resources_servers/equivalence_llm_judge/data/example_openqa_metrics.json" with { type: "text" };
-import f46 from "../../assets/resources_servers/equivalence_llm_judge/data/example_prepare.jsonl" with { type: "text" };
-import f47 from "../../assets/resources_servers/equivalence_llm_judge/data/example_rollouts.jsonl" with { type: "text" };
-import f48 from "../../assets/resources_servers/equivalence_llm_judge/data/example_rollouts_openqa.jsonl" with { type: "text" };
-import f49 from "../../assets/resources_servers/equivalence_llm_judge/prompt_templates/equivalence_llm_judge.txt" with { type: "text" };
-import f50 from "../../assets/resources_servers/equivalence_llm_judge/prompt_templates/lc.txt" with { type: "text" };
-import f51 from "../../assets/resources_servers/equivalence_llm_judge/prompt_templates/lc_judge.txt" with { type: "text" };
-import f52 from "../../assets/resources_servers/example_multi_step/configs/example_multi_step.yaml" with { type: "text" };
-import f53 from "../../assets/resources_servers/example_multi_step/data/example.jsonl" with { type: "text" };
-import f54 from "../../assets/resources_servers/example_multi_step/data/example_metrics.json" with { type: "text" };
-import f55 from "../../assets/resources_servers/example_multi_step/data/example_rollouts.jsonl" with { type: "text" };
-import f56 from "../../assets/resources_servers/example_session_state_mgmt/configs/example_session_state_mgmt.yaml" with { type: "text" };
-import f57 from "../../assets/resources_servers/example_session_state_mgmt/data/example.jsonl" with { type: "text" };
-import f58 from "../../assets/resources_servers/example_session_state_mgmt/data/example_metrics.json" with { type: "text" };
-import f59 from "../../assets/resources_servers/example_session_state_mgmt/data/example_rollouts.jsonl" with { type: "text" };
-import f60 from "../../assets/resources_servers/example_single_tool_call/configs/example_single_tool_call.yaml" with { type: "text" };
-import f61 from "../../assets/resources_servers/example_single_tool_call/configs/example_single_tool_call_single_agent_turn.yaml" with { type: "text" };
-import f62 from "../../assets/resources_servers/example_single_tool_call/data/example.jsonl" with { type: "text" };
-import f63 from "../../assets/resources_servers/example_single_tool_call/data/example_metrics.json" with { type: "text" };
-import f64 from "../../assets/resources_servers/example_single_tool_call/data/example_rollouts.jsonl" with { type: "text" };
-import f65 from "../../assets/resources_servers/format_verification/configs/citation_format.yaml" with { type: "text" };
-import f66 from "../../assets/resources_servers/format_verification/configs/freeform_formatting.yaml" with { type: "text" };
-import f67 from "../../assets/resources_servers/format_verification/data/ds2_freeform_formatting_example.jsonl" with { type: "text" };
-import f68 from "../../assets/resources_servers/format_verification/data/ds2_freeform_formatting_example_metrics.json" with { type: "text" };
-import f69 from "../../assets/resources_servers/format_verification/data/ds3_citation_format_example.jsonl" with { type: "text" };
-import f70 from "../../assets/resources_servers/format_verification/data/ds3_citation_format_example_metrics.json" with { type: "text" };
-import f71 from "../../assets/resources_servers/format_verification/data/example.jsonl" with { type: "text" };
-import f72 from "../../assets/resources_servers/format_verification/data/example_metrics.json" with { type: "text" };
-import f73 from "../../assets/resources_servers/format_verification/data/example_rollouts.jsonl" with { type: "text" };
-import f74 from "../../assets/resources_servers/gpqa_diamond/configs/gpqa_diamond.yaml" with { type: "text" };
-import f75 from "../../assets/resources_servers/gpqa_diamond/data/example.jsonl" with { type: "text" };
-import f76 from "../../assets/resources_servers/gpqa_diamond/data/example_metrics.json" with { type: "text" };
-import f77 from "../../assets/resources_servers/gpqa_diamond/data/example_rollouts.jsonl" with { type: "text" };
-import f78 from "../../assets/resources_servers/iheval/configs/iheval.yaml" with { type: "text" };
-import f79 from "../../assets/resources_servers/iheval/configs/iheval_serve.yaml" with { type: "text" };
-import f80 from "../../assets/resources_servers/iheval/data/example.jsonl" with { type: "text" };
-import f81 from "../../assets/resources_servers/iheval/data/example_metrics.json" with { type: "text" };
-import f82 from "../../assets/resources_servers/iheval/data/example_rollouts.jsonl" with { type: "text" };
-import f83 from "../../assets/resources_servers/instruction_following/configs/instruction_following.yaml" with { type: "text" };
-import f84 from "../../assets/resources_servers/instruction_following/data/example.jsonl" with { type: "text" };
-import f85 from "../../assets/resources_servers/instruction_following/data/example_metrics.json" with { type: "text" };
-import f86 from "../../assets/resources_servers/instruction_following/data/example_rollouts.jsonl" with { type: "text" };
-import f87 from "../../assets/resources_servers/instruction_following/data/train_metrics.json" with { type: "text" };
-import f88 from "../../assets/resources_servers/mcqa/configs/mcqa.yaml" with { type: "text" };
-import f89 from "../../assets/resources_servers/mcqa/data/example.jsonl" with { type: "text" };
-import f90 from "../../assets/resources_servers/mcqa/data/example_metrics.json" with { type: "text" };
-import f91 from "../../assets/resources_servers/mcqa/data/example_rollouts.jsonl" with { type: "text" };
-import f92 from "../../assets/resources_servers/mcqa/data/example_rollouts_with_template_metadata.jsonl" with { type: "text" };
-import f93 from "../../assets/resources_servers/mcqa/data/example_with_template_metadata.jsonl" with { type: "text" };
-import f94 from "../../assets/resources_servers/mcqa/data/example_with_template_metadata_metrics.json" with { type: "text" };
-import f95 from "../../assets/responses_api_agents/simple_agent/configs/simple_agent.yaml" with { type: "text" };
-import f96 from "../../assets/responses_api_models/azure_openai_model/configs/azure_openai_model.yaml" with { type: "text" };
-import f97 from "../../assets/responses_api_models/openai_model/configs/openai_model.yaml" with { type: "text" };
-import f98 from "../../assets/responses_api_models/scripted_model/configs/scripted_model.yaml" with { type: "text" };
-import f99 from "../../assets/responses_api_models/vllm_model/configs/vllm_model.yaml" with { type: "text" };
-import f100 from "../../assets/responses_api_models/vllm_model/configs/vllm_model_for_training.yaml" with { type: "text" };
+import f33 from "../../assets/resources_servers/aalcr/configs/aalcr.yaml" with { type: "text" };
+import f34 from "../../assets/resources_servers/aalcr/data/example.jsonl" with { type: "text" };
+import f35 from "../../assets/resources_servers/aalcr/data/example_metrics.json" with { type: "text" };
+import f36 from "../../assets/resources_servers/aalcr/data/example_rollouts.jsonl" with { type: "text" };
+import f37 from "../../assets/resources_servers/abstention/configs/abstention.yaml" with { type: "text" };
+import f38 from "../../assets/resources_servers/abstention/data/example.jsonl" with { type: "text" };
+import f39 from "../../assets/resources_servers/abstention/data/example_metrics.json" with { type: "text" };
+import f40 from "../../assets/resources_servers/abstention/data/example_rollouts.jsonl" with { type: "text" };
+import f41 from "../../assets/resources_servers/abstention/prompts/default_judge_prompt.txt" with { type: "text" };
+import f42 from "../../assets/resources_servers/bunsenbench_chemistry_mcq/configs/bunsenbench_chemistry_mcq.yaml" with { type: "text" };
+import f43 from "../../assets/resources_servers/bunsenbench_chemistry_mcq/data/example.jsonl" with { type: "text" };
+import f44 from "../../assets/resources_servers/bunsenbench_chemistry_mcq/data/example_metrics.json" with { type: "text" };
+import f45 from "../../assets/resources_servers/bunsenbench_chemistry_mcq/data/example_rollouts.jsonl" with { type: "text" };
+import f46 from "../../assets/resources_servers/code_gen/configs/code_gen.yaml" with { type: "text" };
+import f47 from "../../assets/resources_servers/code_gen/data/example.jsonl" with { type: "text" };
+import f48 from "../../assets/resources_servers/code_gen/data/example_metrics.json" with { type: "text" };
+import f49 from "../../assets/resources_servers/code_gen/data/example_rollouts.jsonl" with { type: "text" };
+import f50 from "../../assets/resources_servers/equivalence_llm_judge/configs/equivalence_llm_judge.yaml" with { type: "text" };
+import f51 from "../../assets/resources_servers/equivalence_llm_judge/configs/lc_judge.yaml" with { type: "text" };
+import f52 from "../../assets/resources_servers/equivalence_llm_judge/configs/nl2bash-equivalency.yaml" with { type: "text" };
+import f53 from "../../assets/resources_servers/equivalence_llm_judge/data/example.jsonl" with { type: "text" };
+import f54 from "../../assets/resources_servers/equivalence_llm_judge/data/example_metrics.json" with { type: "text" };
+import f55 from "../../assets/resources_servers/equivalence_llm_judge/data/example_metrics_openqa.json" with { type: "text" };
+import f56 from "../../assets/resources_servers/equivalence_llm_judge/data/example_nl2bash.jsonl" with { type: "text" };
+import f57 from "../../assets/resources_servers/equivalence_llm_judge/data/example_openqa.jsonl" with { type: "text" };
+import f58 from "../../assets/resources_servers/equivalence_llm_judge/data/example_openqa_metrics.json" with { type: "text" };
+import f59 from "../../assets/resources_servers/equivalence_llm_judge/data/example_prepare.jsonl" with { type: "text" };
+import f60 from "../../assets/resources_servers/equivalence_llm_judge/data/example_rollouts.jsonl" with { type: "text" };
+import f61 from "../../assets/resources_servers/equivalence_llm_judge/data/example_rollouts_openqa.jsonl" with { type: "text" };
+import f62 from "../../assets/resources_servers/equivalence_llm_judge/prompt_templates/equivalence_llm_judge.txt" with { type: "text" };
+import f63 from "../../assets/resources_servers/equivalence_llm_judge/prompt_templates/lc.txt" with { type: "text" };
+import f64 from "../../assets/resources_servers/equivalence_llm_judge/prompt_templates/lc_judge.txt" with { type: "text" };
+import f65 from "../../assets/resources_servers/example_multi_step/configs/example_multi_step.yaml" with { type: "text" };
+import f66 from "../../assets/resources_servers/example_multi_step/data/example.jsonl" with { type: "text" };
+import f67 from "../../assets/resources_servers/example_multi_step/data/example_metrics.json" with { type: "text" };
+import f68 from "../../assets/resources_servers/example_multi_step/data/example_rollouts.jsonl" with { type: "text" };
+import f69 from "../../assets/resources_servers/example_session_state_mgmt/configs/example_session_state_mgmt.yaml" with { type: "text" };
+import f70 from "../../assets/resources_servers/example_session_state_mgmt/data/example.jsonl" with { type: "text" };
+import f71 from "../../assets/resources_servers/example_session_state_mgmt/data/example_metrics.json" with { type: "text" };
+import f72 from "../../assets/resources_servers/example_session_state_mgmt/data/example_rollouts.jsonl" with { type: "text" };
+import f73 from "../../assets/resources_servers/example_single_tool_call/configs/example_single_tool_call.yaml" with { type: "text" };
+import f74 from "../../assets/resources_servers/example_single_tool_call/configs/example_single_tool_call_single_agent_turn.yaml" with { type: "text" };
+import f75 from "../../assets/resources_servers/example_single_tool_call/data/example.jsonl" with { type: "text" };
+import f76 from "../../assets/resources_servers/example_single_tool_call/data/example_metrics.json" with { type: "text" };
+import f77 from "../../assets/resources_servers/example_single_tool_call/data/example_rollouts.jsonl" with { type: "text" };
+import f78 from "../../assets/resources_servers/format_verification/configs/citation_format.yaml" with { type: "text" };
+import f79 from "../../assets/resources_servers/format_verification/configs/freeform_formatting.yaml" with { type: "text" };
+import f80 from "../../assets/resources_servers/format_verification/data/ds2_freeform_formatting_example.jsonl" with { type: "text" };
+import f81 from "../../assets/resources_servers/format_verification/data/ds2_freeform_formatting_example_metrics.json" with { type: "text" };
+import f82 from "../../assets/resources_servers/format_verification/data/ds3_citation_format_example.jsonl" with { type: "text" };
+import f83 from "../../assets/resources_servers/format_verification/data/ds3_citation_format_example_metrics.json" with { type: "text" };
+import f84 from "../../assets/resources_servers/format_verification/data/example.jsonl" with { type: "text" };
+import f85 from "../../assets/resources_servers/format_verification/data/example_metrics.json" with { type: "text" };
+import f86 from "../../assets/resources_servers/format_verification/data/example_rollouts.jsonl" with { type: "text" };
+import f87 from "../../assets/resources_servers/gpqa_diamond/configs/gpqa_diamond.yaml" with { type: "text" };
+import f88 from "../../assets/resources_servers/gpqa_diamond/data/example.jsonl" with { type: "text" };
+import f89 from "../../assets/resources_servers/gpqa_diamond/data/example_metrics.json" with { type: "text" };
+import f90 from "../../assets/resources_servers/gpqa_diamond/data/example_rollouts.jsonl" with { type: "text" };
+import f91 from "../../assets/resources_servers/iheval/configs/iheval.yaml" with { type: "text" };
+import f92 from "../../assets/resources_servers/iheval/configs/iheval_serve.yaml" with { type: "text" };
+import f93 from "../../assets/resources_servers/iheval/data/example.jsonl" with { type: "text" };
+import f94 from "../../assets/resources_servers/iheval/data/example_metrics.json" with { type: "text" };
+import f95 from "../../assets/resources_servers/iheval/data/example_rollouts.jsonl" with { type: "text" };
+import f96 from "../../assets/resources_servers/instruction_following/configs/instruction_following.yaml" with { type: "text" };
+import f97 from "../../assets/resources_servers/instruction_following/data/example.jsonl" with { type: "text" };
+import f98 from "../../assets/resources_servers/instruction_following/data/example_metrics.json" with { type: "text" };
+import f99 from "../../assets/resources_servers/instruction_following/data/example_rollouts.jsonl" with { type: "text" };
+import f100 from "../../assets/resources_servers/instruction_following/data/train_metrics.json" with { type: "text" };
+import f101 from "../../assets/resources_servers/mcqa/configs/mcqa.yaml" with { type: "text" };
+import f102 from "../../assets/resources_servers/mcqa/data/example.jsonl" with { type: "text" };
+import f103 from "../../assets/resources_servers/mcqa/data/example_metrics.json" with { type: "text" };
+import f104 from "../../assets/resources_servers/mcqa/data/example_rollouts.jsonl" with { type: "text" };
+import f105 from "../../assets/resources_servers/mcqa/data/example_rollouts_with_template_metadata.jsonl" with { type: "text" };
+import f106 from "../../assets/resources_servers/mcqa/data/example_with_template_metadata.jsonl" with { type: "text" };
+import f107 from "../../assets/resources_servers/mcqa/data/example_with_template_metadata_metrics.json" with { type: "text" };
+import f108 from "../../assets/resources_servers/omniscience/configs/omniscience.yaml" with { type: "text" };
+import f109 from "../../assets/resources_servers/omniscience/data/example.jsonl" with { type: "text" };
+import f110 from "../../assets/resources_servers/omniscience/data/example_metrics.json" with { type: "text" };
+import f111 from "../../assets/resources_servers/omniscience/data/example_rollouts.jsonl" with { type: "text" };
+import f112 from "../../assets/resources_servers/omniscience/prompts/judge.yaml" with { type: "text" };
+import f113 from "../../assets/resources_servers/simpleqa/configs/simpleqa.yaml" with { type: "text" };
+import f114 from "../../assets/resources_servers/simpleqa/data/example.jsonl" with { type: "text" };
+import f115 from "../../assets/resources_servers/simpleqa/data/example_metrics.json" with { type: "text" };
+import f116 from "../../assets/resources_servers/simpleqa/data/example_rollouts.jsonl" with { type: "text" };
+import f117 from "../../assets/resources_servers/simpleqa/prompts/judge.yaml" with { type: "text" };
+import f118 from "../../assets/resources_servers/text_to_sql/configs/text_to_sql.yaml" with { type: "text" };
+import f119 from "../../assets/resources_servers/text_to_sql/data/example.jsonl" with { type: "text" };
+import f120 from "../../assets/resources_servers/text_to_sql/data/example_metrics.json" with { type: "text" };
+import f121 from "../../assets/resources_servers/text_to_sql/data/example_rollouts.jsonl" with { type: "text" };
+import f122 from "../../assets/resources_servers/text_to_sql/prompts/judge_prompt_template.txt" with { type: "text" };
+import f123 from "../../assets/resources_servers/text_to_sql/prompts/judge_system_message.txt" with { type: "text" };
+import f124 from "../../assets/resources_servers/xstest/configs/xstest.yaml" with { type: "text" };
+import f125 from "../../assets/resources_servers/xstest/data/example.jsonl" with { type: "text" };
+import f126 from "../../assets/resources_servers/xstest/data/example_metrics.json" with { type: "text" };
+import f127 from "../../assets/resources_servers/xstest/data/example_rollouts.jsonl" with { type: "text" };
+import f128 from "../../assets/resources_servers/xstest/prompt_templates/wildguard_judge.txt" with { type: "text" };
+import f129 from "../../assets/resources_servers/xstest/prompt_templates/xstest_judge.txt" with { type: "text" };
+import f130 from "../../assets/responses_api_agents/simple_agent/configs/simple_agent.yaml" with { type: "text" };
+import f131 from "../../assets/responses_api_models/azure_openai_model/configs/azure_openai_model.yaml" with { type: "text" };
+import f132 from "../../assets/responses_api_models/openai_model/configs/openai_model.yaml" with { type: "text" };
+import f133 from "../../assets/responses_api_models/scripted_model/configs/scripted_model.yaml" with { type: "text" };
+import f134 from "../../assets/responses_api_models/vllm_model/configs/vllm_model.yaml" with { type: "text" };
+import f135 from "../../assets/responses_api_models/vllm_model/configs/vllm_model_for_training.yaml" with { type: "text" };
 
 /** Embedded install root: [relative path, file text] pairs (digest.gen.ts holds their digest). */
 export const ASSET_FILES: [string, string][] = [
@@ -136,72 +171,107 @@ export const ASSET_FILES: [string, string][] = [
   ["environments/instruction_following/data/example.jsonl", f30 as unknown as string],
   ["environments/instruction_following/data/example_metrics.json", f31 as unknown as string],
   ["environments/instruction_following/data/example_rollouts.jsonl", f32 as unknown as string],
-  ["resources_servers/code_gen/configs/code_gen.yaml", f33 as unknown as string],
-  ["resources_servers/code_gen/data/example.jsonl", f34 as unknown as string],
-  ["resources_servers/code_gen/data/example_metrics.json", f35 as unknown as string],
-  ["resources_servers/code_gen/data/example_rollouts.jsonl", f36 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/configs/equivalence_llm_judge.yaml", f37 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/configs/lc_judge.yaml", f38 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/configs/nl2bash-equivalency.yaml", f39 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/data/example.jsonl", f40 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/data/example_metrics.json", f41 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/data/example_metrics_openqa.json", f42 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/data/example_nl2bash.jsonl", f43 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/data/example_openqa.jsonl", f44 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/data/example_openqa_metrics.json", f45 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/data/example_prepare.jsonl", f46 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/data/example_rollouts.jsonl", f47 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/data/example_rollouts_openqa.jsonl", f48 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/prompt_templates/equivalence_llm_judge.txt", f49 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/prompt_templates/lc.txt", f50 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/prompt_templates/lc_judge.txt", f51 as unknown as string],
-  ["resources_servers/example_multi_step/configs/example_multi_step.yaml", f52 as unknown as string],
-  ["resources_servers/example_multi_step/data/example.jsonl", f53 as unknown as string],
-  ["resources_servers/example_multi_step/data/example_metrics.json", f54 as unknown as string],
-  ["resources_servers/example_multi_step/data/example_rollouts.jsonl", f55 as unknown as string],
-  ["resources_servers/example_session_state_mgmt/configs/example_session_state_mgmt.yaml", f56 as unknown as string],
-  ["resources_servers/example_session_state_mgmt/data/example.jsonl", f57 as unknown as string],
-  ["resources_servers/example_session_state_mgmt/data/example_metrics.json", f58 as unknown as string],
-  ["resources_servers/example_session_state_mgmt/data/example_rollouts.jsonl", f59 as unknown as string],
-  ["resources_servers/example_single_tool_call/configs/example_single_tool_call.yaml", f60 as unknown as string],
-  ["resources_servers/example_single_tool_call/configs/example_single_tool_call_single_agent_turn.yaml", f61 as unknown as string],
-  ["resources_servers/example_single_tool_call/data/example.jsonl", f62 as unknown as string],
-  ["resources_servers/example_single_tool_call/data/example_metrics.json", f63 as unknown as string],
-  ["resources_servers/example_single_tool_call/data/example_rollouts.jsonl", f64 as unknown as string],
-  ["resources_servers/format_verification/configs/citation_format.yaml", f65 as unknown as string],
-  ["resources_servers/format_verification/configs/freeform_formatting.yaml", f66 as unknown as string],
-  ["resources_servers/format_verification/data/ds2_freeform_formatting_example.jsonl", f67 as unknown as string],
-  ["resources_servers/format_verification/data/ds2_freeform_formatting_example_metrics.json", f68 as unknown as string],
-  ["resources_servers/format_verification/data/ds3_citation_format_example.jsonl", f69 as unknown as string],
-  ["resources_servers/format_verification/data/ds3_citation_format_example_metrics.json", f70 as unknown as string],
-  ["resources_servers/format_verification/data/example.jsonl", f71 as unknown as string],
-  ["resources_servers/format_verification/data/example_metrics.json", f72 as unknown as string],
-  ["resources_servers/format_verification/data/example_rollouts.jsonl", f73 as unknown as string],
-  ["resources_servers/gpqa_diamond/configs/gpqa_diamond.yaml", f74 as unknown as string],
-  ["resources_servers/gpqa_diamond/data/example.jsonl", f75 as unknown as string],
-  ["resources_servers/gpqa_diamond/data/example_metrics.json", f76 as unknown as string],
-  ["resources_servers/gpqa_diamond/data/example_rollouts.jsonl", f77 as unknown as string],
-  ["resources_servers/iheval/configs/iheval.yaml", f78 as unknown as string],
-  ["resources_servers/iheval/configs/iheval_serve.yaml", f79 as unknown as string],
-  ["resources_servers/iheval/data/example.jsonl", f80 as unknown as string],
-  ["resources_servers/iheval/data/example_metrics.json", f81 as unknown as string],
-  ["resources_servers/iheval/data/example_rollouts.jsonl", f82 as unknown as string],
-  ["resources_servers/instruction_following/configs/instruction_following.yaml", f83 as unknown as string],
-  ["resources_servers/instruction_following/data/example.jsonl", f84 as unknown as string],
-  ["resources_servers/instruction_following/data/example_metrics.json", f85 as unknown as string],
-  ["resources_servers/instruction_following/data/example_rollouts.jsonl", f86 as unknown as string],
-  ["resources_servers/instruction_following/data/train_metrics.json", f87 as unknown as string],
-  ["resources_servers/mcqa/configs/mcqa.yaml", f88 as unknown as string],
-  ["resources_servers/mcqa/data/example.jsonl", f89 as unknown as string],
-  ["resources_servers/mcqa/data/example_metrics.json", f90 as unknown as string],
-  ["resources_servers/mcqa/data/example_rollouts.jsonl", f91 as unknown as string],
-  ["resources_servers/mcqa/data/example_rollouts_with_template_metadata.jsonl", f92 as unknown as string],
-  ["resources_servers/mcqa/data/example_with_template_metadata.jsonl", f93 as unknown as string],
-  ["resources_servers/mcqa/data/example_with_template_metadata_metrics.json", f94 as unknown as string],
-  ["responses_api_agents/simple_agent/configs/simple_agent.yaml", f95 as unknown as string],
-  ["responses_api_models/azure_openai_model/configs/azure_openai_model.yaml", f96 as unknown as string],
-  ["responses_api_models/openai_model/configs/openai_model.yaml", f97 as unknown as string],
-  ["responses_api_models/scripted_model/configs/scripted_model.yaml", f98 as unknown as string],
-  ["responses_api_models/vllm_model/configs/vllm_model.yaml", f99 as unknown as string],
-  ["responses_api_models/vllm_model/configs/vllm_model_for_training.yaml", f100 as unknown as string],
+  ["resources_servers/aalcr/configs/aalcr.yaml", f33 as unknown as string],
+  ["resources_servers/aalcr/data/example.jsonl", f34 as unknown as string],
+  ["resources_servers/aalcr/data/example_metrics.json", f35 as unknown as string],
+  ["resources_servers/aalcr/data/example_rollouts.jsonl", f36 as unknown as string],
+  ["resources_servers/abstention/configs/abstention.yaml", f37 as unknown as string],
+  ["resources_servers/abstention/data/example.jsonl", f38 as unknown as string],
+  ["resources_servers/abstention/data/example_metrics.json", f39 as unknown as string],
+  ["resources_servers/abstention/data/example_rollouts.jsonl", f40 as unknown as string],
+  ["resources_servers/abstention/prompts/default_judge_prompt.txt", f41 as unknown as string],
+  ["resources_servers/bunsenbench_chemistry_mcq/configs/bunsenbench_chemistry_mcq.yaml", f42 as unknown as string],
+  ["resources_servers/bunsenbench_chemistry_mcq/data/example.jsonl", f43 as unknown as string],
+  ["resources_servers/bunsenbench_chemistry_mcq/data/example_metrics.json", f44 as unknown as string],
+  ["resources_servers/bunsenbench_chemistry_mcq/data/example_rollouts.jsonl", f45 as unknown as string],
+  ["resources_servers/code_gen/configs/code_gen.yaml", f46 as unknown as string],
+  ["resources_servers/code_gen/data/example.jsonl", f47 as unknown as string],
+  ["resources_servers/code_gen/data/example_metrics.json", f48 as unknown as string],
+  ["resources_servers/code_gen/data/example_rollouts.jsonl", f49 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/configs/equivalence_llm_judge.yaml", f50 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/configs/lc_judge.yaml", f51 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/configs/nl2bash-equivalency.yaml", f52 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/data/example.jsonl", f53 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/data/example_metrics.json", f54 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/data/example_metrics_openqa.json", f55 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/data/example_nl2bash.jsonl", f56 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/data/example_openqa.jsonl", f57 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/data/example_openqa_metrics.json", f58 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/data/example_prepare.jsonl", f59 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/data/example_rollouts.jsonl", f60 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/data/example_rollouts_openqa.jsonl", f61 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/prompt_templates/equivalence_llm_judge.txt", f62 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/prompt_templates/lc.txt", f63 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/prompt_templates/lc_judge.txt", f64 as unknown as string],
+  ["resources_servers/example_multi_step/configs/example_multi_step.yaml", f65 as unknown as string],
+  ["resources_servers/example_multi_step/data/example.jsonl", f66 as unknown as string],
+  ["resources_servers/example_multi_step/data/example_metrics.json", f67 as unknown as string],
+  ["resources_servers/example_multi_step/data/example_rollouts.jsonl", f68 as unknown as string],
+  ["resources_servers/example_session_state_mgmt/configs/example_session_state_mgmt.yaml", f69 as unknown as string],
+  ["resources_servers/example_session_state_mgmt/data/example.jsonl", f70 as unknown as string],
+  ["resources_servers/example_session_state_mgmt/data/example_metrics.json", f71 as unknown as string],
+  ["resources_servers/example_session_state_mgmt/data/example_rollouts.jsonl", f72 as unknown as string],
+  ["resources_servers/example_single_tool_call/configs/example_single_tool_call.yaml", f73 as unknown as string],
+  ["resources_servers/example_single_tool_call/configs/example_single_tool_call_single_agent_turn.yaml", f74 as unknown as string],
+  ["resources_servers/example_single_tool_call/data/example.jsonl", f75 as unknown as string],
+  ["resources_servers/example_single_tool_call/data/example_metrics.json", f76 as unknown as string],
+  ["resources_servers/example_single_tool_call/data/example_rollouts.jsonl", f77 as unknown as string],
+  ["resources_servers/format_verification/configs/citation_format.yaml", f78 as unknown as string],
+  ["resources_servers/format_verification/configs/freeform_formatting.yaml", f79 as unknown as string],
+  ["resources_servers/format_verification/data/ds2_freeform_formatting_example.jsonl", f80 as unknown as string],
+  ["resources_servers/format_verification/data/ds2_freeform_formatting_example_metrics.json", f81 as unknown as string],
+  ["resources_servers/format_verification/data/ds3_citation_format_example.jsonl", f82 as unknown as string],
+  ["resources_servers/format_verification/data/ds3_citation_format_example_metrics.json", f83 as unknown as string],
+  ["resources_servers/format_verification/data/example.jsonl", f84 as unknown as string],
+  ["resources_servers/format_verification/data/example_metrics.json", f85 as unknown as string],
+  ["resources_servers/format_verification/data/example_rollouts.jsonl", f86 as unknown as string],
+  ["resources_servers/gpqa_diamond/configs/gpqa_diamond.yaml", f87 as unknown as string],
+  ["resources_servers/gpqa_diamond/data/example.jsonl", f88 as unknown as string],
+  ["resources_servers/gpqa_diamond/data/example_metrics.json", f89 as unknown as string],
+  ["resources_servers/gpqa_diamond/data/example_rollouts.jsonl", f90 as unknown as string],
+  ["resources_servers/iheval/configs/iheval.yaml", f91 as unknown as string],
+  ["resources_servers/iheval/configs/iheval_serve.yaml", f92 as unknown as string],
+  ["resources_servers/iheval/data/example.jsonl", f93 as unknown as string],
+  ["resources_servers/iheval/data/example_metrics.json", f94 as unknown as string],
+  ["resources_servers/iheval/data/example_rollouts.jsonl", f95 as unknown as string],
+  ["resources_servers/instruction_following/configs/instruction_following.yaml", f96 as unknown as string],
+  ["resources_servers/instruction_following/data/example.jsonl", f97 as unknown as string],
+  ["resources_servers/instruction_following/data/example_metrics.json", f98 as unknown as string],
+  ["resources_servers/instruction_following/data/example_rollouts.jsonl", f99 as unknown as string],
+  ["resources_servers/instruction_following/data/train_metrics.json", f100 as unknown as string],
+  ["resources_servers/mcqa/configs/mcqa.yaml", f101 as unknown as string],
+  ["resources_servers/mcqa/data/example.jsonl", f102 as unknown as string],
+  ["resources_servers/mcqa/data/example_metrics.json", f103 as unknown as string],
+  ["resources_servers/mcqa/data/example_rollouts.jsonl", f104 as unknown as string],
+  ["resources_servers/mcqa/data/example_rollouts_with_template_metadata.jsonl", f105 as unknown as string],
+  ["resources_servers/mcqa/data/example_with_template_metadata.jsonl", f106 as unknown as string],
+  ["resources_servers/mcqa/data/example_with_template_metadata_metrics.json", f107 as unknown as string],
+  ["resources_servers/omniscience/configs/omniscience.yaml", f108 as unknown as string],
+  ["resources_servers/omniscience/data/example.jsonl", f109 as unknown as string],
+  ["resources_servers/omniscience/data/example_metrics.json", f110 as unknown as string],
+  ["resources_servers/omniscience/data/example_rollouts.jsonl", f111 as unknown as string],
+  ["resources_servers/omniscience/prompts/judge.yaml", f112 as unknown as string],
+  ["resources_servers/simpleqa/configs/simpleqa.yaml", f113 as unknown as string],
+  ["resources_servers/simpleqa/data/example.jsonl", f114 as unknown as string],
+  ["resources_servers/simpleqa/data/example_metrics.json", f115 as unknown as string],
+  ["resources_servers/simpleqa/data/example_rollouts.jsonl", f116 as unknown as string],
+  ["resources_servers/simpleqa/prompts/judge.yaml", f117 as unknown as string],
+  ["resources_servers/text_to_sql/configs/text_to_sql.yaml", f118 as unknown as string],
+  ["resources_servers/text_to_sql/data/example.jsonl", f119 as unknown as string],
+  ["resources_servers/text_to_sql/data/example_metrics.json", f120 as unknown as string],
+  ["resources_servers/text_to_sql/data/example_rollouts.jsonl", f121 as unknown as string],
+  ["resources_servers/text_to_sql/prompts/judge_prompt_template.txt", f122 as unknown as string],
+  ["resources_servers/text_to_sql/prompts/judge_system_message.txt", f123 as unknown as string],
+  ["resources_servers/xstest/configs/xstest.yaml", f124 as unknown as string],
+  ["resources_servers/xstest/data/example.jsonl", f125 as unknown as string],
+  ["resources_servers/xstest/data/example_metrics.json", f126 as unknown as string],
+  ["resources_servers/xstest/data/example_rollouts.jsonl", f127 as unknown as string],
+  ["resources_servers/xstest/prompt_templates/wildguard_judge.txt", f128 as unknown as string],
+  ["resources_servers/xstest/prompt_templates/xstest_judge.txt", f129 as unknown as string],
+  ["responses_api_agents/simple_agent/configs/simple_agent.yaml", f130 as unknown as string],
+  ["responses_api_models/azure_openai_model/configs/azure_openai_model.yaml", f131 as unknown as string],
+  ["responses_api_models/openai_model/configs/openai_model.yaml", f132 as unknown as string],
+  ["responses_api_models/scripted_model/configs/scripted_model.yaml", f133 as unknown as string],
+  ["responses_api_models/vllm_model/configs/vllm_model.yaml", f134 as unknown as string],
+  ["responses_api_models/vllm_model/configs/vllm_model_for_training.yaml", f135 as unknown as string],
 ];
