@@ -1,8 +1,8 @@
 /** Deciding whether a predicted value equals the gold value: math-verify's rules over our trees. */
 import { type C, close, exact, numeric } from "./evaluate.ts";
 import { onlySymbols } from "./latex-parse.ts";
-import { Budget, type Node, type RelOp, freeSymbols, isRelation, isSetLike, key, sub } from "./node.ts";
-import { ratEq, ratRoundScaled } from "./rational.ts";
+import { Budget, type Node, type RelOp, freeSymbols, isRelation, isSetLike, key, neg, sub } from "./node.ts";
+import { type Rat, ratAdd, ratEq, ratMul, ratRoundScaled } from "./rational.ts";
 
 /** Comparison settings (math-verify's verify() arguments). */
 export interface CompareOptions {
@@ -44,10 +44,13 @@ const isNumAtom = (x: Node) => x.t === "num" || (x.t === "pct" && x.arg.t === "n
 const isFloatAtom = (x: Node) => (x.t === "num" && x.float) || (x.t === "pct" && x.arg.t === "num" && x.arg.float);
 
 function scalarEq(a: Node, c: Node, o: CompareOptions, b: Budget): boolean {
-  if (a.t === "matrix" || c.t === "matrix") {
+  if (hasMatrix(a) || hasMatrix(c)) {
+    a = matrixValue(a) ?? a;
+    c = matrixValue(c) ?? c;
     if (a.t !== "matrix" || c.t !== "matrix") return false;
-    if (a.rows.length !== c.rows.length || a.rows[0]!.length !== c.rows[0]!.length) return false;
-    return a.rows.every((r, i) => r.every((x, j) => exprEq(x, c.rows[i]![j]!, o, b)));
+    const cm: Matrix = c;
+    if (a.rows.length !== cm.rows.length || a.rows[0]!.length !== cm.rows[0]!.length) return false;
+    return a.rows.every((r, i) => r.every((x, j) => exprEq(x, cm.rows[i]![j]!, o, b)));
   }
   if (isNumAtom(a) || isNumAtom(c)) {
     if (isFloatAtom(a) || isFloatAtom(c)) {
@@ -67,6 +70,46 @@ function scalarEq(a: Node, c: Node, o: CompareOptions, b: Budget): boolean {
     }
   }
   return identical(a, c, b);
+}
+
+type Matrix = Extract<Node, { t: "matrix" }>;
+
+function hasMatrix(x: Node): boolean {
+  return x.t === "matrix" || ((x.t === "add" || x.t === "mul") && x.args.some(hasMatrix));
+}
+
+// Sums and products of matrices (and scalars) as one matrix of unevaluated entries.
+function matrixValue(x: Node): Node | null {
+  if (x.t === "matrix") return x;
+  if (x.t !== "add" && x.t !== "mul") return null;
+  let acc: Node | null = null;
+  for (const a of x.args) {
+    const m = hasMatrix(a) ? matrixValue(a) : a;
+    if (!m) return null;
+    if (acc === null) {
+      acc = m;
+      continue;
+    }
+    if (x.t === "add") {
+      if (acc.t !== "matrix" || m.t !== "matrix") return null;
+      const am: Matrix = acc;
+      if (am.rows.length !== m.rows.length || am.rows[0]!.length !== m.rows[0]!.length) return null;
+      acc = { t: "matrix", rows: am.rows.map((r, i) => r.map((e, j) => ({ t: "add", args: [e, m.rows[i]![j]!] }) as Node)) };
+    } else if (acc.t === "matrix" && m.t === "matrix") {
+      const am: Matrix = acc;
+      if (am.rows[0]!.length !== m.rows.length) return null;
+      acc = {
+        t: "matrix",
+        rows: am.rows.map((r) => m.rows[0]!.map((_, j) => ({ t: "add", args: r.map((e, k) => ({ t: "mul", args: [e, m.rows[k]![j]!] }) as Node) }) as Node)),
+      };
+    } else {
+      const mat: Node = acc.t === "matrix" ? acc : m;
+      const k: Node = acc.t === "matrix" ? m : acc;
+      if (mat.t !== "matrix") return null;
+      acc = { t: "matrix", rows: mat.rows.map((r) => r.map((e) => ({ t: "mul", args: [k, e] }) as Node)) };
+    }
+  }
+  return acc;
 }
 
 function roundedEq(a: Node, c: Node, places: number, b: Budget): boolean {
@@ -111,12 +154,37 @@ export function identical(a: Node, c: Node, b: Budget): boolean {
     const fin = [...va, ...vc].every(Number.isFinite);
     if (!fin) {
       if ([...va, ...vc].some(Number.isNaN)) continue;
-      return false;
+      // Too large for doubles (2^{2^{…}}): decide on the simplified trees instead.
+      return key(simplify(a, b)) === key(simplify(c, b));
     }
     if (!close(va, vc, 1e-10)) return false;
     tested++;
   }
   return tested > 0;
+}
+
+/** A small simplifier: flattens sums and products, drops +0 and ·1, folds exact numbers. */
+export function simplify(x: Node, b: Budget): Node {
+  b.spend();
+  if (x.t !== "add" && x.t !== "mul") return mapChildren(x, (c) => simplify(c, b));
+  const flat: Node[] = [];
+  for (const a of x.args.map((c) => simplify(c, b))) {
+    if (a.t === x.t) flat.push(...a.args);
+    else flat.push(a);
+  }
+  let acc: Rat = x.t === "add" ? { n: 0n, d: 1n } : { n: 1n, d: 1n };
+  let float = false;
+  const rest: Node[] = [];
+  for (const a of flat) {
+    if (a.t === "num") {
+      acc = x.t === "add" ? ratAdd(acc, a.v) : ratMul(acc, a.v);
+      float ||= a.float;
+    } else rest.push(a);
+  }
+  if (x.t === "mul" && acc.n === 0n) return { t: "num", v: acc, float };
+  const identity = x.t === "add" ? acc.n === 0n : acc.n === acc.d;
+  if (!identity || rest.length === 0) rest.unshift({ t: "num", v: acc, float });
+  return rest.length === 1 ? rest[0]! : { t: x.t, args: rest };
 }
 
 function symbolsEq(g: Node, p: Node): boolean {
@@ -259,19 +327,20 @@ function relationAsSet(x: Node): Node | null {
   let lopen = true;
   let ropen = true;
   let variable: string | null = null;
+  const isVar = (n: Node) => n.t === "sym" || (n.t === "fn" && (n.name.startsWith("f:") || n.name === "abs") && n.args.every((a) => a.t === "sym"));
   for (const r of rels) {
     if (r.t !== "rel") return null;
     let op = r.op;
     let bound: Node;
-    if (r.lhs.t === "sym" && freeSymbols(r.rhs).size === 0) {
+    if (isVar(r.lhs) && freeSymbols(r.rhs).size === 0) {
       bound = r.rhs;
-      if (variable !== null && variable !== r.lhs.name) return null;
-      variable = r.lhs.name;
-    } else if (r.rhs.t === "sym" && freeSymbols(r.lhs).size === 0) {
+      if (variable !== null && variable !== key(r.lhs)) return null;
+      variable = key(r.lhs);
+    } else if (isVar(r.rhs) && freeSymbols(r.lhs).size === 0) {
       bound = r.lhs;
       op = INVERSE[op];
-      if (variable !== null && variable !== r.rhs.name) return null;
-      variable = r.rhs.name;
+      if (variable !== null && variable !== key(r.rhs)) return null;
+      variable = key(r.rhs);
     } else return null;
     if (op === "=") {
       if (rels.length !== 1) return null;
@@ -284,6 +353,18 @@ function relationAsSet(x: Node): Node | null {
       lo = bound;
       lopen = op === ">";
     } else return null;
+  }
+  if (variable?.startsWith("abs(")) {
+    // lo ≤ |z| ≤ hi is [-hi, -lo] ∪ [lo, hi].
+    if (hi.t === "const") return null;
+    return {
+      t: "setop",
+      op: "union",
+      args: [
+        { t: "interval", lo: neg(hi), hi: neg(lo), lopen: ropen, ropen: lopen },
+        { t: "interval", lo, hi, lopen, ropen },
+      ],
+    };
   }
   return { t: "interval", lo, hi, lopen, ropen };
 }

@@ -87,7 +87,7 @@ function extractExpr(m: RegExpExecArray): [Node | null, string] {
   if (expr) {
     try {
       const src = asciiDigits(expr.replaceAll("\n", " ").replaceAll("**", "^").replaceAll("×", "*").replaceAll("÷", "/"));
-      return [parseLatex(src, { complex: false }), expr];
+      return [parseLatex(src, { complex: false, plain: true }), expr];
     } catch {
       return [null, expr];
     }
@@ -107,8 +107,20 @@ function digitValue(c: string): number {
   return 0;
 }
 
+/** Longest run of expression characters (digits, spaces, operators) the anchors see. */
+export const MAX_EXPR_RUN = 2000;
+const LONG_RUN = new RegExp(`[\\p{Nd}.\\s+\\-*×/^()÷]{${MAX_EXPR_RUN + 1},}`, "gu");
+
+// The plain-expression anchor backtracks over a run of expression characters once per start position
+// (quadratic; upstream's 5 s alarm cuts it off). Keeping only the last MAX_EXPR_RUN characters of such a
+// run bounds the work deterministically; no real answer is a 2000-character run of digits and operators.
+function capRuns(text: string): string {
+  return text.replace(LONG_RUN, (run) => run.slice(run.length - MAX_EXPR_RUN));
+}
+
 /** Extracts candidates from text with math-verify's ordering rules. */
-export function extractCandidates(text: string, opts: ExtractOptions): Candidate[] {
+export function extractCandidates(input: string, opts: ExtractOptions): Candidate[] {
+  const text = capRuns(input);
   const anchors = anchorsFor(opts.targets, opts.boxedPriority ?? 50);
   const byPriority = new Map<number, Anchor[]>();
   for (const a of anchors) {

@@ -2,7 +2,7 @@
  * Our LaTeX → expression-tree parser (recursive descent). It accepts what answers contain: numbers, fractions,
  * powers, roots, functions, constants, sets, tuples, intervals, relations, matrices and `x = 5`.
  */
-import { type Node, type RelOp, int, isRelation, neg } from "./node.ts";
+import { type Node, type RelOp, freeSymbols, int, isRelation, neg } from "./node.ts";
 import { ratDiv, ratFromDecimal } from "./rational.ts";
 import { ParseError, type Tok, tokenize } from "./tokens.ts";
 
@@ -31,6 +31,8 @@ const WRAP = new Set([
 export interface ParseOptions {
   /** `i` is the imaginary unit (the text looks complex). */
   complex: boolean;
+  /** A plain (non-LaTeX) expression: "3." is a number. */
+  plain?: boolean;
 }
 
 /** Parses one normalised LaTeX answer; throws ParseError when it is not mathematics we understand. */
@@ -39,7 +41,7 @@ export function parseLatex(src: string, opts: ParseOptions): Node {
     const v = ratFromDecimal(src.replace(/[,\s]/g, ""));
     if (v) return { t: "num", v, float: src.includes(".") };
   }
-  const p = new Parser(tokenize(src), opts);
+  const p = new Parser(tokenize(src, 20000, opts.plain === true), opts);
   const node = p.top();
   if (!p.done()) throw new ParseError(`unexpected ${p.peek()?.v}`);
   return node;
@@ -48,6 +50,7 @@ export function parseLatex(src: string, opts: ParseOptions): Node {
 class Parser {
   private i = 0;
   private depth = 0;
+  private absDepth = 0;
   constructor(
     private toks: Tok[],
     private opts: ParseOptions,
@@ -118,9 +121,9 @@ class Parser {
       const t = this.peek();
       if (!t) break;
       let op = REL[t.v];
-      if (t.k === "ch" && (t.v === "<" || t.v === ">") && this.is("=", 1)) {
+      if (t.k === "ch" && (t.v === "<" || t.v === ">" || t.v === "!") && this.is("=", 1)) {
         this.i++;
-        op = t.v === "<" ? "<=" : ">=";
+        op = t.v === "<" ? "<=" : t.v === ">" ? ">=" : "!=";
       }
       if (!op || t.k === "num" || t.k === "letter") break;
       this.i++;
@@ -200,7 +203,9 @@ class Parser {
     const t = this.peek();
     if (!t) return false;
     if (t.k === "num" || t.k === "letter") return true;
-    if (t.k === "ch") return t.v === "(" || t.v === "{" || t.v === "[" || t.v === "|" || t.v === "π" || t.v === "∞";
+    if (t.k === "ch") {
+      return t.v === "(" || t.v === "{" || t.v === "[" || (t.v === "|" && this.absDepth === 0) || t.v === "π" || t.v === "∞";
+    }
     const v = t.v;
     if (v === "\\right" || v === "\\end" || v === "\\\\" || v === "\\}" || REL[v] !== undefined) return false;
     return (
@@ -215,7 +220,10 @@ class Parser {
   private postfix(): Node {
     let base = this.atom();
     for (;;) {
-      if (this.eat("!")) base = { t: "fn", name: "factorial", args: [base] };
+      if (this.is("!") && !this.is("=", 1)) {
+        this.i++;
+        base = { t: "fn", name: "factorial", args: [base] };
+      }
       else if (this.is("^")) {
         this.i++;
         if (this.eat("\\circ") || this.eat("°")) continue;
@@ -342,7 +350,9 @@ class Parser {
       }
       if (v === "|") {
         this.i++;
+        this.absDepth++;
         const inner = this.additive();
+        this.absDepth--;
         this.expect("|");
         return { t: "fn", name: "abs", args: [inner] };
       }
@@ -460,6 +470,10 @@ class Parser {
     if (body === "e") return { t: "const", name: "E" };
     if (body === "i" && this.opts.complex) return { t: "const", name: "I" };
     if (/^[a-zA-Z]$/.test(body)) return { t: "sym", name: body.toLowerCase() };
+    // A word is one symbol named by it; "(C)" is the letter C.
+    const paren = /^\(\s*([a-zA-Z])\s*\)$/.exec(body);
+    if (paren) return { t: "sym", name: paren[1]!.toLowerCase() };
+    if (/^[a-zA-Z]+$/.test(body)) return { t: "sym", name: body.toLowerCase() };
     return { t: "text", s: body };
   }
 
@@ -546,7 +560,8 @@ class Parser {
       if (open === "[" && close === "]") return elems[0]!;
       throw new ParseError("half-open single element");
     }
-    if (elems.length === 2 && !isRelation(elems[0]!) && !isRelation(elems[1]!)) {
+    const symbolic = elems.some((e) => freeSymbols(e).size > 0);
+    if (elems.length === 2 && !symbolic && !isRelation(elems[0]!) && !isRelation(elems[1]!)) {
       const lopen = open === "(";
       const ropen = close === ")";
       const order = orderOf(elems[0]!, elems[1]!);
@@ -589,7 +604,8 @@ export function onlySymbols(x: Node): boolean {
   if (x.t === "mul") return x.args.every(onlySymbols);
   if (x.t === "pow") return x.exp.t === "num" && x.exp.v.n === -1n && onlySymbols(x.base);
   if (x.t === "tuple") return x.elems.every(onlySymbols);
-  if (x.t === "fn" && x.name.startsWith("f:")) return x.args.every(onlySymbols);
+  // As upstream: any function whose arguments are only symbols (f(x), |AB|) counts.
+  if (x.t === "fn") return x.args.length > 0 && x.args.every(onlySymbols);
   return false;
 }
 

@@ -23,7 +23,7 @@ const SKIP = new Set([
 ]);
 
 /** Splits LaTeX into tokens; throws ParseError past `maxTokens` (bounded work on huge answers). */
-export function tokenize(src: string, maxTokens = 20000): Tok[] {
+export function tokenize(src: string, maxTokens = 20000, plain = false): Tok[] {
   const out: Tok[] = [];
   let i = 0;
   let sp = false;
@@ -37,15 +37,25 @@ export function tokenize(src: string, maxTokens = 20000): Tok[] {
     let tok: Tok;
     if (c === "\\") {
       const m = /^\\(?:[a-zA-Z]+|.)/s.exec(src.slice(i, i + 40));
-      const v = m ? m[0] : "\\";
+      let v = m ? m[0] : "\\";
+      // `\quadx` is `\quad x`: split spacing commands glued to a letter.
+      const glued = /^\\(q?quad)(?=[a-zA-Z])/.exec(v);
+      if (glued) v = `\\${glued[1]}`;
       i += v.length;
+      // Visual brackets \( \) \[ \] group like ( ) [ ].
+      if (v === "\\(" || v === "\\)" || v === "\\[" || v === "\\]") {
+        out.push({ k: "ch", v: v[1]!, sp });
+        sp = false;
+        continue;
+      }
       if (SKIP.has(v)) {
         sp = true;
         continue;
       }
       tok = { k: "cmd", v, sp };
     } else if (/[0-9]/.test(c) || (c === "." && /[0-9]/.test(src[i + 1] ?? ""))) {
-      const m = /^(?:\d+(?:\.\d+)?|\.\d+)/.exec(src.slice(i, i + 400))!;
+      // Plain expressions (Python's parser) also take "3." as a float.
+      const m = (plain ? /^(?:\d+(?:\.\d*)?|\.\d+)/ : /^(?:\d+(?:\.\d+)?|\.\d+)/).exec(src.slice(i, i + 400))!;
       if (m[0].length >= 400) throw new ParseError("number too long");
       tok = { k: "num", v: m[0], sp };
       i += m[0].length;
