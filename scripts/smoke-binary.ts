@@ -44,6 +44,7 @@ const checks: Check[] = [
     code: 0,
     stderr: /NeMo Gym finished!/,
   },
+  { name: "eval view --out: a self-contained report of those rollouts", argv: [bin, "eval", "view", "results/rollouts.jsonl", "--out", "results/report.html"], code: 0, stderr: /Wrote results\/report.html/ },
   { name: "legacy alias via symlink", argv: [join(emptyBin, "ng_dump_config"), "--resources-server", "example_single_tool_call", "--model-type", "scripted_model"], code: 0, stderr: /deprecated/ },
 ];
 

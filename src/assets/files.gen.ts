@@ -2,48 +2,100 @@
 import f0 from "../../assets/environment_servers/legacy_agent/configs/legacy_agent.yaml" with { type: "text" };
 import f1 from "../../assets/environment_servers/single_agent_turn/configs/single_agent_turn.yaml" with { type: "text" };
 import f2 from "../../assets/environment_servers/single_agent_turn_legacy/configs/single_agent_turn_legacy.yaml" with { type: "text" };
-import f3 from "../../assets/resources_servers/example_multi_step/configs/example_multi_step.yaml" with { type: "text" };
-import f4 from "../../assets/resources_servers/example_multi_step/data/example.jsonl" with { type: "text" };
-import f5 from "../../assets/resources_servers/example_multi_step/data/example_metrics.json" with { type: "text" };
-import f6 from "../../assets/resources_servers/example_multi_step/data/example_rollouts.jsonl" with { type: "text" };
-import f7 from "../../assets/resources_servers/example_session_state_mgmt/configs/example_session_state_mgmt.yaml" with { type: "text" };
-import f8 from "../../assets/resources_servers/example_session_state_mgmt/data/example.jsonl" with { type: "text" };
-import f9 from "../../assets/resources_servers/example_session_state_mgmt/data/example_metrics.json" with { type: "text" };
-import f10 from "../../assets/resources_servers/example_session_state_mgmt/data/example_rollouts.jsonl" with { type: "text" };
-import f11 from "../../assets/resources_servers/example_single_tool_call/configs/example_single_tool_call.yaml" with { type: "text" };
-import f12 from "../../assets/resources_servers/example_single_tool_call/configs/example_single_tool_call_single_agent_turn.yaml" with { type: "text" };
-import f13 from "../../assets/resources_servers/example_single_tool_call/data/example.jsonl" with { type: "text" };
-import f14 from "../../assets/resources_servers/example_single_tool_call/data/example_metrics.json" with { type: "text" };
-import f15 from "../../assets/resources_servers/example_single_tool_call/data/example_rollouts.jsonl" with { type: "text" };
-import f16 from "../../assets/responses_api_agents/simple_agent/configs/simple_agent.yaml" with { type: "text" };
-import f17 from "../../assets/responses_api_models/azure_openai_model/configs/azure_openai_model.yaml" with { type: "text" };
-import f18 from "../../assets/responses_api_models/openai_model/configs/openai_model.yaml" with { type: "text" };
-import f19 from "../../assets/responses_api_models/scripted_model/configs/scripted_model.yaml" with { type: "text" };
-import f20 from "../../assets/responses_api_models/vllm_model/configs/vllm_model.yaml" with { type: "text" };
-import f21 from "../../assets/responses_api_models/vllm_model/configs/vllm_model_for_training.yaml" with { type: "text" };
+import f3 from "../../assets/resources_servers/equivalence_llm_judge/configs/equivalence_llm_judge.yaml" with { type: "text" };
+import f4 from "../../assets/resources_servers/equivalence_llm_judge/configs/lc_judge.yaml" with { type: "text" };
+import f5 from "../../assets/resources_servers/equivalence_llm_judge/configs/nl2bash-equivalency.yaml" with { type: "text" };
+import f6 from "../../assets/resources_servers/equivalence_llm_judge/data/example.jsonl" with { type: "text" };
+import f7 from "../../assets/resources_servers/equivalence_llm_judge/data/example_metrics.json" with { type: "text" };
+import f8 from "../../assets/resources_servers/equivalence_llm_judge/data/example_metrics_openqa.json" with { type: "text" };
+import f9 from "../../assets/resources_servers/equivalence_llm_judge/data/example_nl2bash.jsonl" with { type: "text" };
+import f10 from "../../assets/resources_servers/equivalence_llm_judge/data/example_openqa.jsonl" with { type: "text" };
+import f11 from "../../assets/resources_servers/equivalence_llm_judge/data/example_openqa_metrics.json" with { type: "text" };
+import f12 from "../../assets/resources_servers/equivalence_llm_judge/data/example_prepare.jsonl" with { type: "text" };
+import f13 from "../../assets/resources_servers/equivalence_llm_judge/data/example_rollouts.jsonl" with { type: "text" };
+import f14 from "../../assets/resources_servers/equivalence_llm_judge/data/example_rollouts_openqa.jsonl" with { type: "text" };
+import f15 from "../../assets/resources_servers/equivalence_llm_judge/prompt_templates/equivalence_llm_judge.txt" with { type: "text" };
+import f16 from "../../assets/resources_servers/equivalence_llm_judge/prompt_templates/lc.txt" with { type: "text" };
+import f17 from "../../assets/resources_servers/equivalence_llm_judge/prompt_templates/lc_judge.txt" with { type: "text" };
+import f18 from "../../assets/resources_servers/example_multi_step/configs/example_multi_step.yaml" with { type: "text" };
+import f19 from "../../assets/resources_servers/example_multi_step/data/example.jsonl" with { type: "text" };
+import f20 from "../../assets/resources_servers/example_multi_step/data/example_metrics.json" with { type: "text" };
+import f21 from "../../assets/resources_servers/example_multi_step/data/example_rollouts.jsonl" with { type: "text" };
+import f22 from "../../assets/resources_servers/example_session_state_mgmt/configs/example_session_state_mgmt.yaml" with { type: "text" };
+import f23 from "../../assets/resources_servers/example_session_state_mgmt/data/example.jsonl" with { type: "text" };
+import f24 from "../../assets/resources_servers/example_session_state_mgmt/data/example_metrics.json" with { type: "text" };
+import f25 from "../../assets/resources_servers/example_session_state_mgmt/data/example_rollouts.jsonl" with { type: "text" };
+import f26 from "../../assets/resources_servers/example_single_tool_call/configs/example_single_tool_call.yaml" with { type: "text" };
+import f27 from "../../assets/resources_servers/example_single_tool_call/configs/example_single_tool_call_single_agent_turn.yaml" with { type: "text" };
+import f28 from "../../assets/resources_servers/example_single_tool_call/data/example.jsonl" with { type: "text" };
+import f29 from "../../assets/resources_servers/example_single_tool_call/data/example_metrics.json" with { type: "text" };
+import f30 from "../../assets/resources_servers/example_single_tool_call/data/example_rollouts.jsonl" with { type: "text" };
+import f31 from "../../assets/resources_servers/gpqa_diamond/configs/gpqa_diamond.yaml" with { type: "text" };
+import f32 from "../../assets/resources_servers/gpqa_diamond/data/example.jsonl" with { type: "text" };
+import f33 from "../../assets/resources_servers/gpqa_diamond/data/example_metrics.json" with { type: "text" };
+import f34 from "../../assets/resources_servers/gpqa_diamond/data/example_rollouts.jsonl" with { type: "text" };
+import f35 from "../../assets/resources_servers/mcqa/configs/mcqa.yaml" with { type: "text" };
+import f36 from "../../assets/resources_servers/mcqa/data/example.jsonl" with { type: "text" };
+import f37 from "../../assets/resources_servers/mcqa/data/example_metrics.json" with { type: "text" };
+import f38 from "../../assets/resources_servers/mcqa/data/example_rollouts.jsonl" with { type: "text" };
+import f39 from "../../assets/resources_servers/mcqa/data/example_rollouts_with_template_metadata.jsonl" with { type: "text" };
+import f40 from "../../assets/resources_servers/mcqa/data/example_with_template_metadata.jsonl" with { type: "text" };
+import f41 from "../../assets/resources_servers/mcqa/data/example_with_template_metadata_metrics.json" with { type: "text" };
+import f42 from "../../assets/responses_api_agents/simple_agent/configs/simple_agent.yaml" with { type: "text" };
+import f43 from "../../assets/responses_api_models/azure_openai_model/configs/azure_openai_model.yaml" with { type: "text" };
+import f44 from "../../assets/responses_api_models/openai_model/configs/openai_model.yaml" with { type: "text" };
+import f45 from "../../assets/responses_api_models/scripted_model/configs/scripted_model.yaml" with { type: "text" };
+import f46 from "../../assets/responses_api_models/vllm_model/configs/vllm_model.yaml" with { type: "text" };
+import f47 from "../../assets/responses_api_models/vllm_model/configs/vllm_model_for_training.yaml" with { type: "text" };
 
 /** Embedded install root: [relative path, file text] pairs (digest.gen.ts holds their digest). */
 export const ASSET_FILES: [string, string][] = [
   ["environment_servers/legacy_agent/configs/legacy_agent.yaml", f0 as unknown as string],
   ["environment_servers/single_agent_turn/configs/single_agent_turn.yaml", f1 as unknown as string],
   ["environment_servers/single_agent_turn_legacy/configs/single_agent_turn_legacy.yaml", f2 as unknown as string],
-  ["resources_servers/example_multi_step/configs/example_multi_step.yaml", f3 as unknown as string],
-  ["resources_servers/example_multi_step/data/example.jsonl", f4 as unknown as string],
-  ["resources_servers/example_multi_step/data/example_metrics.json", f5 as unknown as string],
-  ["resources_servers/example_multi_step/data/example_rollouts.jsonl", f6 as unknown as string],
-  ["resources_servers/example_session_state_mgmt/configs/example_session_state_mgmt.yaml", f7 as unknown as string],
-  ["resources_servers/example_session_state_mgmt/data/example.jsonl", f8 as unknown as string],
-  ["resources_servers/example_session_state_mgmt/data/example_metrics.json", f9 as unknown as string],
-  ["resources_servers/example_session_state_mgmt/data/example_rollouts.jsonl", f10 as unknown as string],
-  ["resources_servers/example_single_tool_call/configs/example_single_tool_call.yaml", f11 as unknown as string],
-  ["resources_servers/example_single_tool_call/configs/example_single_tool_call_single_agent_turn.yaml", f12 as unknown as string],
-  ["resources_servers/example_single_tool_call/data/example.jsonl", f13 as unknown as string],
-  ["resources_servers/example_single_tool_call/data/example_metrics.json", f14 as unknown as string],
-  ["resources_servers/example_single_tool_call/data/example_rollouts.jsonl", f15 as unknown as string],
-  ["responses_api_agents/simple_agent/configs/simple_agent.yaml", f16 as unknown as string],
-  ["responses_api_models/azure_openai_model/configs/azure_openai_model.yaml", f17 as unknown as string],
-  ["responses_api_models/openai_model/configs/openai_model.yaml", f18 as unknown as string],
-  ["responses_api_models/scripted_model/configs/scripted_model.yaml", f19 as unknown as string],
-  ["responses_api_models/vllm_model/configs/vllm_model.yaml", f20 as unknown as string],
-  ["responses_api_models/vllm_model/configs/vllm_model_for_training.yaml", f21 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/configs/equivalence_llm_judge.yaml", f3 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/configs/lc_judge.yaml", f4 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/configs/nl2bash-equivalency.yaml", f5 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/data/example.jsonl", f6 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/data/example_metrics.json", f7 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/data/example_metrics_openqa.json", f8 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/data/example_nl2bash.jsonl", f9 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/data/example_openqa.jsonl", f10 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/data/example_openqa_metrics.json", f11 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/data/example_prepare.jsonl", f12 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/data/example_rollouts.jsonl", f13 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/data/example_rollouts_openqa.jsonl", f14 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/prompt_templates/equivalence_llm_judge.txt", f15 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/prompt_templates/lc.txt", f16 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/prompt_templates/lc_judge.txt", f17 as unknown as string],
+  ["resources_servers/example_multi_step/configs/example_multi_step.yaml", f18 as unknown as string],
+  ["resources_servers/example_multi_step/data/example.jsonl", f19 as unknown as string],
+  ["resources_servers/example_multi_step/data/example_metrics.json", f20 as unknown as string],
+  ["resources_servers/example_multi_step/data/example_rollouts.jsonl", f21 as unknown as string],
+  ["resources_servers/example_session_state_mgmt/configs/example_session_state_mgmt.yaml", f22 as unknown as string],
+  ["resources_servers/example_session_state_mgmt/data/example.jsonl", f23 as unknown as string],
+  ["resources_servers/example_session_state_mgmt/data/example_metrics.json", f24 as unknown as string],
+  ["resources_servers/example_session_state_mgmt/data/example_rollouts.jsonl", f25 as unknown as string],
+  ["resources_servers/example_single_tool_call/configs/example_single_tool_call.yaml", f26 as unknown as string],
+  ["resources_servers/example_single_tool_call/configs/example_single_tool_call_single_agent_turn.yaml", f27 as unknown as string],
+  ["resources_servers/example_single_tool_call/data/example.jsonl", f28 as unknown as string],
+  ["resources_servers/example_single_tool_call/data/example_metrics.json", f29 as unknown as string],
+  ["resources_servers/example_single_tool_call/data/example_rollouts.jsonl", f30 as unknown as string],
+  ["resources_servers/gpqa_diamond/configs/gpqa_diamond.yaml", f31 as unknown as string],
+  ["resources_servers/gpqa_diamond/data/example.jsonl", f32 as unknown as string],
+  ["resources_servers/gpqa_diamond/data/example_metrics.json", f33 as unknown as string],
+  ["resources_servers/gpqa_diamond/data/example_rollouts.jsonl", f34 as unknown as string],
+  ["resources_servers/mcqa/configs/mcqa.yaml", f35 as unknown as string],
+  ["resources_servers/mcqa/data/example.jsonl", f36 as unknown as string],
+  ["resources_servers/mcqa/data/example_metrics.json", f37 as unknown as string],
+  ["resources_servers/mcqa/data/example_rollouts.jsonl", f38 as unknown as string],
+  ["resources_servers/mcqa/data/example_rollouts_with_template_metadata.jsonl", f39 as unknown as string],
+  ["resources_servers/mcqa/data/example_with_template_metadata.jsonl", f40 as unknown as string],
+  ["resources_servers/mcqa/data/example_with_template_metadata_metrics.json", f41 as unknown as string],
+  ["responses_api_agents/simple_agent/configs/simple_agent.yaml", f42 as unknown as string],
+  ["responses_api_models/azure_openai_model/configs/azure_openai_model.yaml", f43 as unknown as string],
+  ["responses_api_models/openai_model/configs/openai_model.yaml", f44 as unknown as string],
+  ["responses_api_models/scripted_model/configs/scripted_model.yaml", f45 as unknown as string],
+  ["responses_api_models/vllm_model/configs/vllm_model.yaml", f46 as unknown as string],
+  ["responses_api_models/vllm_model/configs/vllm_model_for_training.yaml", f47 as unknown as string],
 ];

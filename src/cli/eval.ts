@@ -12,6 +12,7 @@ export default defineGymCommand({
     "profile": async () => (await import("./eval-profile.ts")).default,
     "submit": async () => (await import("./eval-submit.ts")).default,
     "status": async () => (await import("./eval-status.ts")).default,
+    "view": async () => (await import("./eval-view.ts")).default,
   },
   // Shown by `gym eval --help` without importing the modules above; test/cli/router.test.ts checks they match.
   subCommandMeta: {
@@ -22,5 +23,6 @@ export default defineGymCommand({
     profile: { description: "Reward profile of stored rollouts" },
     submit: { description: "Render and submit a Slurm job from a submit config" },
     status: { description: "Show the state of a submitted run" },
+    view: { description: "Browse rollouts: summary, filtered list, trajectories, compare two runs" },
   },
 });

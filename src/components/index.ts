@@ -12,3 +12,6 @@ registerBuiltin("responses_api_models", "scripted_model", async () => (await imp
 registerBuiltin("environment_servers", "single_agent_turn", async () => (await import("./environments/single-agent-turn.ts")).component);
 registerBuiltin("environment_servers", "legacy_agent", async () => (await import("./environments/legacy-agent.ts")).component);
 registerBuiltin("environment_servers", "single_agent_turn_legacy", async () => (await import("./environments/single-agent-turn.ts")).legacyComponent);
+registerBuiltin("resources_servers", "mcqa", async () => (await import("./resources/mcqa.ts")).component);
+registerBuiltin("resources_servers", "gpqa_diamond", async () => (await import("./resources/mcqa.ts")).gpqaDiamondComponent);
+registerBuiltin("resources_servers", "equivalence_llm_judge", async () => (await import("./resources/equivalence-llm-judge.ts")).component);

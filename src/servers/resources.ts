@@ -6,7 +6,8 @@
 import type { TSchema } from "typebox";
 import Type from "typebox";
 import { HttpError, type RequestContext, type Route, type ServerApp } from "../runtime/http/http-types.ts";
-import { computeAggregateMetrics } from "../verify/aggregate-metrics.ts";
+import { computeAggregateMetrics, type MetricHooks } from "../verify/aggregate-metrics.ts";
+import { JudgeError } from "../verify/judge/judge-error.ts";
 import { CloseSessionRequest, isNativeSeed, NativeSeedRequest, PATHS } from "./episode-protocol.ts";
 import { nameFailure } from "./failure-origin.ts";
 import { RESPONSE_CREATE_KEYS } from "./openai-schemas.ts";
@@ -46,17 +47,16 @@ export interface ResourcesSpec {
   seed?(data: Obj, call: ResourcesCall): unknown | Promise<unknown>;
   /** Drop a session's state. */
   closeSession?(sessionId: string): void;
+  /** Upstream `compute_metrics(tasks)`: merged into `/aggregate_metrics`' agent_metrics. */
+  computeMetrics?: MetricHooks["computeMetrics"];
+  /** Upstream `get_key_metrics(agent_metrics)`; default every `mean/…`. */
+  keyMetrics?: MetricHooks["keyMetrics"];
   /** `/reverify_mode` answer. */
   reverifyMode?: "stateless" | "unsupported" | "unknown";
 }
 
 /** A judge call failed (transport or unusable answer): `/verify` answers 200 with a judge_failed marker, not a 500 (§7.1). */
-export class JudgeError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "JudgeError";
-  }
-}
+export { JudgeError };
 
 /** Per-session state, keyed by session id (the cookie carries only the id, §6.1). */
 export class SessionStore<T> {
@@ -194,7 +194,7 @@ export function resourcesServerApp(spec: ResourcesSpec): ServerApp {
     {
       method: "POST",
       path: PATHS.aggregateMetrics,
-      handler: (ctx) => computeAggregateMetrics(aggBody.parse(ctx.body).verify_responses),
+      handler: (ctx) => computeAggregateMetrics(aggBody.parse(ctx.body).verify_responses, { computeMetrics: spec.computeMetrics, keyMetrics: spec.keyMetrics }),
     },
     { method: "GET", path: "/reverify_mode", handler: () => spec.reverifyMode ?? "unknown" },
   ];

@@ -65,8 +65,65 @@ function columnStats(rows: Record<string, number>[]): Record<string, number> {
   return out;
 }
 
-/** The default aggregate metrics of runtime §12 (without a server `compute_metrics` hook). */
-export function computeAggregateMetrics(entries: VerifyResponse[]): AggregateMetrics {
+/** A server's own metric hooks (upstream `compute_metrics` / `get_key_metrics`). */
+export interface MetricHooks {
+  /** Metrics over every rollout grouped by task, merged into agent_metrics (`per_task_metrics` go to the groups). */
+  computeMetrics?(tasks: VerifyResponse[][]): Record<string, unknown>;
+  /** Headline metrics from agent_metrics (default: every `mean/…`). */
+  keyMetrics?(agentMetrics: Record<string, unknown>): Record<string, unknown>;
+}
+
+/** The aggregate metrics of runtime §12, with a server's `compute_metrics` / `get_key_metrics` hooks when given. */
+export function computeAggregateMetrics(entries: VerifyResponse[], hooks: MetricHooks = {}): AggregateMetrics {
+  const base = defaultAggregateMetrics(entries);
+  if (entries.length === 0 || (!hooks.computeMetrics && !hooks.keyMetrics)) return base;
+  const agent: Record<string, unknown> = { ...base.agent_metrics };
+  if (hooks.computeMetrics) {
+    const byTask = new Map<number, VerifyResponse[]>();
+    for (const e of entries) {
+      const t = typeof e._ng_task_index === "number" ? e._ng_task_index : 0;
+      const list = byTask.get(t) ?? [];
+      list.push(e);
+      byTask.set(t, list);
+    }
+    const custom = { ...hooks.computeMetrics([...byTask.keys()].sort((a, b) => a - b).map((t) => byTask.get(t)!)) };
+    const perTask = custom.per_task_metrics as Record<string, unknown>[] | undefined;
+    delete custom.per_task_metrics;
+    if (Array.isArray(perTask)) {
+      const byIdx = new Map(perTask.map((m) => [m._ng_task_index, m]));
+      for (const g of base.group_level_metrics) {
+        const m = byIdx.get(g._ng_task_index);
+        if (m) for (const [k, v] of Object.entries(m)) if (k !== "_ng_task_index") g[k] = v;
+      }
+    }
+    Object.assign(agent, custom);
+  }
+  const key = hooks.keyMetrics ? hooks.keyMetrics(agent) : keyMetrics(agent);
+  return { group_level_metrics: base.group_level_metrics, agent_metrics: agent as Record<string, number>, key_metrics: key as Record<string, number> };
+}
+
+/** Upstream `highest_k_metrics`: the entries of `pattern` (with `{k}`) at the highest k, stat suffixes skipped. */
+export function highestKMetrics(agentMetrics: Record<string, unknown>, pattern: string, opts: { scoreNames?: string[]; excludeNames?: string[] } = {}): Record<string, unknown> {
+  const esc = pattern.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace("\\{k\\}", "(\\d+)");
+  const re = new RegExp(`^${esc}/(.+)$`);
+  const hits: [number, string][] = [];
+  for (const key of Object.keys(agentMetrics)) {
+    const m = re.exec(key);
+    if (!m) continue;
+    const name = m[2]!;
+    if (["std_dev_across_runs", "std_err_across_runs", "avg_sample_std_dev"].some((s) => name.endsWith(s))) continue;
+    if (opts.scoreNames && !opts.scoreNames.includes(name)) continue;
+    if (opts.excludeNames?.includes(name)) continue;
+    hits.push([Number(m[1]), key]);
+  }
+  if (hits.length === 0) return {};
+  const maxK = Math.max(...hits.map(([k]) => k));
+  const out: Record<string, unknown> = {};
+  for (const [k, key] of hits) if (k === maxK) out[key] = agentMetrics[key];
+  return out;
+}
+
+function defaultAggregateMetrics(entries: VerifyResponse[]): AggregateMetrics {
   if (entries.length === 0) return { group_level_metrics: [], agent_metrics: {}, key_metrics: {} };
   const byTask = new Map<number, { rollout: number; numeric: Record<string, number> }[]>();
   const seen = new Set<string>();

@@ -3,7 +3,8 @@
  * and whose recorded output continues the rest of the request, and answer with the next
  * model-produced items (up to the next function-call batch or the final message). Both sides
  * are normalised first because agents send items without unset fields while a rollouts file
- * holds them fully serialised (nulls, defaulted `type`).
+ * holds them fully serialised (nulls, defaulted `type`). A row's `judge_evaluations` are
+ * recordings too, so a judge model server replays the judge calls a verifier recorded.
  */
 import { readFileSync } from "node:fs";
 import { HttpError } from "../../runtime/http/http-types.ts";
@@ -67,6 +68,14 @@ export class ReplayBook {
       }
       const idx = [row._ng_task_index, row._ng_rollout_index].every((x) => x !== undefined) ? ` (task ${String(row._ng_task_index)}, rollout ${String(row._ng_rollout_index)})` : "";
       this.rows.push({ line: i + 1, input: normalizeInput(rcp.input), output: (response.output as unknown[]).map(normalizeItem) as Obj[], response, label: `line ${i + 1}${idx}` });
+      // A judge is replayed from the calls a verifier recorded in the row (D26): each is one more recording.
+      const evals = Array.isArray(row.judge_evaluations) ? (row.judge_evaluations as Obj[]) : [];
+      evals.forEach((ev, j) => {
+        const eRcp = ev?.responses_create_params as Obj | undefined;
+        const eResp = ev?.response as Obj | undefined;
+        if (!eRcp || !eResp || !Array.isArray(eResp.output)) return;
+        this.rows.push({ line: i + 1, input: normalizeInput(eRcp.input), output: (eResp.output as unknown[]).map(normalizeItem) as Obj[], response: eResp, label: `line ${i + 1}${idx} judge_evaluations[${j}]` });
+      });
     });
   }
 
