@@ -65,7 +65,7 @@ describe("equivalence_llm_judge: upstream's test cases", () => {
     expect(r.json.reward).toBe(reward);
     expect(r.json.judge_evaluations).toHaveLength(calls);
     expect(seen.length - before).toBe(calls);
-    expect(r.json.expected_answer).toBe((row as { expected_answer: string }).expected_answer);
+    expect(r.json.expected_answer).toBe((row as unknown as { expected_answer: string }).expected_answer);
   });
 
   test("the regex-extracted candidate and the question reach the judge; swap swaps them", async () => {
