@@ -15,3 +15,4 @@ registerBuiltin("environment_servers", "single_agent_turn_legacy", async () => (
 registerBuiltin("resources_servers", "mcqa", async () => (await import("./resources/mcqa.ts")).component);
 registerBuiltin("resources_servers", "gpqa_diamond", async () => (await import("./resources/mcqa.ts")).gpqaDiamondComponent);
 registerBuiltin("resources_servers", "equivalence_llm_judge", async () => (await import("./resources/equivalence-llm-judge.ts")).component);
+registerBuiltin("resources_servers", "math_with_judge", async () => (await import("./resources/math-with-judge/index.ts")).component);

@@ -1,5 +1,6 @@
 /** Deciding whether a predicted value equals the gold value: math-verify's rules over our trees. */
 import { type C, close, exact, numeric } from "./evaluate.ts";
+import { closeX, extended, rationalTree } from "./extended.ts";
 import { onlySymbols } from "./latex-parse.ts";
 import { Budget, type Node, type RelOp, freeSymbols, isRelation, isSetLike, key, neg, sub } from "./node.ts";
 import { type Rat, ratAdd, ratEq, ratMul, ratRoundScaled } from "./rational.ts";
@@ -153,8 +154,16 @@ export function identical(a: Node, c: Node, b: Budget): boolean {
     if (!va || !vc) return false;
     const fin = [...va, ...vc].every(Number.isFinite);
     if (!fin) {
-      if ([...va, ...vc].some(Number.isNaN)) continue;
-      // Too large for doubles (2^{2^{…}}): decide on the simplified trees instead.
+      if (names.length > 0) {
+        if ([...va, ...vc].some(Number.isNaN)) continue;
+        return key(simplify(a, b)) === key(simplify(c, b));
+      }
+      // Beyond doubles. Rational values too large to compute (10^{10^{10}} + 1) are only equal when their
+      // simplified trees are; irrational closed forms are compared in extended range.
+      if (rationalTree(a, b) && rationalTree(c, b)) return key(simplify(a, b)) === key(simplify(c, b));
+      const xa = extended(a, b);
+      const xc = extended(c, b);
+      if (xa && xc) return closeX(xa, xc, 1e-9);
       return key(simplify(a, b)) === key(simplify(c, b));
     }
     if (!close(va, vc, 1e-10)) return false;
