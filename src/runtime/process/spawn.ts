@@ -11,9 +11,12 @@ import { ConfigError } from "../../errors.ts";
 
 /** The command that re-runs this program: the binary itself, or bun + src/main.ts from source. */
 export function selfCommand(): string[] {
-  const main = Bun.fileURLToPath(new URL("../../main.ts", import.meta.url));
-  // In the compiled binary modules live under Bun's virtual `$bunfs` root.
-  return main.includes("$bunfs") || main.includes("~BUN") ? [process.execPath] : [process.execPath, main];
+  // In the compiled binary modules live under Bun's virtual `$bunfs` root. Test this module's own URL:
+  // with several build entrypoints (worker files) the bundle's name changes, and a path resolved from it
+  // may leave `$bunfs`.
+  const here = import.meta.url;
+  if (here.includes("$bunfs") || here.includes("~BUN")) return [process.execPath];
+  return [process.execPath, Bun.fileURLToPath(new URL("../../main.ts", here))];
 }
 
 /** A process to start. */

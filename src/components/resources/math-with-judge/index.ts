@@ -64,6 +64,9 @@ export function mathKeyMetrics(am: Record<string, unknown>): Record<string, unkn
 
 /** The worker entry; a literal path so `bun build` (build.ts lists it) embeds it in the binary. */
 export function spawnMathWorker(): Worker {
+  // The binary embeds build entrypoints under their path from the entrypoints' common root (src/), and its
+  // own module URL is the binary's, so a path relative to this file would leave `$bunfs`.
+  if (import.meta.url.includes("$bunfs") || import.meta.url.includes("~BUN")) return new Worker("./verify/math/worker.ts");
   return new Worker(new URL("../../../verify/math/worker.ts", import.meta.url).href);
 }
 
