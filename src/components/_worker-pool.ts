@@ -74,7 +74,10 @@ export class WorkerPool<R extends Record<string, unknown>> {
   }
 
   private addSlot(): Slot<R> {
-    const slot: Slot<R> = { worker: this.opts.spawn(), job: null, timer: null };
+    const worker = this.opts.spawn();
+    // An idle pool must not keep a process alive on its own (the server's socket does that).
+    (worker as Worker & { unref?: () => void }).unref?.();
+    const slot: Slot<R> = { worker, job: null, timer: null };
     slot.worker.onmessage = (ev: MessageEvent<Record<string, unknown>>) => {
       const job = slot.job;
       if (!job || ev.data.id !== job.id) return;

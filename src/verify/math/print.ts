@@ -4,7 +4,7 @@
  * 15 significant digits, sqrt, pi, sets, tuples, intervals, Eq); SymPy's canonical term order is not
  * reproduced, so a long expression may print its terms in the order they were written.
  */
-import type { Node } from "./node.ts";
+import { type Node, freeSymbols } from "./node.ts";
 import { ratToNumber } from "./rational.ts";
 
 /** SymPy's `str(Float(x))` at 15 digits: "2.50000000000000", "1.00000000000000e+20". */
@@ -47,7 +47,7 @@ export function sympyStr(x: Node): string {
     case "pct":
       return `${wrap(x.arg, PREC.mul)}/100`;
     case "add":
-      return x.args
+      return addOrder(x.args)
         .map((a, i) => {
           const s = wrap(a, PREC.add);
           if (i === 0) return s;
@@ -95,6 +95,14 @@ export function sympyStr(x: Node): string {
     case "matrix":
       return `Matrix([${x.rows.map((r) => `[${r.map(sympyStr).join(", ")}]`).join(", ")}])`;
   }
+}
+
+// SymPy's term order, in its two most visible cases: with symbols, the constant goes last (x + 1);
+// without symbols, the rational goes first (1 + sqrt(3)).
+function addOrder(args: Node[]): Node[] {
+  const hasSym = (a: Node) => freeSymbols(a).size > 0;
+  if (args.some(hasSym)) return [...args.filter(hasSym), ...args.filter((a) => !hasSym(a))];
+  return [...args.filter((a) => a.t === "num"), ...args.filter((a) => a.t !== "num")];
 }
 
 const FN_NAMES: Record<string, string> = { abs: "Abs", log10: "log10", logb: "log" };
