@@ -54,7 +54,7 @@ function exactPow(baseN: Node, expN: Node, b: Budget): Rat | null {
   // Refuse results whose size would explode (10^{10^{10}}): the caller falls back to doubles.
   const k = e.n < 0n ? -e.n : e.n;
   if (bitLen(k) > 30) return null;
-  const size = ratBits(base) * Number(k) / Number(e.d);
+  const size = (Math.max(bitLen(base.n), bitLen(base.d)) * Number(k)) / Number(e.d);
   if (size > MAX_BITS) return null;
   b.spend(1 + Math.floor(size / 256));
   let r: Rat = { n: base.n ** k, d: base.d ** k };

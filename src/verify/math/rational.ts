@@ -59,7 +59,9 @@ export const ratBits = (a: Rat): number => bitLen(a.n) + bitLen(a.d);
 /** Number of bits of |x|. */
 export function bitLen(x: bigint): number {
   if (x < 0n) x = -x;
-  return x === 0n ? 0 : x.toString(16).length * 4;
+  if (x === 0n) return 0;
+  const hex = x.toString(16);
+  return (hex.length - 1) * 4 + (32 - Math.clz32(Number.parseInt(hex[0]!, 16)));
 }
 
 /** Nearest double. */
