@@ -34,23 +34,29 @@ import f31 from "../../assets/resources_servers/gpqa_diamond/configs/gpqa_diamon
 import f32 from "../../assets/resources_servers/gpqa_diamond/data/example.jsonl" with { type: "text" };
 import f33 from "../../assets/resources_servers/gpqa_diamond/data/example_metrics.json" with { type: "text" };
 import f34 from "../../assets/resources_servers/gpqa_diamond/data/example_rollouts.jsonl" with { type: "text" };
-import f35 from "../../assets/resources_servers/math_with_judge/configs/math_with_judge.yaml" with { type: "text" };
-import f36 from "../../assets/resources_servers/math_with_judge/data/example.jsonl" with { type: "text" };
-import f37 from "../../assets/resources_servers/math_with_judge/data/example_metrics.json" with { type: "text" };
-import f38 from "../../assets/resources_servers/math_with_judge/data/example_rollouts.jsonl" with { type: "text" };
-import f39 from "../../assets/resources_servers/mcqa/configs/mcqa.yaml" with { type: "text" };
-import f40 from "../../assets/resources_servers/mcqa/data/example.jsonl" with { type: "text" };
-import f41 from "../../assets/resources_servers/mcqa/data/example_metrics.json" with { type: "text" };
-import f42 from "../../assets/resources_servers/mcqa/data/example_rollouts.jsonl" with { type: "text" };
-import f43 from "../../assets/resources_servers/mcqa/data/example_rollouts_with_template_metadata.jsonl" with { type: "text" };
-import f44 from "../../assets/resources_servers/mcqa/data/example_with_template_metadata.jsonl" with { type: "text" };
-import f45 from "../../assets/resources_servers/mcqa/data/example_with_template_metadata_metrics.json" with { type: "text" };
-import f46 from "../../assets/responses_api_agents/simple_agent/configs/simple_agent.yaml" with { type: "text" };
-import f47 from "../../assets/responses_api_models/azure_openai_model/configs/azure_openai_model.yaml" with { type: "text" };
-import f48 from "../../assets/responses_api_models/openai_model/configs/openai_model.yaml" with { type: "text" };
-import f49 from "../../assets/responses_api_models/scripted_model/configs/scripted_model.yaml" with { type: "text" };
-import f50 from "../../assets/responses_api_models/vllm_model/configs/vllm_model.yaml" with { type: "text" };
-import f51 from "../../assets/responses_api_models/vllm_model/configs/vllm_model_for_training.yaml" with { type: "text" };
+import f35 from "../../assets/resources_servers/math_with_autograder/configs/judge_gptoss20b.yaml" with { type: "text" };
+import f36 from "../../assets/resources_servers/math_with_autograder/configs/math_with_autograder.yaml" with { type: "text" };
+import f37 from "../../assets/resources_servers/math_with_autograder/data/example.jsonl" with { type: "text" };
+import f38 from "../../assets/resources_servers/math_with_autograder/data/example_metrics.json" with { type: "text" };
+import f39 from "../../assets/resources_servers/math_with_autograder/data/example_rollouts.jsonl" with { type: "text" };
+import f40 from "../../assets/resources_servers/math_with_autograder/prompts/judge.yaml" with { type: "text" };
+import f41 from "../../assets/resources_servers/math_with_judge/configs/math_with_judge.yaml" with { type: "text" };
+import f42 from "../../assets/resources_servers/math_with_judge/data/example.jsonl" with { type: "text" };
+import f43 from "../../assets/resources_servers/math_with_judge/data/example_metrics.json" with { type: "text" };
+import f44 from "../../assets/resources_servers/math_with_judge/data/example_rollouts.jsonl" with { type: "text" };
+import f45 from "../../assets/resources_servers/mcqa/configs/mcqa.yaml" with { type: "text" };
+import f46 from "../../assets/resources_servers/mcqa/data/example.jsonl" with { type: "text" };
+import f47 from "../../assets/resources_servers/mcqa/data/example_metrics.json" with { type: "text" };
+import f48 from "../../assets/resources_servers/mcqa/data/example_rollouts.jsonl" with { type: "text" };
+import f49 from "../../assets/resources_servers/mcqa/data/example_rollouts_with_template_metadata.jsonl" with { type: "text" };
+import f50 from "../../assets/resources_servers/mcqa/data/example_with_template_metadata.jsonl" with { type: "text" };
+import f51 from "../../assets/resources_servers/mcqa/data/example_with_template_metadata_metrics.json" with { type: "text" };
+import f52 from "../../assets/responses_api_agents/simple_agent/configs/simple_agent.yaml" with { type: "text" };
+import f53 from "../../assets/responses_api_models/azure_openai_model/configs/azure_openai_model.yaml" with { type: "text" };
+import f54 from "../../assets/responses_api_models/openai_model/configs/openai_model.yaml" with { type: "text" };
+import f55 from "../../assets/responses_api_models/scripted_model/configs/scripted_model.yaml" with { type: "text" };
+import f56 from "../../assets/responses_api_models/vllm_model/configs/vllm_model.yaml" with { type: "text" };
+import f57 from "../../assets/responses_api_models/vllm_model/configs/vllm_model_for_training.yaml" with { type: "text" };
 
 /** Embedded install root: [relative path, file text] pairs (digest.gen.ts holds their digest). */
 export const ASSET_FILES: [string, string][] = [
@@ -89,21 +95,27 @@ export const ASSET_FILES: [string, string][] = [
   ["resources_servers/gpqa_diamond/data/example.jsonl", f32 as unknown as string],
   ["resources_servers/gpqa_diamond/data/example_metrics.json", f33 as unknown as string],
   ["resources_servers/gpqa_diamond/data/example_rollouts.jsonl", f34 as unknown as string],
-  ["resources_servers/math_with_judge/configs/math_with_judge.yaml", f35 as unknown as string],
-  ["resources_servers/math_with_judge/data/example.jsonl", f36 as unknown as string],
-  ["resources_servers/math_with_judge/data/example_metrics.json", f37 as unknown as string],
-  ["resources_servers/math_with_judge/data/example_rollouts.jsonl", f38 as unknown as string],
-  ["resources_servers/mcqa/configs/mcqa.yaml", f39 as unknown as string],
-  ["resources_servers/mcqa/data/example.jsonl", f40 as unknown as string],
-  ["resources_servers/mcqa/data/example_metrics.json", f41 as unknown as string],
-  ["resources_servers/mcqa/data/example_rollouts.jsonl", f42 as unknown as string],
-  ["resources_servers/mcqa/data/example_rollouts_with_template_metadata.jsonl", f43 as unknown as string],
-  ["resources_servers/mcqa/data/example_with_template_metadata.jsonl", f44 as unknown as string],
-  ["resources_servers/mcqa/data/example_with_template_metadata_metrics.json", f45 as unknown as string],
-  ["responses_api_agents/simple_agent/configs/simple_agent.yaml", f46 as unknown as string],
-  ["responses_api_models/azure_openai_model/configs/azure_openai_model.yaml", f47 as unknown as string],
-  ["responses_api_models/openai_model/configs/openai_model.yaml", f48 as unknown as string],
-  ["responses_api_models/scripted_model/configs/scripted_model.yaml", f49 as unknown as string],
-  ["responses_api_models/vllm_model/configs/vllm_model.yaml", f50 as unknown as string],
-  ["responses_api_models/vllm_model/configs/vllm_model_for_training.yaml", f51 as unknown as string],
+  ["resources_servers/math_with_autograder/configs/judge_gptoss20b.yaml", f35 as unknown as string],
+  ["resources_servers/math_with_autograder/configs/math_with_autograder.yaml", f36 as unknown as string],
+  ["resources_servers/math_with_autograder/data/example.jsonl", f37 as unknown as string],
+  ["resources_servers/math_with_autograder/data/example_metrics.json", f38 as unknown as string],
+  ["resources_servers/math_with_autograder/data/example_rollouts.jsonl", f39 as unknown as string],
+  ["resources_servers/math_with_autograder/prompts/judge.yaml", f40 as unknown as string],
+  ["resources_servers/math_with_judge/configs/math_with_judge.yaml", f41 as unknown as string],
+  ["resources_servers/math_with_judge/data/example.jsonl", f42 as unknown as string],
+  ["resources_servers/math_with_judge/data/example_metrics.json", f43 as unknown as string],
+  ["resources_servers/math_with_judge/data/example_rollouts.jsonl", f44 as unknown as string],
+  ["resources_servers/mcqa/configs/mcqa.yaml", f45 as unknown as string],
+  ["resources_servers/mcqa/data/example.jsonl", f46 as unknown as string],
+  ["resources_servers/mcqa/data/example_metrics.json", f47 as unknown as string],
+  ["resources_servers/mcqa/data/example_rollouts.jsonl", f48 as unknown as string],
+  ["resources_servers/mcqa/data/example_rollouts_with_template_metadata.jsonl", f49 as unknown as string],
+  ["resources_servers/mcqa/data/example_with_template_metadata.jsonl", f50 as unknown as string],
+  ["resources_servers/mcqa/data/example_with_template_metadata_metrics.json", f51 as unknown as string],
+  ["responses_api_agents/simple_agent/configs/simple_agent.yaml", f52 as unknown as string],
+  ["responses_api_models/azure_openai_model/configs/azure_openai_model.yaml", f53 as unknown as string],
+  ["responses_api_models/openai_model/configs/openai_model.yaml", f54 as unknown as string],
+  ["responses_api_models/scripted_model/configs/scripted_model.yaml", f55 as unknown as string],
+  ["responses_api_models/vllm_model/configs/vllm_model.yaml", f56 as unknown as string],
+  ["responses_api_models/vllm_model/configs/vllm_model_for_training.yaml", f57 as unknown as string],
 ];

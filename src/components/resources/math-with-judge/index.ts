@@ -14,6 +14,7 @@ import { outputText } from "../../../verify/response-text.ts";
 import { bool } from "../../_support.ts";
 import { judgeFromContext } from "../../_judge.ts";
 import { WorkerPool } from "../../_worker-pool.ts";
+import type { ServerApp } from "../../../runtime/http/http-types.ts";
 import type { BuiltinComponent, ComponentContext } from "../../registry.ts";
 import { judgeMath } from "./judge.ts";
 
@@ -70,42 +71,60 @@ export function spawnMathWorker(): Worker {
   return new Worker(new URL("../../../verify/math/worker.ts", import.meta.url).href);
 }
 
+/** What a math server's judge fallback gets: the question, gold, raw generation and the library's extraction. */
+export interface MathJudgeInput {
+  question: string;
+  expected: string;
+  generated: string;
+  extracted: string | null;
+}
+
+/** A judge fallback: `{reward, evaluations}`; JudgeError on transport failure. */
+export type MathJudgeFn = (judge: JudgeClient, input: MathJudgeInput) => Promise<{ reward: number; evaluations: unknown[] }>;
+
+/** The math_with_judge judge: the extracted answer (else the whole text), both orders. */
+export const arenaJudge: MathJudgeFn = (judge, i) => judgeMath(judge, i.question, i.expected, i.extracted || i.generated);
+
+/** Builds a math_with_judge-family server: library check in the worker pool, then `judgeFn` when allowed. */
+export async function mathServer(ctx: ComponentContext, className: string, judgeFn: MathJudgeFn, prepare?: () => Promise<void>): Promise<ServerApp> {
+  const useJudge = bool(ctx, "should_use_judge", true);
+  const timeoutS = positive(ctx, "library_verifier_timeout_seconds", 10.0, false);
+  const maxConcurrency = positive(ctx, "library_verifier_max_concurrency", 32, true);
+  const judge: JudgeClient | null = useJudge ? judgeFromContext(ctx, null) : null;
+  await prepare?.();
+  // More workers than cores buys nothing: checks are CPU-bound and bounded by their budget.
+  const cores = typeof navigator !== "undefined" ? navigator.hardwareConcurrency || 1 : 1;
+  const pool = new WorkerPool<LibraryVerdict & Obj>({ spawn: spawnMathWorker, size: Math.min(maxConcurrency, Math.max(1, cores)), guardMs: timeoutS * 1000 });
+  return {
+    ...resourcesServerApp({
+      className,
+      instanceName: ctx.instanceName,
+      reverifyMode: "stateless",
+      verifySchema: { question: StrOrNum, expected_answer: StrOrNum },
+      computeMetrics: mathComputeMetrics,
+      keyMetrics: mathKeyMetrics,
+      async verify(body) {
+        const question = pyStrOf(body.question);
+        const expected = pyStrOf(body.expected_answer);
+        const generated = outputText(body.response);
+        const lib = await pool.run({ expected, generated });
+        // The recorded rollouts carry exactly these fields after reward (question is not echoed).
+        const out: Obj = { expected_answer: expected };
+        if (!judge || lib.reward > 0.5) {
+          return { ...out, reward: lib.reward, extracted_answer: lib.extracted_answer, library_reward: lib.reward, judge_evaluations: null };
+        }
+        const judged = await judgeFn(judge, { question, expected, generated, extracted: lib.extracted_answer });
+        return { ...out, reward: judged.reward, extracted_answer: lib.extracted_answer, library_reward: lib.reward, judge_evaluations: judged.evaluations };
+      },
+    }),
+    close: () => pool.close(),
+  };
+}
+
 /** The component. */
 export const component: BuiltinComponent = {
   serverType: "resources_servers",
   implementation: "math_with_judge",
   className: CLASS_NAME,
-  async create(ctx) {
-    const useJudge = bool(ctx, "should_use_judge", true);
-    const timeoutS = positive(ctx, "library_verifier_timeout_seconds", 10.0, false);
-    const maxConcurrency = positive(ctx, "library_verifier_max_concurrency", 32, true);
-    const judge: JudgeClient | null = useJudge ? judgeFromContext(ctx, null) : null;
-    // More workers than cores buys nothing: checks are CPU-bound and bounded by their budget.
-    const cores = typeof navigator !== "undefined" ? navigator.hardwareConcurrency || 1 : 1;
-    const pool = new WorkerPool<LibraryVerdict & Obj>({ spawn: spawnMathWorker, size: Math.min(maxConcurrency, Math.max(1, cores)), guardMs: timeoutS * 1000 });
-    return {
-      ...resourcesServerApp({
-        className: CLASS_NAME,
-        instanceName: ctx.instanceName,
-        reverifyMode: "stateless",
-        verifySchema: { question: StrOrNum, expected_answer: StrOrNum },
-        computeMetrics: mathComputeMetrics,
-        keyMetrics: mathKeyMetrics,
-        async verify(body) {
-          const question = pyStrOf(body.question);
-          const expected = pyStrOf(body.expected_answer);
-          const generated = outputText(body.response);
-          const lib = await pool.run({ expected, generated });
-          // The recorded rollouts carry exactly these fields after reward (question is not echoed).
-          const out: Obj = { expected_answer: expected };
-          if (!judge || lib.reward > 0.5) {
-            return { ...out, reward: lib.reward, extracted_answer: lib.extracted_answer, library_reward: lib.reward, judge_evaluations: null };
-          }
-          const judged = await judgeMath(judge, question, expected, lib.extracted_answer || generated);
-          return { ...out, reward: judged.reward, extracted_answer: lib.extracted_answer, library_reward: lib.reward, judge_evaluations: judged.evaluations };
-        },
-      }),
-      close: () => pool.close(),
-    };
-  },
+  create: (ctx) => mathServer(ctx, CLASS_NAME, arenaJudge),
 };
