@@ -51,12 +51,17 @@ import f48 from "../../assets/resources_servers/mcqa/data/example_rollouts.jsonl
 import f49 from "../../assets/resources_servers/mcqa/data/example_rollouts_with_template_metadata.jsonl" with { type: "text" };
 import f50 from "../../assets/resources_servers/mcqa/data/example_with_template_metadata.jsonl" with { type: "text" };
 import f51 from "../../assets/resources_servers/mcqa/data/example_with_template_metadata_metrics.json" with { type: "text" };
-import f52 from "../../assets/responses_api_agents/simple_agent/configs/simple_agent.yaml" with { type: "text" };
-import f53 from "../../assets/responses_api_models/azure_openai_model/configs/azure_openai_model.yaml" with { type: "text" };
-import f54 from "../../assets/responses_api_models/openai_model/configs/openai_model.yaml" with { type: "text" };
-import f55 from "../../assets/responses_api_models/scripted_model/configs/scripted_model.yaml" with { type: "text" };
-import f56 from "../../assets/responses_api_models/vllm_model/configs/vllm_model.yaml" with { type: "text" };
-import f57 from "../../assets/responses_api_models/vllm_model/configs/vllm_model_for_training.yaml" with { type: "text" };
+import f52 from "../../assets/resources_servers/polymath/configs/polymath.yaml" with { type: "text" };
+import f53 from "../../assets/resources_servers/polymath/data/example.jsonl" with { type: "text" };
+import f54 from "../../assets/resources_servers/polymath/data/example_metrics.json" with { type: "text" };
+import f55 from "../../assets/resources_servers/polymath/data/example_rollouts.jsonl" with { type: "text" };
+import f56 from "../../assets/resources_servers/polymath/data/example_rollouts_materialized_inputs.jsonl" with { type: "text" };
+import f57 from "../../assets/responses_api_agents/simple_agent/configs/simple_agent.yaml" with { type: "text" };
+import f58 from "../../assets/responses_api_models/azure_openai_model/configs/azure_openai_model.yaml" with { type: "text" };
+import f59 from "../../assets/responses_api_models/openai_model/configs/openai_model.yaml" with { type: "text" };
+import f60 from "../../assets/responses_api_models/scripted_model/configs/scripted_model.yaml" with { type: "text" };
+import f61 from "../../assets/responses_api_models/vllm_model/configs/vllm_model.yaml" with { type: "text" };
+import f62 from "../../assets/responses_api_models/vllm_model/configs/vllm_model_for_training.yaml" with { type: "text" };
 
 /** Embedded install root: [relative path, file text] pairs (digest.gen.ts holds their digest). */
 export const ASSET_FILES: [string, string][] = [
@@ -112,10 +117,15 @@ export const ASSET_FILES: [string, string][] = [
   ["resources_servers/mcqa/data/example_rollouts_with_template_metadata.jsonl", f49 as unknown as string],
   ["resources_servers/mcqa/data/example_with_template_metadata.jsonl", f50 as unknown as string],
   ["resources_servers/mcqa/data/example_with_template_metadata_metrics.json", f51 as unknown as string],
-  ["responses_api_agents/simple_agent/configs/simple_agent.yaml", f52 as unknown as string],
-  ["responses_api_models/azure_openai_model/configs/azure_openai_model.yaml", f53 as unknown as string],
-  ["responses_api_models/openai_model/configs/openai_model.yaml", f54 as unknown as string],
-  ["responses_api_models/scripted_model/configs/scripted_model.yaml", f55 as unknown as string],
-  ["responses_api_models/vllm_model/configs/vllm_model.yaml", f56 as unknown as string],
-  ["responses_api_models/vllm_model/configs/vllm_model_for_training.yaml", f57 as unknown as string],
+  ["resources_servers/polymath/configs/polymath.yaml", f52 as unknown as string],
+  ["resources_servers/polymath/data/example.jsonl", f53 as unknown as string],
+  ["resources_servers/polymath/data/example_metrics.json", f54 as unknown as string],
+  ["resources_servers/polymath/data/example_rollouts.jsonl", f55 as unknown as string],
+  ["resources_servers/polymath/data/example_rollouts_materialized_inputs.jsonl", f56 as unknown as string],
+  ["responses_api_agents/simple_agent/configs/simple_agent.yaml", f57 as unknown as string],
+  ["responses_api_models/azure_openai_model/configs/azure_openai_model.yaml", f58 as unknown as string],
+  ["responses_api_models/openai_model/configs/openai_model.yaml", f59 as unknown as string],
+  ["responses_api_models/scripted_model/configs/scripted_model.yaml", f60 as unknown as string],
+  ["responses_api_models/vllm_model/configs/vllm_model.yaml", f61 as unknown as string],
+  ["responses_api_models/vllm_model/configs/vllm_model_for_training.yaml", f62 as unknown as string],
 ];

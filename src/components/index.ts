@@ -17,3 +17,4 @@ registerBuiltin("resources_servers", "gpqa_diamond", async () => (await import("
 registerBuiltin("resources_servers", "equivalence_llm_judge", async () => (await import("./resources/equivalence-llm-judge.ts")).component);
 registerBuiltin("resources_servers", "math_with_judge", async () => (await import("./resources/math-with-judge/index.ts")).component);
 registerBuiltin("resources_servers", "math_with_autograder", async () => (await import("./resources/math-with-autograder/index.ts")).component);
+registerBuiltin("resources_servers", "polymath", async () => (await import("./resources/polymath/index.ts")).component);

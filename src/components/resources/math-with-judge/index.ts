@@ -4,7 +4,7 @@
  * gives ≤ 0.5, the LLM judge decides. A check that crashes or overruns its worker is a 500 that names this
  * server, which the collector types `verifier` (D21), never a reward of 0.
  */
-import Type from "typebox";
+import Type, { type TSchema } from "typebox";
 import { ConfigError } from "../../../errors.ts";
 import { resourcesServerApp } from "../../../servers/resources.ts";
 import { highestKMetrics, passMajorityMetrics, type VerifyResponse } from "../../../verify/aggregate-metrics.ts";
@@ -85,13 +85,19 @@ export type MathJudgeFn = (judge: JudgeClient, input: MathJudgeInput) => Promise
 /** The math_with_judge judge: the extracted answer (else the whole text), both orders. */
 export const arenaJudge: MathJudgeFn = (judge, i) => judgeMath(judge, i.question, i.expected, i.extracted || i.generated);
 
+/** What a family member adds to math_with_judge: declared request fields echoed back, its own metrics. */
+export interface MathServerExtras {
+  verifyFields?: Record<string, TSchema>;
+  echo?: (body: Obj) => Obj;
+  computeMetrics?: (tasks: VerifyResponse[][]) => Record<string, unknown>;
+}
+
 /** Builds a math_with_judge-family server: library check in the worker pool, then `judgeFn` when allowed. */
-export async function mathServer(ctx: ComponentContext, className: string, judgeFn: MathJudgeFn, prepare?: () => Promise<void>): Promise<ServerApp> {
+export async function mathServer(ctx: ComponentContext, className: string, judgeFn: MathJudgeFn, extras: MathServerExtras = {}): Promise<ServerApp> {
   const useJudge = bool(ctx, "should_use_judge", true);
   const timeoutS = positive(ctx, "library_verifier_timeout_seconds", 10.0, false);
   const maxConcurrency = positive(ctx, "library_verifier_max_concurrency", 32, true);
   const judge: JudgeClient | null = useJudge ? judgeFromContext(ctx, null) : null;
-  await prepare?.();
   // More workers than cores buys nothing: checks are CPU-bound and bounded by their budget.
   const cores = typeof navigator !== "undefined" ? navigator.hardwareConcurrency || 1 : 1;
   const pool = new WorkerPool<LibraryVerdict & Obj>({ spawn: spawnMathWorker, size: Math.min(maxConcurrency, Math.max(1, cores)), guardMs: timeoutS * 1000 });
@@ -100,8 +106,8 @@ export async function mathServer(ctx: ComponentContext, className: string, judge
       className,
       instanceName: ctx.instanceName,
       reverifyMode: "stateless",
-      verifySchema: { question: StrOrNum, expected_answer: StrOrNum },
-      computeMetrics: mathComputeMetrics,
+      verifySchema: { question: StrOrNum, expected_answer: StrOrNum, ...extras.verifyFields },
+      computeMetrics: extras.computeMetrics ?? mathComputeMetrics,
       keyMetrics: mathKeyMetrics,
       async verify(body) {
         const question = pyStrOf(body.question);
@@ -110,11 +116,12 @@ export async function mathServer(ctx: ComponentContext, className: string, judge
         const lib = await pool.run({ expected, generated });
         // The recorded rollouts carry exactly these fields after reward (question is not echoed).
         const out: Obj = { expected_answer: expected };
+        const echo = extras.echo?.(body) ?? {};
         if (!judge || lib.reward > 0.5) {
-          return { ...out, reward: lib.reward, extracted_answer: lib.extracted_answer, library_reward: lib.reward, judge_evaluations: null };
+          return { ...out, reward: lib.reward, extracted_answer: lib.extracted_answer, library_reward: lib.reward, judge_evaluations: null, ...echo };
         }
         const judged = await judgeFn(judge, { question, expected, generated, extracted: lib.extracted_answer });
-        return { ...out, reward: judged.reward, extracted_answer: lib.extracted_answer, library_reward: lib.reward, judge_evaluations: judged.evaluations };
+        return { ...out, reward: judged.reward, extracted_answer: lib.extracted_answer, library_reward: lib.reward, judge_evaluations: judged.evaluations, ...echo };
       },
     }),
     close: () => pool.close(),
