@@ -43,6 +43,8 @@ export interface GymEnv {
   otelMetricExportIntervalMs: number | undefined;
   /** `HF_ENDPOINT`: the Hugging Face Hub base URL (dataset upload/download; the `hf_endpoint` key wins). */
   hfEndpoint: string | undefined;
+  /** `PATH`: where code-running verifiers look for the host python3 (D27). */
+  path: string | undefined;
 }
 
 function intOrUndefined(raw: string | undefined): number | undefined {
@@ -55,6 +57,7 @@ function intOrUndefined(raw: string | undefined): number | undefined {
 export function readEnv(source: Record<string, string | undefined> = process.env): GymEnv {
   return {
     configDict: source.NEMO_GYM_CONFIG_DICT,
+    path: source.PATH,
     configPath: source.NEMO_GYM_CONFIG_PATH,
     extraRoots: source.NEMO_GYM_EXTRA_ROOTS,
     maxRolloutAttempts: intOrUndefined(source.NEMO_GYM_MAX_ROLLOUT_ATTEMPTS),

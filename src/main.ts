@@ -6,6 +6,7 @@
 import { formatError, exitCodeOf } from "./errors.ts";
 import { classifyProgram, deprecationLine } from "./cli/legacy.ts";
 import { ranCommand, route } from "./cli/root.ts";
+import { setGymArgs } from "./runtime/process/spawn.ts";
 
 /** Run the CLI for a program name and argv; returns the exit code. */
 export async function main(programName: string, argv: string[]): Promise<number> {
@@ -22,10 +23,13 @@ export async function main(programName: string, argv: string[]): Promise<number>
     }
     if (inv.kind === "legacy") {
       process.stderr.write(`${deprecationLine(inv.alias, inv.tokens)}\n`);
-      const code = await route([...inv.tokens, ...argv]);
+      const tokens = [...inv.tokens, ...argv];
+      setGymArgs(tokens);
+      const code = await route(tokens);
       // `ng_help` prints help and exits 0 (spec §2.6).
       return inv.tokens[0] === "--help" ? 0 : code;
     }
+    setGymArgs(argv);
     return await route(argv);
   } catch (err) {
     process.stderr.write(`${formatError(err, verbose)}\n`);

@@ -115,7 +115,8 @@ export function parseArgv(tokens: string[], defs: Record<string, GymArgDef>, pro
       hint: hints.length > 0 ? hints.join("\n") : `run \`${prog} --help\` to see the accepted options`,
     });
   }
-  for (const [name, def] of positionals) {
+  // `--help` prints help and exits 0 whatever else is missing (argparse does the same).
+  for (const [name, def] of help ? [] : positionals) {
     if (flags[name] === undefined && def.required === true) {
       throw new UsageError(`${prog}: error: the following arguments are required: ${name.toUpperCase()}`);
     }

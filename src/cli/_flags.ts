@@ -5,6 +5,9 @@
 import type { SelectorArgs } from "../config/selectors.ts";
 import type { GymArgDef, ParsedFlags } from "./_command.ts";
 
+/** `--search-dir` (D5: it replaces NEMO_GYM_EXTRA_ROOTS, so the help says so). */
+export const searchDirFlag: GymArgDef = { type: "string", repeatable: true, valueHint: "dir", description: "Extra search root (repeatable); when given, NEMO_GYM_EXTRA_ROOTS is ignored (D5)" };
+
 /** `--config/--benchmark/--environment/--resources-server/--model-type/--agent-type/--search-dir`. */
 export const selectorFlags: Record<string, GymArgDef> = {
   config: { type: "string", repeatable: true, valueHint: "path", description: "Config YAML to load (repeatable; later files win)" },
@@ -13,7 +16,7 @@ export const selectorFlags: Record<string, GymArgDef> = {
   "resources-server": { type: "string", valueHint: "name", description: "Load resources_servers/<name>/configs/<name>.yaml" },
   "model-type": { type: "string", valueHint: "name", description: "Load responses_api_models/<name>/configs/<name>.yaml" },
   "agent-type": { type: "string", valueHint: "name", description: "Swap the agent of the loaded environment (D7)" },
-  "search-dir": { type: "string", repeatable: true, valueHint: "dir", description: "Extra search root (repeatable; replaces NEMO_GYM_EXTRA_ROOTS)" },
+  "search-dir": searchDirFlag,
 };
 
 /** `-m/--model`, `--model-url`, `--model-api-key`. */

@@ -26,7 +26,7 @@ export default defineGymCommand({
     "higher-is-better": { type: "boolean", description: "Higher reward is better (+higher_is_better=true)" },
     "lower-is-better": { type: "boolean", description: "Lower reward is better (+higher_is_better=false)" },
   },
-  examples: ["gym env init --resources-server my_server", "gym env init --environment my_env --reuse-verifier mcqa --reward-range 0 1 --higher-is-better"],
+  examples: ["gym env init --resources-server my_server", "gym env init --environment my_env --reuse-verifier example_multi_step --reward-range 0 1 --higher-is-better"],
   async run(ctx) {
     const a = ctx.args;
     const low = str(a["reward-range"]);

@@ -9,6 +9,7 @@ import { searchRoots } from "../config/roots.ts";
 import { ConfigError, RuntimeError } from "../errors.ts";
 import { packagesCommand, runPackages } from "../devtools/packages.ts";
 import { findResourcesServer } from "../devtools/discover.ts";
+import { searchDirFlag } from "./_flags.ts";
 import { defineGymCommand } from "./_command.ts";
 
 function key(tokens: string[], name: string): string | undefined {
@@ -26,7 +27,7 @@ export default defineGymCommand({
     "resources-server": { type: "string", valueHint: "name", description: "The server (+entrypoint=resources_servers/<name>)" },
     outdated: { type: "boolean", description: "Only outdated packages (+outdated=true)" },
     json: { type: "boolean", description: "JSON output (+format=json)" },
-    "search-dir": { type: "string", repeatable: true, valueHint: "dir", description: "Extra search root (repeatable; replaces NEMO_GYM_EXTRA_ROOTS)" },
+    "search-dir": searchDirFlag,
   },
   examples: ["gym env packages --resources-server my_server", "gym env packages --resources-server my_server --json"],
   async run(ctx) {

@@ -3,6 +3,7 @@
  * Ctrl+C (cli-config.md §2.4; runtime.md §4). The glue between config/, components/ and runtime/.
  */
 import { isBuiltin } from "../components/registry.ts";
+import { checkBuiltinConfigs } from "../components/preflight.ts";
 import { resolveGlobalConfig } from "../config/resolve.ts";
 import { setVerbose } from "../log.ts";
 import { RuntimeError } from "../errors.ts";
@@ -31,7 +32,7 @@ export default defineGymCommand({
       process.stderr.write(`Dry run: all ${resolved.servers.length} servers can be launched; nothing was started.\n`);
       return 0;
     }
-    const sup = new Supervisor({ resolved, isBuiltin });
+    const sup = new Supervisor({ resolved, isBuiltin, checkConfigs: checkBuiltinConfigs });
     return await runUntilStopped(sup);
   },
 });

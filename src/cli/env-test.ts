@@ -12,7 +12,7 @@ import { discoverResourcesServers, discoverServerDirs, findServerDir } from "../
 import { renderReport, testOtherServer, testServer } from "../devtools/test-server.ts";
 import type { ServerReport } from "../devtools/check.ts";
 import { defineGymCommand } from "./_command.ts";
-import { jsonFlag } from "./_flags.ts";
+import { jsonFlag, searchDirFlag } from "./_flags.ts";
 
 /** Command keys this command reads from `+key=value` tokens; the rest reach the example run's config. */
 const COMMAND_KEYS = new Set(["entrypoint", "should_validate_data", "onboarding_name", "python_executable", "env_test_timeout_seconds", "json"]);
@@ -42,7 +42,7 @@ export default defineGymCommand({
     "update-expected": { type: "boolean", description: "Rewrite the workload's expected verifier results" },
     "resources-server": { type: "string", valueHint: "name", description: "Test one server (+entrypoint=resources_servers/<name>); default: all" },
     ...jsonFlag,
-    "search-dir": { type: "string", repeatable: true, valueHint: "dir", description: "Extra search root (repeatable; replaces NEMO_GYM_EXTRA_ROOTS)" },
+    "search-dir": searchDirFlag,
   },
   examples: ["gym env test --resources-server example_single_tool_call", "gym env test --json", "gym env test --resources-server my_server +should_validate_data=false"],
   async run(ctx) {

@@ -2,6 +2,7 @@
 import { resolveAt } from "../config/interpolate.ts";
 import { resolveGlobalConfig } from "../config/resolve.ts";
 import { isBuiltin } from "../components/registry.ts";
+import { checkBuiltinConfigs } from "../components/preflight.ts";
 import { ConfigError } from "../errors.ts";
 import { setupExporters } from "../export/index.ts";
 import { aggregate, groupRollouts } from "../rollout/aggregate.ts";
@@ -68,7 +69,7 @@ export default defineGymCommand({
     if (read("append") === true && read("resume_from_cache") === true) throw new ConfigError("--append and --resume cannot be combined", { hint: "--resume already appends, skipping pairs that are done" });
 
     await import("../components/index.ts");
-    const supervisor = new Supervisor({ resolved, isBuiltin });
+    const supervisor = new Supervisor({ resolved, isBuiltin, checkConfigs: checkBuiltinConfigs });
     const exporters = await setupExporters(dict, (k) => resolveAt(dict, [k]));
     try {
       await supervisor.start();

@@ -6,7 +6,7 @@ import { readEnv } from "../env.ts";
 import { log } from "../log.ts";
 import { setupServerClient } from "../runtime/http/client.ts";
 import { otlpProtocol } from "../runtime/http/otlp-push.ts";
-import { fdBudgetWarning, neededMaxHttpRequests } from "../rollout/capacity.ts";
+import { neededMaxHttpRequests } from "../rollout/capacity.ts";
 import { maxInFlight, rolloutConfigFrom, rolloutView } from "../rollout/config.ts";
 import { runRollouts } from "../rollout/driver.ts";
 import { respawnWithFetchCap, watchParent } from "../rollout/respawn.ts";
@@ -14,15 +14,21 @@ import { targetsFromConfig, type RunTargets } from "../rollout/targets.ts";
 import { OtlpMetrics } from "../rollout/otlp.ts";
 import { setupExporters } from "../export/index.ts";
 import { promptTransform } from "../dataset/prompt.ts";
-import { defineGymCommand, type GymArgDef } from "./_command.ts";
+import { defineGymCommand, type GymArgDef, type ParsedFlags } from "./_command.ts";
 import { flagsToOverrides, policyFlags, policyOverrides, selectorArgs, selectorFlags, type FlagOverride } from "./_flags.ts";
-import { existsSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
+import { preparedRoot } from "../assets/embedded.ts";
+import { searchRoots } from "../config/roots.ts";
+import { keysOf } from "../dataset/upload-keys.ts";
+import { checkBenchmarkRunnable, ensurePrepared } from "../benchmarks/run-check.ts";
+import type { BenchmarkDataset } from "../benchmarks/dataset-block.ts";
 import { join } from "node:path";
 import { ConfigError } from "../errors.ts";
 import { collate } from "../dataset/collate.ts";
 import { outputStem } from "../rollout/paths.ts";
 import { Supervisor } from "../runtime/process/supervisor.ts";
 import { isBuiltin } from "../components/registry.ts";
+import { checkBuiltinConfigs } from "../components/preflight.ts";
 import type { ResolvedConfig } from "../config/types.ts";
 import type { GymEnv } from "../env.ts";
 
@@ -107,8 +113,6 @@ async function serveAndCollect(resolved: ResolvedConfig, view: Record<string, un
   const inFlight = maxInFlight(cfg);
   const cap = neededMaxHttpRequests(inFlight, env.bunMaxHttpRequests);
   if (cap !== undefined && !env.driverRespawned) return respawnWithFetchCap(cap);
-  const warn = fdBudgetWarning(inFlight);
-  if (warn) log.warn(warn);
   const reuse = Object.hasOwn(dict, "reuse_existing_data_preparation") && resolveAt(dict, ["reuse_existing_data_preparation"]) === true;
   if (reuse && existsSync(input)) log.info(`reuse_existing_data_preparation: using ${input}`);
   else {
@@ -128,7 +132,7 @@ async function serveAndCollect(resolved: ResolvedConfig, view: Record<string, un
     }
   }
   await import("../components/index.ts");
-  return collect(cfg, resolved, env, async () => targetsFromConfig(dict), new Supervisor({ resolved, isBuiltin, headPortFallback: true }));
+  return collect(cfg, resolved, env, async () => targetsFromConfig(dict), new Supervisor({ resolved, isBuiltin, checkConfigs: checkBuiltinConfigs, headPortFallback: true }));
 }
 
 /**
@@ -184,22 +188,46 @@ async function collect(
   }
 }
 
+/**
+ * `--benchmark NAME` in serve mode: refuse a benchmark whose server is not built in (before the
+ * config pipeline trips over its missing include), and default `--split benchmark` and
+ * `-o results/<NAME>/rollouts.jsonl` when they are not given (a gym convenience).
+ */
+async function benchmarkDefaults(name: string, flags: ParsedFlags, overrides: string[]): Promise<BenchmarkDataset | undefined> {
+  await Promise.all([import("../components/index.ts"), import("../benchmarks/index.ts")]);
+  const dirs = flags["search-dir"];
+  // The prepared-benchmark cache must be a search root before resolution, so data prepared on the spot is found.
+  mkdirSync(preparedRoot(), { recursive: true });
+  const roots = await searchRoots({ searchDirs: Array.isArray(dirs) ? dirs : typeof dirs === "string" ? [dirs] : [] });
+  const d = checkBenchmarkRunnable(name, roots, (impl) => isBuiltin("resources_servers", impl));
+  const has = (key: string) => overrides.some((o) => o.replace(/^\+\+?/, "").startsWith(`${key}=`));
+  if (!has("split")) overrides.push("+split=benchmark");
+  if (!has("output_jsonl_fpath")) {
+    overrides.push(`+output_jsonl_fpath=${join("results", name, "rollouts.jsonl")}`);
+    log.info(`writing rollouts to ${join("results", name, "rollouts.jsonl")} (pass -o to choose)`);
+  }
+  return d;
+}
+
 /** The `gym eval run` command. */
 export default defineGymCommand({
   meta: { name: "run", description: "Collect rewarded rollouts from a JSONL dataset" },
   args,
   examples: [
     "gym eval run --no-serve -i data/example.jsonl -o results/rollouts.jsonl --num-repeats 4 --concurrency 64",
-    "gym eval run --benchmark aime24 --split benchmark -o results/aime24/rollouts.jsonl -m my-model --model-url http://localhost:8000/v1",
+    "gym eval run --resources-server example_multi_step --model-type openai_model --split example -o results/rollouts.jsonl -m my-model --model-url http://localhost:8000/v1",
+    "gym eval run --benchmark gsm8k --model-type vllm_model -m my-model --model-url http://localhost:8000/v1",
     "gym eval run --no-serve -i in.jsonl -o out.jsonl --resume",
   ],
   async run({ args: flags, data }) {
     const overrides = [...flagsToOverrides(flags, table), ...data.overrides];
     const noServe = flags["no-serve"] === true;
+    const bench = !noServe && typeof flags.benchmark === "string" && flags.benchmark !== "" ? await benchmarkDefaults(flags.benchmark, flags, overrides) : undefined;
     const resolved = await resolveGlobalConfig({ selectors: selectorArgs(flags), overrides, noModel: false });
     const dict = resolved.dict;
-    const view = rolloutView(dict, (k) => resolveAt(dict, [k]));
     const env = readEnv();
+    if (bench) await ensurePrepared(bench, resolved.roots, keysOf(resolved), preparedRoot());
+    const view = rolloutView(dict, (k) => resolveAt(dict, [k]));
 
     if (!noServe) return serveAndCollect(resolved, view, env);
 
@@ -217,8 +245,6 @@ export default defineGymCommand({
     const inFlight = maxInFlight(cfg);
     const cap = neededMaxHttpRequests(inFlight, env.bunMaxHttpRequests);
     if (cap !== undefined && !env.driverRespawned) return respawnWithFetchCap(cap);
-    const warn = fdBudgetWarning(inFlight);
-    if (warn) log.warn(warn);
 
     return collect(cfg, resolved, env, async () => targetsFromConfig((await setupServerClient(dict)).config));
   },

@@ -6,5 +6,5 @@ export default listCommand({
   command: "list resources-servers",
   description: "List resources servers (the --resources-server values), or inspect one",
   kinds: ["resources_server"],
-  examples: ["gym list resources-servers", "gym list resources-servers math_with_judge --json"],
+  examples: ["gym list resources-servers", "gym list resources-servers example_single_tool_call --json"],
 });

@@ -23,7 +23,7 @@ export default defineGymCommand({
     query: { type: "positional", required: false, description: "Text to look for" },
     ...catalogFlags,
   },
-  examples: ["gym search math", "gym search benchmarks aime", "gym search resources-servers judge --json"],
+  examples: ["gym search resources-servers tool", "gym search agents simple --json", "gym search models openai"],
   async run(ctx) {
     const ov = catalogOverrides(ctx.data.overrides);
     const json = ctx.args.json === true || ov.json === true;
@@ -36,7 +36,7 @@ export default defineGymCommand({
     }
     if (query === undefined && ov.query !== undefined && ov.query !== null) query = String(ov.query);
     if (query === undefined || query.trim() === "") {
-      throw new UsageError("gym search: error: the following arguments are required: QUERY", { hint: "e.g. `gym search math` or `gym search benchmarks aime`" });
+      throw new UsageError("gym search: error: the following arguments are required: QUERY", { hint: "e.g. `gym search resources-servers tool` or `gym search models openai`" });
     }
     let kinds = DEFAULT_KINDS;
     if (type !== undefined) {

@@ -21,13 +21,13 @@ export function refName(ctx: ComponentContext, key: string): string {
 }
 
 /** A string leaf key (empty/absent → undefined). */
-export function str(ctx: ComponentContext, key: string): string | undefined {
+export function str(ctx: Pick<ComponentContext, "config">, key: string): string | undefined {
   const v = ctx.config[key];
   return v === undefined || v === null || v === "" ? undefined : String(v);
 }
 
 /** A boolean leaf key with a default (accepts "true"/"false" strings from env interpolation). */
-export function bool(ctx: ComponentContext, key: string, fallback: boolean): boolean {
+export function bool(ctx: Pick<ComponentContext, "config">, key: string, fallback: boolean): boolean {
   const v = ctx.config[key];
   if (v === undefined || v === null) return fallback;
   if (typeof v === "string") return v.toLowerCase() === "true";
@@ -35,7 +35,7 @@ export function bool(ctx: ComponentContext, key: string, fallback: boolean): boo
 }
 
 /** An object leaf key (null/absent → undefined). */
-export function obj(ctx: ComponentContext, key: string): Record<string, unknown> | undefined {
+export function obj(ctx: Pick<ComponentContext, "config">, key: string): Record<string, unknown> | undefined {
   const v = ctx.config[key];
   return v && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
 }

@@ -15,6 +15,7 @@ registerBuiltin("environment_servers", "single_agent_turn_legacy", async () => (
 registerBuiltin("resources_servers", "mcqa", async () => (await import("./resources/mcqa.ts")).component);
 registerBuiltin("resources_servers", "gpqa_diamond", async () => (await import("./resources/mcqa.ts")).gpqaDiamondComponent);
 registerBuiltin("resources_servers", "equivalence_llm_judge", async () => (await import("./resources/equivalence-llm-judge.ts")).component);
+registerBuiltin("resources_servers", "code_gen", async () => (await import("./resources/code-gen.ts")).component);
 registerBuiltin("resources_servers", "math_with_judge", async () => (await import("./resources/math-with-judge/index.ts")).component);
 registerBuiltin("resources_servers", "math_with_autograder", async () => (await import("./resources/math-with-autograder/index.ts")).component);
 registerBuiltin("resources_servers", "polymath", async () => (await import("./resources/polymath/index.ts")).component);

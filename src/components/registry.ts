@@ -24,6 +24,11 @@ export interface BuiltinComponent {
   className: string;
   /** Build the server for one instance. */
   create(ctx: ComponentContext): Promise<ServerApp>;
+  /**
+   * Check an instance's resolved leaf without building anything; throws a ConfigError naming the
+   * key. Run by the parent before any process starts, so a bad leaf never surfaces as a child crash.
+   */
+  checkConfig?(ctx: Pick<ComponentContext, "instanceName" | "config">): void;
 }
 
 const table = new Map<string, () => Promise<BuiltinComponent>>();

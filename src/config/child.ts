@@ -9,7 +9,7 @@ import { ConfigError } from "../errors.ts";
 import { resolveAt } from "./interpolate.ts";
 import { isPlainMap } from "./merge.ts";
 import { parseConfigDict } from "./serialize.ts";
-import { SERVER_TYPES, type ConfigDict, type ServerType } from "./types.ts";
+import { SERVER_TYPES, type ConfigDict, type ServerInstance, type ServerType } from "./types.ts";
 
 export { serializeConfigDict } from "./serialize.ts";
 
@@ -19,6 +19,13 @@ export interface ChildConfig {
   leaf: Record<string, unknown>;
   serverType: ServerType;
   implementation: string;
+}
+
+/** An instance's leaf with interpolations resolved and `name` injected, as its process will see it (runtime.md §2.2). */
+export function resolvedLeaf(dict: ConfigDict, instance: Pick<ServerInstance, "name" | "serverType" | "implementation">): Record<string, unknown> {
+  const resolved = resolveAt(dict, [instance.name, instance.serverType, instance.implementation]);
+  if (!isPlainMap(resolved)) throw new ConfigError(`'${instance.name}.${instance.serverType}.${instance.implementation}' is not a map`);
+  return { ...resolved, name: instance.name };
 }
 
 /** Parse the hand-off YAML and pick out (and resolve) this instance's leaf. */

@@ -3,6 +3,7 @@
  * environment server fronts gets `<agent>__legacy_agent`, which relays `POST /run` to it.
  * Names follow the newest upstream revision and live here only (D2).
  */
+import { readEnv } from "../env.ts";
 import { log } from "../log.ts";
 import { isPlainMap } from "./merge.ts";
 import type { ConfigDict, ServerInstance } from "./types.ts";
@@ -25,8 +26,12 @@ function frontedAgent(inst: ServerInstance): string | undefined {
   return isPlainMap(ref) && ref.type === "responses_api_agents" && typeof ref.name === "string" ? ref.name : undefined;
 }
 
-/** Add a generated environment server for every agent without one; returns the generated instances. */
-export function addLegacyAgentServers(dict: ConfigDict, instances: ServerInstance[]): ServerInstance[] {
+/**
+ * Add a generated environment server for every agent without one; returns the generated instances.
+ * `shipped(agent)` says the agent comes from one of gym's own built-in configs: those follow upstream's
+ * layout (agents without environment servers), and a user cannot act on a deprecation notice about them.
+ */
+export function addLegacyAgentServers(dict: ConfigDict, instances: ServerInstance[], shipped: (agent: string) => boolean = () => false): ServerInstance[] {
   const fronted = new Set(instances.filter((i) => i.serverType === ENVIRONMENT_SERVERS).map(frontedAgent));
   const generated: ServerInstance[] = [];
   const notices: string[] = [];
@@ -36,10 +41,11 @@ export function addLegacyAgentServers(dict: ConfigDict, instances: ServerInstanc
     while (Object.hasOwn(dict, name)) name = `_${name}`;
     const leaf: Record<string, unknown> = { entrypoint: "app.py", [AGENT_SERVER_FIELD]: { type: "responses_api_agents", name: agent.name } };
     dict[name] = { [ENVIRONMENT_SERVERS]: { [LEGACY_AGENT]: leaf } };
-    notices.push(`Agent '${agent.name}' has no Environment Server; generated legacy_agent '${name}'. This is deprecated — add an environment server to your config.`);
+    if (!shipped(agent.name)) notices.push(`Agent '${agent.name}' has no Environment Server; generated legacy_agent '${name}'. This is deprecated — add an environment server to your config.`);
     generated.push({ name, serverType: ENVIRONMENT_SERVERS, implementation: LEGACY_AGENT, leaf, dir: undefined, generated: true });
   }
   // One log call for all of them: a benchmark with many agents should not pay per line.
-  if (notices.length > 0) log.warn(notices.join("\n"));
+  // A D16 re-spawned driver resolves the same config again; its parent already said it.
+  if (notices.length > 0 && !readEnv().driverRespawned) log.warn(notices.join("\n"));
   return generated;
 }

@@ -4,6 +4,8 @@
  * almost-servers, agent swap, legacy_agent servers, cross-references → network keys → defaults.
  * The result keeps interpolations unresolved (D3); `env resolve` resolves them for printing.
  */
+import { realpathSync } from "node:fs";
+import { embeddedRoot } from "../assets/embedded.ts";
 import { ConfigError } from "../errors.ts";
 import { handleAlmostServers } from "./almost-servers.ts";
 import { swapAgents } from "./agent-swap.ts";
@@ -19,6 +21,7 @@ import type { Layer } from "./load.ts";
 import { emptyLayer, mergeDicts, mergeInto } from "./merge.ts";
 import { checkGlobalKeys } from "./global-schema.ts";
 import { checkMissing } from "./missing.ts";
+import { warnMisspelledKeys } from "./key-typos.ts";
 import { checkPoolLimits, checkProxyKeys } from "./network-keys.ts";
 import { applyOverride } from "./overrides.ts";
 import { addLegacyAgentServers } from "./legacy-agent.ts";
@@ -126,12 +129,16 @@ export async function resolveGlobalConfig(req: ResolveRequest): Promise<Resolved
     }
   }
   mark("resolve: almost-servers + agent swap");
-  for (const g of addLegacyAgentServers(dict, servers)) servers.push({ ...g, dir: implementationDir(g.serverType, g.implementation, roots) });
+  // Locations carry the search roots' real paths.
+  const builtinRoot = `${realpathSync(await embeddedRoot())}/`;
+  const shipped = (name: string) => locationOf(merged.locs, [name])?.file.startsWith(builtinRoot) === true;
+  for (const g of addLegacyAgentServers(dict, servers, shipped)) servers.push({ ...g, dir: implementationDir(g.serverType, g.implementation, roots) });
   mark("resolve: legacy_agent servers");
   checkCrossRefs(servers, merged.locs);
   checkPoolLimits(read, servers, locate);
   checkProxyKeys(read, locate);
   mark("resolve: cross-refs + network keys");
+  warnMisspelledKeys(dict, servers.map((s) => s.name));
   await applyDefaults(dict, servers, { cwd, offline: req.offline, read, locate });
   mark("resolve: defaults");
   return { dict, servers, roots, locate: (path) => locationOf(merged.locs, path) };

@@ -38,17 +38,26 @@ export interface ExampleRunOptions {
 }
 
 /** Recorded reward per task: by `_ng_task_index` when the rows carry it, else by line order. */
-function recordedRewards(path: string): Map<number, unknown> {
-  const out = new Map<number, unknown>();
-  readFileSync(path, "utf8")
-    .split("\n")
-    .filter((l) => l.trim() !== "")
-    .forEach((l, i) => {
-      const row = JSON.parse(l) as Record<string, unknown>;
-      const task = typeof row._ng_task_index === "number" ? row._ng_task_index : i;
-      if (!out.has(task)) out.set(task, row.reward);
-    });
-  return out;
+/** What identifies a rollout's task in a recording: its prompt (role and content; servers may add `type`). */
+function promptKey(row: Record<string, unknown>): string {
+  const input = (row.responses_create_params as { input?: unknown } | undefined)?.input;
+  return JSON.stringify(Array.isArray(input) ? input.map((m) => [(m as Record<string, unknown>)?.role, (m as Record<string, unknown>)?.content]) : input);
+}
+
+/**
+ * Recorded rewards by task index, or by prompt for recordings without `_ng_task_index` (upstream's
+ * example rollouts: their line order need not follow example.jsonl, and scripted_model replays by prompt).
+ */
+function recordedRewards(path: string): { byTask: Map<number, unknown>; byPrompt: Map<string, unknown> } {
+  const byTask = new Map<number, unknown>();
+  const byPrompt = new Map<string, unknown>();
+  for (const l of readFileSync(path, "utf8").split("\n").filter((x) => x.trim() !== "")) {
+    const row = JSON.parse(l) as Record<string, unknown>;
+    if (typeof row._ng_task_index === "number") {
+      if (!byTask.has(row._ng_task_index)) byTask.set(row._ng_task_index, row.reward);
+    } else if (!byPrompt.has(promptKey(row))) byPrompt.set(promptKey(row), row.reward);
+  }
+  return { byTask, byPrompt };
 }
 
 function message(err: unknown): string {
@@ -128,9 +137,10 @@ export async function exampleRun(opts: ExampleRunOptions): Promise<Check> {
     const mean = summary.results.reduce((a, r) => a + Number(r.reward), 0) / Math.max(1, summary.results.length);
     if (opts.replay) {
       const recorded = recordedRewards(opts.replay);
+      const want = (r: Record<string, unknown>) => (recorded.byTask.has(Number(r._ng_task_index)) ? recorded.byTask.get(Number(r._ng_task_index)) : recorded.byPrompt.get(promptKey(r)));
       const diffs = summary.results
-        .filter((r) => recorded.has(Number(r._ng_task_index)) && recorded.get(Number(r._ng_task_index)) !== r.reward)
-        .map((r) => `task ${String(r._ng_task_index)}: reward ${String(r.reward)} now, ${String(recorded.get(Number(r._ng_task_index)))} recorded`);
+        .filter((r) => want(r) !== undefined && want(r) !== r.reward)
+        .map((r) => `task ${String(r._ng_task_index)}: reward ${String(r.reward)} now, ${String(want(r))} recorded`);
       if (diffs.length > 0) {
         return fail(CHECK, `replaying ${opts.replay} gave different rewards:\n${diffs.join("\n")}`, "the tools or the verifier changed behaviour; if that is intended, record the example rollouts again");
       }

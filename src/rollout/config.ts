@@ -2,7 +2,9 @@
  * The rollout-collection keys of the merged config (runtime §11.1), read into one typed
  * object with errors that name the key. Everything else in rollout/ takes this, never the dict.
  */
+import { readEnv } from "../env.ts";
 import { ConfigError } from "../errors.ts";
+import { log } from "../log.ts";
 import type { ConfigDict } from "../config/types.ts";
 
 /** `num_repeats`: one count for every agent, or per agent with an optional `_default`. */
@@ -79,6 +81,19 @@ function num(dict: ConfigDict, key: string, opts: { positive?: boolean; integer?
   if (opts.positive && n <= 0) throw new ConfigError(`${key} must be > 0, got ${n}`, { key, hint: `remove ${key} for no limit` });
   if (opts.min !== undefined && n < opts.min) throw new ConfigError(`${key} must be ≥ ${opts.min}, got ${n}`, { key });
   return n;
+}
+
+/**
+ * `drain_margin_seconds` (D37, default 120). `drain_margin_s` is the spelling gym read before D37:
+ * still honoured when the new key is absent, with a warning (once: a D16 re-spawned copy stays quiet).
+ */
+function drainMargin(dict: ConfigDict): number {
+  const v = num(dict, "drain_margin_seconds", { min: 0 });
+  if (v !== undefined) return v;
+  const old = num(dict, "drain_margin_s", { min: 0 });
+  if (old === undefined) return 120;
+  if (!readEnv().driverRespawned) log.warn("drain_margin_s is deprecated; use drain_margin_seconds (same meaning, seconds)");
+  return old;
 }
 
 /** Validate `num_repeats` (runtime §11.1): int ≥ 1, or a dict of such ints; null → 1. */
@@ -178,7 +193,7 @@ export function rolloutConfigFrom(dict: ConfigDict, opts: { requireInput?: boole
     runTimeoutMs: (timeout ?? 21600) * 1000,
     retryBudgetMs: (budget ?? 120) * 1000,
     stallWarningSeconds: num(dict, "stall_warning_seconds", { positive: true }) ?? 300,
-    drainMarginSeconds: num(dict, "drain_margin_s", { min: 0 }) ?? 60,
+    drainMarginSeconds: drainMargin(dict),
     statusPort,
     observability,
     modelCallCaptureDir: captureDir,
@@ -198,7 +213,7 @@ export const ROLLOUT_KEYS = [
   "num_samples_in_parallel", "max_resident_rollout_tasks", "retain_results_in_memory", "disable_aggregation",
   "require_complete", "resume_from_cache", "responses_create_params", "prompt_config", "skills", "upload_rollouts",
   "upload_rollouts_to_wandb", "interleave_repeats", "retry_terminal_timeouts", "request_timeout_seconds",
-  "request_retry_budget_seconds", "stall_warning_seconds", "drain_margin_s", "status_port", "observability_enabled",
+  "request_retry_budget_seconds", "stall_warning_seconds", "drain_margin_seconds", "drain_margin_s", "status_port", "observability_enabled",
   "model_call_capture_dir", "global_aiohttp_client_request_debug", "rollout_collection_driver", "split",
   "dispatch_longest_first", "count_failure_classes_as_zero", "count_missing_rollouts_as_zero",
   "environment_routing_mode", "environment_server_name", "environment_server_routes",

@@ -8,6 +8,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { log } from "../log.ts";
 import type { AggregateEntry } from "./aggregate.ts";
+import { fdBudgetWarning } from "./capacity.ts";
 import { clearCapture, foldCapture } from "./capture.ts";
 import { maxInFlight, type RolloutConfig } from "./config.ts";
 import { EXIT_DRAINED, WalltimeDrain } from "./drain.ts";
@@ -89,6 +90,9 @@ export async function runRollouts(cfg: RolloutConfig, deps: DriverDeps): Promise
 
   try {
     const { journal, gated } = await openRun(cfg, paths, progress, { targets: deps.targets, transform: deps.transform, maxAttempts });
+    // Judged on the rollouts this run can really have in flight (5 rows never need 8192 sockets).
+    const fdWarning = fdBudgetWarning(Math.min(maxInFlight(cfg), progress.total - progress.done - progress.failed));
+    if (fdWarning) log.warn(fdWarning);
 
     // ---- dispatch ----
     progress.state = "running";
@@ -236,7 +240,8 @@ export async function runRollouts(cfg: RolloutConfig, deps: DriverDeps): Promise
     };
     if (drained || stopped) {
       progress.state = drained ? "drained" : "stopped";
-      if (drained) writeFileSync(paths.drained, `${JSON.stringify({ drained_at: Date.now() / 1000, done: progress.done, total: progress.total })}\n`);
+      // `new_rows` tells the resumable prologue whether this job made progress (D37).
+      if (drained) writeFileSync(paths.drained, `${JSON.stringify({ drained_at: Date.now() / 1000, done: progress.done, total: progress.total, new_rows: newlyDone })}\n`);
       summary.exitCode = drained ? EXIT_DRAINED : 130;
       process.stderr.write(`${drained ? "Drained for walltime" : "Stopped"}: ${progress.done}/${progress.total} rollouts done; resume with --resume (+resume_from_cache=true).\n`);
       return summary;

@@ -6,11 +6,11 @@
  */
 import { processEnvCopy, readEnv } from "../env.ts";
 import { log } from "../log.ts";
-import { selfCommand } from "../runtime/process/spawn.ts";
+import { gymArgsOfThisProcess, selfCommand } from "../runtime/process/spawn.ts";
 
-/** argv that re-runs this same command line (the gym command of runtime/process/spawn.ts plus the user's arguments). */
+/** argv that re-runs this same gym command (a legacy `ng_*` alias already mapped to its gym tokens). */
 export function sameCommandLine(): string[] {
-  return [...selfCommand(), ...process.argv.slice(2)];
+  return [...selfCommand(), ...gymArgsOfThisProcess()];
 }
 
 /** Re-run this command with `BUN_CONFIG_MAX_HTTP_REQUESTS=value`; resolves to the child's exit code. */

@@ -1,7 +1,7 @@
 /**
- * Staging (spec submit.md §9.2, D23): a temp tree with the gym binary at its top and, per
- * benchmark, `logs/`, `artifacts/`, `job.sh` (0600: the one file that may hold baked host: values,
- * D28) and `otel/collector.yaml`. Modes travel with the copy.
+ * Staging (spec submit.md §9.2, D23): a temp tree with, per benchmark, `logs/`, `artifacts/`, `job.sh` (0600: the one file that may hold baked host: values,
+ * D28) and `otel/collector.yaml`. Modes travel with the copy. The gym binary is not in the tree:
+ * binary-cache.ts places it once per content digest and links it into the run dir.
  */
 import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -38,7 +38,6 @@ export function stageGymBinary(target: string): void {
 export function stageRun(benchmarks: StagedBenchmark[]): string {
   const dir = mkdtempSync(join(tmpdir(), "gym-submit-"));
   chmodSync(dir, 0o755);
-  stageGymBinary(join(dir, "gym"));
   for (const b of benchmarks) {
     const bd = join(dir, b.name);
     for (const sub of ["", "logs", "artifacts"]) mkdirSync(join(bd, sub), { recursive: true, mode: 0o755 });

@@ -14,10 +14,12 @@ import { executorPrechecks } from "./prechecks.ts";
 import { buildRecord, currentUser, newGymJobId, resolvedYaml, type SubmissionRecord } from "./records.ts";
 import { collectorYaml } from "./render/otel.ts";
 import { renderScript } from "./render/script.ts";
+import { checkRunConfigs } from "./run-config.ts";
 import { q } from "./render/shell.ts";
 import { parseSbatchOutput, sbatchProgram } from "./slurm.ts";
 import { isLocalHost, localConnection, sshConnection, type Connection } from "./ssh.ts";
 import { stageRun, type StagedBenchmark } from "./stage.ts";
+import { linkStagedBinary } from "./binary-cache.ts";
 import { validateSubmit, type Validated } from "./validate.ts";
 import type { RenderContext } from "./render/context.ts";
 
@@ -77,6 +79,7 @@ export async function runSubmit(o: SubmitOptions): Promise<number> {
   executorPrechecks(v.config, envVar);
   const [cluster, compute] = Object.entries(v.config.compute)[0]!;
   const local = isLocalHost(compute.hostname);
+  for (const note of await checkRunConfigs(v.config, { remote: !local })) o.warn(note);
   const gymJobId = newGymJobId();
   if (!local && !v.config.job.output_path.startsWith("/")) {
     throw new ConfigError(`job.output_path '${v.config.job.output_path}' must be an absolute path on '${compute.hostname}' when submitting over SSH`, { code: "E_SUBMIT_CONFIG", hint: "set job.output_path to an absolute path on the cluster's shared filesystem" });
@@ -117,6 +120,7 @@ export async function runSubmit(o: SubmitOptions): Promise<number> {
     await checkMounts(conn, v);
     stagingDir = stageRun(staged);
     await conn.copyTree(stagingDir, runDir);
+    await linkStagedBinary(conn, outputPath, runDir);
     const names = staged.map((b) => b.name);
     const r = await conn.run(sbatchProgram(runDir, names, secrets), "sbatch");
     const results = parseSbatchOutput(r.stdout, names);

@@ -166,7 +166,7 @@ describe("runRollouts", () => {
     try {
       const input = join(dir.path, "in.jsonl");
       await writeInput(input, 50);
-      const cfg = rolloutConfigFrom({ input_jsonl_fpath: input, output_jsonl_fpath: join(dir.path, "r.jsonl"), num_samples_in_parallel: 2, drain_margin_s: 5 });
+      const cfg = rolloutConfigFrom({ input_jsonl_fpath: input, output_jsonl_fpath: join(dir.path, "r.jsonl"), num_samples_in_parallel: 2, drain_margin_seconds: 5 });
       // 6 s left, margin 5 s: the first rollouts run; once p95 (~50 ms) + 5 s passes the time left, admission stops.
       const s = await runRollouts(cfg, { targets: targetsFromConfig(configFor(server.port)), jobEndTime: Date.now() / 1000 + 5.3 });
       expect(s.exitCode).toBe(75);
@@ -175,6 +175,24 @@ describe("runRollouts", () => {
       expect(s.done).toBeGreaterThan(0);
       expect(s.done).toBeLessThan(50);
       expect(lines(s.paths.output).length).toBe(s.done);
+      expect(JSON.parse(readFileSync(join(dir.path, ".gym_drained"), "utf8")).new_rows).toBe(s.newlyDone);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  test("walltime shorter than the margin: drains at 0 rows and the marker says no progress (D37)", async () => {
+    await using dir = await tempDir();
+    const server = startEnvServer(() => ({ kind: "ok" }));
+    try {
+      const input = join(dir.path, "in.jsonl");
+      await writeInput(input, 5);
+      const cfg = rolloutConfigFrom({ input_jsonl_fpath: input, output_jsonl_fpath: join(dir.path, "r.jsonl"), drain_margin_seconds: 120 });
+      const s = await runRollouts(cfg, { targets: targetsFromConfig(configFor(server.port)), jobEndTime: Date.now() / 1000 + 60 });
+      expect(s.exitCode).toBe(75);
+      expect(s.done).toBe(0);
+      const marker = JSON.parse(readFileSync(join(dir.path, ".gym_drained"), "utf8"));
+      expect(marker.new_rows).toBe(0);
     } finally {
       await server.stop();
     }

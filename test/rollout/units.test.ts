@@ -96,6 +96,15 @@ describe("config", () => {
     expect(() => rolloutConfigFrom({ input_jsonl_fpath: "i", output_jsonl_fpath: "o", count_failure_classes_as_zero: true })).toThrow("D21");
     expect(rolloutConfigFrom({ input_jsonl_fpath: "i", output_jsonl_fpath: "o", upload_rollouts_to_wandb: false }).uploadRollouts).toBe(false);
   });
+
+  test("D37: the drain margin is drain_margin_seconds (default 120); the old drain_margin_s still counts", () => {
+    const base = { input_jsonl_fpath: "i", output_jsonl_fpath: "o" };
+    expect(rolloutConfigFrom(base).drainMarginSeconds).toBe(120);
+    expect(rolloutConfigFrom({ ...base, drain_margin_seconds: 30 }).drainMarginSeconds).toBe(30);
+    expect(rolloutConfigFrom({ ...base, drain_margin_s: 45 }).drainMarginSeconds).toBe(45);
+    expect(rolloutConfigFrom({ ...base, drain_margin_seconds: 30, drain_margin_s: 45 }).drainMarginSeconds).toBe(30);
+    expect(() => rolloutConfigFrom({ ...base, drain_margin_seconds: -1 })).toThrow("drain_margin_seconds");
+  });
 });
 
 describe("journal files", () => {

@@ -70,6 +70,15 @@ describe("other routes", () => {
   });
 });
 
+describe("example_single_tool_call verify", () => {
+  test("always 1.0, as upstream: whether the model called get_weather or not", async () => {
+    const url = `${stack.url.weather}/verify`;
+    expect((await postJson(url, verifyBody({}))).json.reward).toBe(1);
+    const called = { output: [{ type: "function_call", name: "get_weather", arguments: '{"city":"sf"}', call_id: "c1" }] };
+    expect((await postJson(url, { ...verifyBody({}), response: called })).json.reward).toBe(1);
+  });
+});
+
 describe("example_multi_step grading", () => {
   const call = (args: unknown) => ({ type: "function_call", name: "extract_synonym_values", arguments: JSON.stringify(args), call_id: "c" });
   const expected = [synonymValue("glad"), synonymValue("cheerful")];

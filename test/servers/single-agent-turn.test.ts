@@ -63,7 +63,8 @@ describe("single_agent_turn", () => {
     const r = await postJson(`${stack.url.timeout_env}/run`, episode({ agent_timeout_seconds: 0.3 }));
     expect(performance.now() - started).toBeLessThan(1900);
     expect(r.json.failure).toBeNull();
-    expect(r.json.result).toMatchObject({ agent_timed_out: true, agent_timeout_seconds: 0.3, reward: 0 });
+    // Graded by the resources server's verify: example_single_tool_call rewards every response 1.0, as upstream.
+    expect(r.json.result).toMatchObject({ agent_timed_out: true, agent_timeout_seconds: 0.3, reward: 1 });
     expect(r.json.result.response).toMatchObject({ status: "incomplete", output: [], metadata: { agent_timed_out: "true", response_source: "environment_timeout_envelope" } });
   });
 });

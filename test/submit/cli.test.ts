@@ -23,8 +23,8 @@ driver:
   policy_model: policy
   env: {W: "runtime:GYM_T_FWD_SECRET"}
   benchmarks:
-    b1: {run: {num_repeats: 2}}
-    b2: {run: {x: 1}}
+    b1: {run: {config_paths: [resources_servers/example_single_tool_call/configs/example_single_tool_call.yaml], split: example, num_repeats: 2}}
+    b2: {run: {config_paths: [resources_servers/example_single_tool_call/configs/example_single_tool_call.yaml], split: example, x: 1}}
 job: {output_path: ${out}}
 otel: {enabled: false}
 `;
@@ -127,6 +127,8 @@ describe("gym eval submit CLI", () => {
     expect(runDir).toBe(join(runs, rec.gym_job_id));
     expect(JSON.parse(readFileSync(join(runDir, "gym-job.json"), "utf8"))).toEqual(rec);
     expect(statSync(join(runDir, "gym")).mode & 0o777).toBe(0o755);
+    // The binary is staged once per content digest beside the run dirs and linked into each.
+    expect(readdirSync(join(runs, ".gym-bin")).filter((f) => f.startsWith("gym-"))).toHaveLength(1);
     expect(statSync(join(runDir, "b1", "job.sh")).mode & 0o777).toBe(0o600);
     expect(statSync(join(runDir, "b1", "logs")).isDirectory()).toBe(true);
     expect(statSync(join(runDir, "b1", "artifacts")).isDirectory()).toBe(true);

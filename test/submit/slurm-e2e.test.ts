@@ -6,7 +6,7 @@
  * only when `sinfo` is absent.
  */
 import { describe, expect, test } from "bun:test";
-import { copyFileSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runGym, tempDir } from "../helpers/tmp.ts";
 
@@ -166,6 +166,10 @@ describe.skipIf(!HAS_SLURM)("real Slurm (bare metal)", () => {
     "a failing resumable driver is retried by the chain until max_retries, then the chain stops",
     async () => {
       await using dir = await tempDir("gym-slurm-chain-");
+      // A config that resolves (so submit's run-config check passes) whose dataset is gone by the time
+      // the job collates it: the driver fails inside the job, every time.
+      const envYaml = writeEnvConfig(dir.path);
+      rmSync(join(dir.path, "val.jsonl"));
       writeFileSync(
         join(dir.path, "submit.yaml"),
         `services: {}
@@ -175,7 +179,7 @@ driver:
   benchmarks:
     broken:
       resumable: {max_retries: 1}
-      run: {config_paths: [${dir.path}/does-not-exist.yaml]}
+      run: {config_paths: [${envYaml}, responses_api_models/scripted_model/configs/scripted_model.yaml], split: validation}
 job: {output_path: ${join(dir.path, "runs")}}
 otel: {enabled: false}
 `,

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { stageRun } from "../../src/submit/stage.ts";
+import { linkStagedBinary } from "../../src/submit/binary-cache.ts";
 import { sshConnection } from "../../src/submit/ssh.ts";
 import { runSubmit } from "../../src/submit/submit.ts";
 import { tempDir, type TempDir } from "../helpers/tmp.ts";
@@ -78,7 +79,14 @@ describe.skipIf(!READY)("SSH connection against a loopback sshd", () => {
       const remote = join(dir.path, "remote", "run");
       await conn.copyTree(staging, remote);
       expect(statSync(join(remote, "b", "job.sh")).mode & 0o777).toBe(0o600);
+      // The binary goes to the content-addressed cache once and is linked into each run dir.
+      const first = await linkStagedBinary(conn, join(dir.path, "remote"), remote);
+      expect(first.copied).toBe(true);
       expect(statSync(join(remote, "gym")).mode & 0o777).toBe(0o755);
+      const other = join(dir.path, "remote", "run2");
+      await conn.copyTree(staging, other);
+      expect((await linkStagedBinary(conn, join(dir.path, "remote"), other)).copied).toBe(false);
+      expect(readFileSync(join(other, "gym"), "utf8")).toBe(readFileSync(first.path, "utf8"));
       expect(statSync(join(remote, "b", "logs")).isDirectory()).toBe(true);
       await conn.writeFile(join(remote, "it's.json"), '{"a": "b\'c"}\n');
       expect(readFileSync(join(remote, "it's.json"), "utf8")).toBe('{"a": "b\'c"}\n');

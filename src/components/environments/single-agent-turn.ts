@@ -1,4 +1,5 @@
 /** environment_servers/single_agent_turn (native episode, runtime.md §10.4) and its flat-row twin single_agent_turn_legacy. */
+import { ConfigError } from "../../errors.ts";
 import type { ComponentContext } from "../registry.ts";
 import { episodeLimitsFromLeaf } from "../../servers/environment.ts";
 import { singleAgentTurnApp, type SingleTurnOptions } from "../../servers/environment-single-turn.ts";
@@ -16,20 +17,34 @@ function tokenCaptureFor(ctx: ComponentContext, agent: string): boolean {
   return leaf?.token_id_capture === true;
 }
 
-function options(ctx: ComponentContext, className: string): SingleTurnOptions {
+/** The tool transports of a leaf, checked. */
+function transportsOf(ctx: Pick<ComponentContext, "instanceName" | "config">): ("direct_http" | "mcp")[] {
   const raw = ctx.config.resources_tool_transports;
   // Upstream default: no transports (the agent then gets no tool access).
   const transports = (Array.isArray(raw) ? raw : []) as string[];
   for (const t of transports) {
-    if (t !== "direct_http" && t !== "mcp") throw new Error(`${ctx.instanceName}: resources_tool_transports holds "${t}"; allowed: direct_http, mcp`);
+    if (t !== "direct_http" && t !== "mcp") {
+      throw new ConfigError(`server '${ctx.instanceName}': resources_tool_transports holds "${t}"; allowed: direct_http, mcp`, { key: "resources_tool_transports" });
+    }
   }
+  return transports as ("direct_http" | "mcp")[];
+}
+
+/** Everything create() would reject in a leaf, without building anything. */
+function checkConfig(ctx: Pick<ComponentContext, "instanceName" | "config">): void {
+  transportsOf(ctx);
+  episodeLimitsFromLeaf(ctx.config, ctx.instanceName);
+}
+
+function options(ctx: ComponentContext, className: string): SingleTurnOptions {
+  const transports = transportsOf(ctx);
   return {
     className,
     instanceName: ctx.instanceName,
     config: {
       resourcesServer: refName(ctx, "resources_server"),
       agentServer: refName(ctx, "agent_server"),
-      transports: transports as ("direct_http" | "mcp")[],
+      transports,
       tokenCapture: tokenCaptureFor(ctx, refName(ctx, "agent_server")),
       limits: episodeLimitsFromLeaf(ctx.config, ctx.instanceName),
     },
@@ -42,6 +57,7 @@ export const component: BuiltinComponent = {
   serverType: "environment_servers",
   implementation: "single_agent_turn",
   className: "SingleAgentTurnEnvironmentServer",
+  checkConfig,
   async create(ctx) {
     return singleAgentTurnApp(options(ctx, "SingleAgentTurnEnvironmentServer"));
   },
@@ -52,6 +68,7 @@ export const legacyComponent: BuiltinComponent = {
   serverType: "environment_servers",
   implementation: "single_agent_turn_legacy",
   className: "SingleAgentTurnLegacyEnvironmentServer",
+  checkConfig,
   async create(ctx) {
     return singleAgentTurnLegacyApp(options(ctx, "SingleAgentTurnLegacyEnvironmentServer"));
   },

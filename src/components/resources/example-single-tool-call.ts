@@ -1,4 +1,4 @@
-/** resources_servers/example_single_tool_call: one `get_weather` tool; reward 1 when the model called it. */
+/** resources_servers/example_single_tool_call: one `get_weather` tool; verify always rewards 1.0, as upstream does. */
 import Type from "typebox";
 import { resourcesServerApp } from "../../servers/resources.ts";
 import type { BuiltinComponent } from "../registry.ts";
@@ -21,11 +21,8 @@ export const component: BuiltinComponent = {
           handler: (args) => ({ city: args.city, weather_description: `The weather in ${String(args.city)} is cold.` }),
         },
       },
-      // Newest upstream grades the call itself (0.5.1 always gave 1.0): the reward says the tool was used.
-      verify: (body) => {
-        const output = ((body.response as { output?: Record<string, unknown>[] }).output ?? []) as Record<string, unknown>[];
-        return { reward: output.some((o) => o.type === "function_call" && o.name === "get_weather") ? 1.0 : 0.0 };
-      },
+      // Upstream's verify returns 1.0 whatever the model did (spec components §1.3a): the example shows the plumbing, not grading.
+      verify: () => ({ reward: 1.0 }),
     });
   },
 };

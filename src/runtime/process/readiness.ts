@@ -6,7 +6,7 @@
  */
 import { resolveAt } from "../../config/interpolate.ts";
 import type { ConfigDict } from "../../config/types.ts";
-import { ConfigError } from "../../errors.ts";
+import { RuntimeError } from "../../errors.ts";
 import { bypassProxyFor } from "../http/http-client.ts";
 
 /** Outcome of one server probe (upstream's status names). */
@@ -121,12 +121,13 @@ export async function waitForModelEndpoints(
     } else if (round % 10 === 0) io.info(`  still waiting, ${Math.round(elapsed())}s elapsed`);
     if (elapsed() >= timeoutSeconds) {
       const list = waiting.map((e) => `  - ${e.url} (from \`${e.key}\`)`).join("\n");
-      throw new ConfigError(
+      // A runtime failure (D31: exit 1): the config may be right and the endpoint simply down.
+      throw new RuntimeError(
         `${waiting.length} model endpoint(s) never answered within ${timeoutSeconds}s:\n${list}\nNothing accepted a connection there. Is the inference server running, and is the URL right?\n` +
           "  - Check the config key named beside each URL. Verify with `curl -i <base_url>/models` for a `/v1` endpoint, or `curl -i <base_url>` otherwise.\n" +
           "  - Any response, including 401 or 404, means something is listening.\n" +
           "  - Raise `model_endpoint_readiness_timeout_seconds` to wait longer, or set it to 0 to skip this check.",
-        { key: "model_endpoint_readiness_timeout_seconds" },
+        { code: "E_MODEL_ENDPOINT_TIMEOUT" },
       );
     }
     const remaining = timeoutSeconds - elapsed();

@@ -9,14 +9,29 @@ import { isAbsolute, join } from "node:path";
 import { processEnvCopy } from "../../env.ts";
 import { ConfigError } from "../../errors.ts";
 
+let gymArgs: string[] | undefined;
+
+/**
+ * Record the gym tokens this process is running (main.ts, after a legacy `ng_*` name was mapped
+ * to `gym` tokens): a re-spawned copy must run the same gym command, and `process.argv` lacks the
+ * tokens an alias stood for.
+ */
+export function setGymArgs(args: string[]): void {
+  gymArgs = [...args];
+}
+
+/** The gym tokens of this process's command line (argv after the program name when none were recorded). */
+export function gymArgsOfThisProcess(): string[] {
+  return gymArgs ?? process.argv.slice(2);
+}
+
 /** The command that re-runs this program: the binary itself, or bun + src/main.ts from source. */
 export function selfCommand(): string[] {
-  // In the compiled binary modules live under Bun's virtual `$bunfs` root. Test this module's own URL:
-  // with several build entrypoints (worker files) the bundle's name changes, and a path resolved from it
-  // may leave `$bunfs`.
-  const here = import.meta.url;
+  // In the compiled binary modules live under Bun's virtual `$bunfs` root. Ask where this module
+  // is, not where main.ts would be: bundled with main.ts, `new URL("../../main.ts")` leaves that root.
+  const here = import.meta.dir;
   if (here.includes("$bunfs") || here.includes("~BUN")) return [process.execPath];
-  return [process.execPath, Bun.fileURLToPath(new URL("../../main.ts", here))];
+  return [process.execPath, Bun.fileURLToPath(new URL("../../main.ts", import.meta.url))];
 }
 
 /** A process to start. */

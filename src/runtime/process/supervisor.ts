@@ -4,7 +4,7 @@
  * shutdown. It takes a ResolvedConfig and an `isBuiltin` predicate from the CLI glue, so runtime/
  * never imports components/.
  */
-import { isAbsolute, resolve as resolvePath } from "node:path";
+import { dirname, isAbsolute, resolve as resolvePath } from "node:path";
 import { resolveAt } from "../../config/interpolate.ts";
 import type { ResolvedConfig, ServerInstance, ServerType } from "../../config/types.ts";
 import { ConfigError, RuntimeError } from "../../errors.ts";
@@ -16,7 +16,7 @@ import { isAddressInUse, portRangeFromConfig, probeExternalPort } from "./ports.
 import { bunMaxHttpRequests, poolLimits } from "../http/pool.ts";
 import { proxySettingsFromConfig } from "../http/proxy-headers.ts";
 import { modelEndpoints, probeServer, waitForModelEndpoints } from "./readiness.ts";
-import { defaultLogDir, ServerLog } from "./logs.ts";
+import { defaultLogDir, logDirsToKeep, pruneLogDirs, ServerLog } from "./logs.ts";
 import { builtinSpec, childEnv, ENV_VALUE_LIMIT, externalSpec, selfCommand } from "./spawn.ts";
 import { Watchdog } from "./watchdog.ts";
 import { stopChildren } from "./shutdown.ts";
@@ -26,6 +26,8 @@ export interface SupervisorOptions {
   resolved: ResolvedConfig;
   /** True when (server type, implementation) is a built-in component. */
   isBuiltin: (serverType: ServerType, implementation: string) => boolean;
+  /** Check the built-in components' leaves (components/preflight.ts); runs before anything starts. */
+  checkConfigs?: (resolved: ResolvedConfig) => Promise<void>;
   /** Where status lines go (stderr by default). */
   out?: (line: string) => void;
   /** Override the command that re-runs gym (tests). */
@@ -97,6 +99,8 @@ export class Supervisor {
     this.watchdog = new Watchdog(this.command);
     const configured = opts.logDir ?? (typeof this.dict.nemo_gym_log_dir === "string" && this.dict.nemo_gym_log_dir !== "" ? this.dict.nemo_gym_log_dir : undefined);
     this.logDir = configured ? (isAbsolute(configured) ? configured : resolvePath(configured)) : defaultLogDir();
+    // Default per-run dirs would pile up in /tmp forever: keep the newest `log_dirs_to_keep`.
+    if (!configured) pruneLogDirs(dirname(this.logDir), logDirsToKeep(this.dict.log_dirs_to_keep));
   }
 
   /** The live config: after `start()` it holds every final port (build an in-process ServerClient from it). */
@@ -231,6 +235,7 @@ export class Supervisor {
   async start(): Promise<void> {
     const proxy = proxySettingsFromConfig(this.dict);
     this.plan(this.opts.resolved.servers);
+    await this.opts.checkConfigs?.(this.opts.resolved);
     const spinup = Number(this.dict.server_spinup_timeout_seconds ?? 600);
     const deadline = spinup > 0 ? performance.now() + spinup * 1000 : Number.POSITIVE_INFINITY;
 
@@ -398,13 +403,14 @@ export class Supervisor {
     }
   }
 
-  private spinupError(pending: Managed[]): ConfigError {
+  /** A start-up timeout is a runtime failure (D31: exit 1), not a config error. */
+  private spinupError(pending: Managed[]): RuntimeError {
     const t = Number(this.dict.server_spinup_timeout_seconds ?? 600);
     const names = pending.map((m) => m.name);
     const logs = pending.map((m) => `  - ${m.name}: ${m.log.file}`).join("\n");
-    return new ConfigError(
+    return new RuntimeError(
       `${pending.length} of ${this.managed.length} server(s) did not answer within ${t}s: ${names.join(", ")}. Raise \`server_spinup_timeout_seconds\` to wait longer.\nLogs:\n${logs}`,
-      { key: "server_spinup_timeout_seconds", code: "E_SPINUP_TIMEOUT" },
+      { code: "E_SPINUP_TIMEOUT" },
     );
   }
 

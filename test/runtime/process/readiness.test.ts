@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, test, setDefaultTimeout } from "bun:test";
-import { ConfigError } from "../../../src/errors.ts";
+import { exitCodeOf, RuntimeError } from "../../../src/errors.ts";
 import { modelEndpoints, probeModelEndpoint, probeServer, waitForModelEndpoints } from "../../../src/runtime/process/readiness.ts";
 
 // Real processes on a shared 2-core machine: allow more than bun's 5 s default.
@@ -58,7 +58,9 @@ describe("model endpoints", () => {
       { info: (l) => info.push(l), warn: (l) => warn.push(l) },
       { pollMs: 100 },
     ).catch((e) => e);
-    expect(err).toBeInstanceOf(ConfigError);
+    // D31: an endpoint that never answers is a runtime failure, exit 1.
+    expect(err).toBeInstanceOf(RuntimeError);
+    expect(exitCodeOf(err)).toBe(1);
     expect(err.message).toContain("1 model endpoint(s) never answered within 0.4s:");
     expect(err.message).toContain(`http://127.0.0.1:${downPort}/v1 (from \`openai_base_url\`)`);
     expect(err.message).toContain("model_endpoint_readiness_timeout_seconds");

@@ -5,7 +5,7 @@ import { parse as parseYaml } from "yaml";
 import "../../../src/components/index.ts";
 import { isBuiltin } from "../../../src/components/registry.ts";
 import { setEnvVar } from "../../../src/env.ts";
-import { ConfigError, RuntimeError } from "../../../src/errors.ts";
+import { ConfigError, exitCodeOf, RuntimeError } from "../../../src/errors.ts";
 import { Supervisor } from "../../../src/runtime/process/supervisor.ts";
 import { tempDir } from "../../helpers/tmp.ts";
 import { FIXTURES, getJson, pidAlive, resolvedConfig, waitGone, type ServerDef } from "../_env.ts";
@@ -94,8 +94,10 @@ describe("Supervisor", () => {
   test("a server that never binds times out naming it, its log and the key; nothing is left running", async () => {
     const never: ServerDef = { name: "sleepy", type: "resources_servers", impl: "never_binds", leaf: { entrypoint: "run.sh", domain: "other" }, external: true };
     const sup = supervisor([never], { server_spinup_timeout_seconds: 1.5 });
-    const err = (await sup.start().catch((x) => x)) as ConfigError;
-    expect(err).toBeInstanceOf(ConfigError);
+    const err = (await sup.start().catch((x) => x)) as RuntimeError;
+    // D31: a start-up timeout is a runtime failure, exit 1.
+    expect(err).toBeInstanceOf(RuntimeError);
+    expect(exitCodeOf(err)).toBe(1);
     expect(err.message).toContain("1 of 1 server(s) did not answer within 1.5s: sleepy");
     expect(err.message).toContain("server_spinup_timeout_seconds");
     expect(err.message).toContain("sleepy.log");
