@@ -100,41 +100,56 @@ import f97 from "../../assets/resources_servers/instruction_following/data/examp
 import f98 from "../../assets/resources_servers/instruction_following/data/example_metrics.json" with { type: "text" };
 import f99 from "../../assets/resources_servers/instruction_following/data/example_rollouts.jsonl" with { type: "text" };
 import f100 from "../../assets/resources_servers/instruction_following/data/train_metrics.json" with { type: "text" };
-import f101 from "../../assets/resources_servers/mcqa/configs/mcqa.yaml" with { type: "text" };
-import f102 from "../../assets/resources_servers/mcqa/data/example.jsonl" with { type: "text" };
-import f103 from "../../assets/resources_servers/mcqa/data/example_metrics.json" with { type: "text" };
-import f104 from "../../assets/resources_servers/mcqa/data/example_rollouts.jsonl" with { type: "text" };
-import f105 from "../../assets/resources_servers/mcqa/data/example_rollouts_with_template_metadata.jsonl" with { type: "text" };
-import f106 from "../../assets/resources_servers/mcqa/data/example_with_template_metadata.jsonl" with { type: "text" };
-import f107 from "../../assets/resources_servers/mcqa/data/example_with_template_metadata_metrics.json" with { type: "text" };
-import f108 from "../../assets/resources_servers/omniscience/configs/omniscience.yaml" with { type: "text" };
-import f109 from "../../assets/resources_servers/omniscience/data/example.jsonl" with { type: "text" };
-import f110 from "../../assets/resources_servers/omniscience/data/example_metrics.json" with { type: "text" };
-import f111 from "../../assets/resources_servers/omniscience/data/example_rollouts.jsonl" with { type: "text" };
-import f112 from "../../assets/resources_servers/omniscience/prompts/judge.yaml" with { type: "text" };
-import f113 from "../../assets/resources_servers/simpleqa/configs/simpleqa.yaml" with { type: "text" };
-import f114 from "../../assets/resources_servers/simpleqa/data/example.jsonl" with { type: "text" };
-import f115 from "../../assets/resources_servers/simpleqa/data/example_metrics.json" with { type: "text" };
-import f116 from "../../assets/resources_servers/simpleqa/data/example_rollouts.jsonl" with { type: "text" };
-import f117 from "../../assets/resources_servers/simpleqa/prompts/judge.yaml" with { type: "text" };
-import f118 from "../../assets/resources_servers/text_to_sql/configs/text_to_sql.yaml" with { type: "text" };
-import f119 from "../../assets/resources_servers/text_to_sql/data/example.jsonl" with { type: "text" };
-import f120 from "../../assets/resources_servers/text_to_sql/data/example_metrics.json" with { type: "text" };
-import f121 from "../../assets/resources_servers/text_to_sql/data/example_rollouts.jsonl" with { type: "text" };
-import f122 from "../../assets/resources_servers/text_to_sql/prompts/judge_prompt_template.txt" with { type: "text" };
-import f123 from "../../assets/resources_servers/text_to_sql/prompts/judge_system_message.txt" with { type: "text" };
-import f124 from "../../assets/resources_servers/xstest/configs/xstest.yaml" with { type: "text" };
-import f125 from "../../assets/resources_servers/xstest/data/example.jsonl" with { type: "text" };
-import f126 from "../../assets/resources_servers/xstest/data/example_metrics.json" with { type: "text" };
-import f127 from "../../assets/resources_servers/xstest/data/example_rollouts.jsonl" with { type: "text" };
-import f128 from "../../assets/resources_servers/xstest/prompt_templates/wildguard_judge.txt" with { type: "text" };
-import f129 from "../../assets/resources_servers/xstest/prompt_templates/xstest_judge.txt" with { type: "text" };
-import f130 from "../../assets/responses_api_agents/simple_agent/configs/simple_agent.yaml" with { type: "text" };
-import f131 from "../../assets/responses_api_models/azure_openai_model/configs/azure_openai_model.yaml" with { type: "text" };
-import f132 from "../../assets/responses_api_models/openai_model/configs/openai_model.yaml" with { type: "text" };
-import f133 from "../../assets/responses_api_models/scripted_model/configs/scripted_model.yaml" with { type: "text" };
-import f134 from "../../assets/responses_api_models/vllm_model/configs/vllm_model.yaml" with { type: "text" };
-import f135 from "../../assets/responses_api_models/vllm_model/configs/vllm_model_for_training.yaml" with { type: "text" };
+import f101 from "../../assets/resources_servers/math_with_autograder/configs/judge_gptoss20b.yaml" with { type: "text" };
+import f102 from "../../assets/resources_servers/math_with_autograder/configs/math_with_autograder.yaml" with { type: "text" };
+import f103 from "../../assets/resources_servers/math_with_autograder/data/example.jsonl" with { type: "text" };
+import f104 from "../../assets/resources_servers/math_with_autograder/data/example_metrics.json" with { type: "text" };
+import f105 from "../../assets/resources_servers/math_with_autograder/data/example_rollouts.jsonl" with { type: "text" };
+import f106 from "../../assets/resources_servers/math_with_autograder/prompts/judge.yaml" with { type: "text" };
+import f107 from "../../assets/resources_servers/math_with_judge/configs/math_with_judge.yaml" with { type: "text" };
+import f108 from "../../assets/resources_servers/math_with_judge/data/example.jsonl" with { type: "text" };
+import f109 from "../../assets/resources_servers/math_with_judge/data/example_metrics.json" with { type: "text" };
+import f110 from "../../assets/resources_servers/math_with_judge/data/example_rollouts.jsonl" with { type: "text" };
+import f111 from "../../assets/resources_servers/mcqa/configs/mcqa.yaml" with { type: "text" };
+import f112 from "../../assets/resources_servers/mcqa/data/example.jsonl" with { type: "text" };
+import f113 from "../../assets/resources_servers/mcqa/data/example_metrics.json" with { type: "text" };
+import f114 from "../../assets/resources_servers/mcqa/data/example_rollouts.jsonl" with { type: "text" };
+import f115 from "../../assets/resources_servers/mcqa/data/example_rollouts_with_template_metadata.jsonl" with { type: "text" };
+import f116 from "../../assets/resources_servers/mcqa/data/example_with_template_metadata.jsonl" with { type: "text" };
+import f117 from "../../assets/resources_servers/mcqa/data/example_with_template_metadata_metrics.json" with { type: "text" };
+import f118 from "../../assets/resources_servers/omniscience/configs/omniscience.yaml" with { type: "text" };
+import f119 from "../../assets/resources_servers/omniscience/data/example.jsonl" with { type: "text" };
+import f120 from "../../assets/resources_servers/omniscience/data/example_metrics.json" with { type: "text" };
+import f121 from "../../assets/resources_servers/omniscience/data/example_rollouts.jsonl" with { type: "text" };
+import f122 from "../../assets/resources_servers/omniscience/prompts/judge.yaml" with { type: "text" };
+import f123 from "../../assets/resources_servers/polymath/configs/polymath.yaml" with { type: "text" };
+import f124 from "../../assets/resources_servers/polymath/data/example.jsonl" with { type: "text" };
+import f125 from "../../assets/resources_servers/polymath/data/example_metrics.json" with { type: "text" };
+import f126 from "../../assets/resources_servers/polymath/data/example_rollouts.jsonl" with { type: "text" };
+import f127 from "../../assets/resources_servers/polymath/data/example_rollouts_materialized_inputs.jsonl" with { type: "text" };
+import f128 from "../../assets/resources_servers/simpleqa/configs/simpleqa.yaml" with { type: "text" };
+import f129 from "../../assets/resources_servers/simpleqa/data/example.jsonl" with { type: "text" };
+import f130 from "../../assets/resources_servers/simpleqa/data/example_metrics.json" with { type: "text" };
+import f131 from "../../assets/resources_servers/simpleqa/data/example_rollouts.jsonl" with { type: "text" };
+import f132 from "../../assets/resources_servers/simpleqa/prompts/judge.yaml" with { type: "text" };
+import f133 from "../../assets/resources_servers/text_to_sql/configs/text_to_sql.yaml" with { type: "text" };
+import f134 from "../../assets/resources_servers/text_to_sql/data/example.jsonl" with { type: "text" };
+import f135 from "../../assets/resources_servers/text_to_sql/data/example_metrics.json" with { type: "text" };
+import f136 from "../../assets/resources_servers/text_to_sql/data/example_rollouts.jsonl" with { type: "text" };
+import f137 from "../../assets/resources_servers/text_to_sql/prompts/judge_prompt_template.txt" with { type: "text" };
+import f138 from "../../assets/resources_servers/text_to_sql/prompts/judge_system_message.txt" with { type: "text" };
+import f139 from "../../assets/resources_servers/xstest/configs/xstest.yaml" with { type: "text" };
+import f140 from "../../assets/resources_servers/xstest/data/example.jsonl" with { type: "text" };
+import f141 from "../../assets/resources_servers/xstest/data/example_metrics.json" with { type: "text" };
+import f142 from "../../assets/resources_servers/xstest/data/example_rollouts.jsonl" with { type: "text" };
+import f143 from "../../assets/resources_servers/xstest/prompt_templates/wildguard_judge.txt" with { type: "text" };
+import f144 from "../../assets/resources_servers/xstest/prompt_templates/xstest_judge.txt" with { type: "text" };
+import f145 from "../../assets/responses_api_agents/simple_agent/configs/simple_agent.yaml" with { type: "text" };
+import f146 from "../../assets/responses_api_models/azure_openai_model/configs/azure_openai_model.yaml" with { type: "text" };
+import f147 from "../../assets/responses_api_models/openai_model/configs/openai_model.yaml" with { type: "text" };
+import f148 from "../../assets/responses_api_models/scripted_model/configs/scripted_model.yaml" with { type: "text" };
+import f149 from "../../assets/responses_api_models/vllm_model/configs/vllm_model.yaml" with { type: "text" };
+import f150 from "../../assets/responses_api_models/vllm_model/configs/vllm_model_for_training.yaml" with { type: "text" };
 
 /** Embedded install root: [relative path, file text] pairs (digest.gen.ts holds their digest). */
 export const ASSET_FILES: [string, string][] = [
@@ -239,39 +254,54 @@ export const ASSET_FILES: [string, string][] = [
   ["resources_servers/instruction_following/data/example_metrics.json", f98 as unknown as string],
   ["resources_servers/instruction_following/data/example_rollouts.jsonl", f99 as unknown as string],
   ["resources_servers/instruction_following/data/train_metrics.json", f100 as unknown as string],
-  ["resources_servers/mcqa/configs/mcqa.yaml", f101 as unknown as string],
-  ["resources_servers/mcqa/data/example.jsonl", f102 as unknown as string],
-  ["resources_servers/mcqa/data/example_metrics.json", f103 as unknown as string],
-  ["resources_servers/mcqa/data/example_rollouts.jsonl", f104 as unknown as string],
-  ["resources_servers/mcqa/data/example_rollouts_with_template_metadata.jsonl", f105 as unknown as string],
-  ["resources_servers/mcqa/data/example_with_template_metadata.jsonl", f106 as unknown as string],
-  ["resources_servers/mcqa/data/example_with_template_metadata_metrics.json", f107 as unknown as string],
-  ["resources_servers/omniscience/configs/omniscience.yaml", f108 as unknown as string],
-  ["resources_servers/omniscience/data/example.jsonl", f109 as unknown as string],
-  ["resources_servers/omniscience/data/example_metrics.json", f110 as unknown as string],
-  ["resources_servers/omniscience/data/example_rollouts.jsonl", f111 as unknown as string],
-  ["resources_servers/omniscience/prompts/judge.yaml", f112 as unknown as string],
-  ["resources_servers/simpleqa/configs/simpleqa.yaml", f113 as unknown as string],
-  ["resources_servers/simpleqa/data/example.jsonl", f114 as unknown as string],
-  ["resources_servers/simpleqa/data/example_metrics.json", f115 as unknown as string],
-  ["resources_servers/simpleqa/data/example_rollouts.jsonl", f116 as unknown as string],
-  ["resources_servers/simpleqa/prompts/judge.yaml", f117 as unknown as string],
-  ["resources_servers/text_to_sql/configs/text_to_sql.yaml", f118 as unknown as string],
-  ["resources_servers/text_to_sql/data/example.jsonl", f119 as unknown as string],
-  ["resources_servers/text_to_sql/data/example_metrics.json", f120 as unknown as string],
-  ["resources_servers/text_to_sql/data/example_rollouts.jsonl", f121 as unknown as string],
-  ["resources_servers/text_to_sql/prompts/judge_prompt_template.txt", f122 as unknown as string],
-  ["resources_servers/text_to_sql/prompts/judge_system_message.txt", f123 as unknown as string],
-  ["resources_servers/xstest/configs/xstest.yaml", f124 as unknown as string],
-  ["resources_servers/xstest/data/example.jsonl", f125 as unknown as string],
-  ["resources_servers/xstest/data/example_metrics.json", f126 as unknown as string],
-  ["resources_servers/xstest/data/example_rollouts.jsonl", f127 as unknown as string],
-  ["resources_servers/xstest/prompt_templates/wildguard_judge.txt", f128 as unknown as string],
-  ["resources_servers/xstest/prompt_templates/xstest_judge.txt", f129 as unknown as string],
-  ["responses_api_agents/simple_agent/configs/simple_agent.yaml", f130 as unknown as string],
-  ["responses_api_models/azure_openai_model/configs/azure_openai_model.yaml", f131 as unknown as string],
-  ["responses_api_models/openai_model/configs/openai_model.yaml", f132 as unknown as string],
-  ["responses_api_models/scripted_model/configs/scripted_model.yaml", f133 as unknown as string],
-  ["responses_api_models/vllm_model/configs/vllm_model.yaml", f134 as unknown as string],
-  ["responses_api_models/vllm_model/configs/vllm_model_for_training.yaml", f135 as unknown as string],
+  ["resources_servers/math_with_autograder/configs/judge_gptoss20b.yaml", f101 as unknown as string],
+  ["resources_servers/math_with_autograder/configs/math_with_autograder.yaml", f102 as unknown as string],
+  ["resources_servers/math_with_autograder/data/example.jsonl", f103 as unknown as string],
+  ["resources_servers/math_with_autograder/data/example_metrics.json", f104 as unknown as string],
+  ["resources_servers/math_with_autograder/data/example_rollouts.jsonl", f105 as unknown as string],
+  ["resources_servers/math_with_autograder/prompts/judge.yaml", f106 as unknown as string],
+  ["resources_servers/math_with_judge/configs/math_with_judge.yaml", f107 as unknown as string],
+  ["resources_servers/math_with_judge/data/example.jsonl", f108 as unknown as string],
+  ["resources_servers/math_with_judge/data/example_metrics.json", f109 as unknown as string],
+  ["resources_servers/math_with_judge/data/example_rollouts.jsonl", f110 as unknown as string],
+  ["resources_servers/mcqa/configs/mcqa.yaml", f111 as unknown as string],
+  ["resources_servers/mcqa/data/example.jsonl", f112 as unknown as string],
+  ["resources_servers/mcqa/data/example_metrics.json", f113 as unknown as string],
+  ["resources_servers/mcqa/data/example_rollouts.jsonl", f114 as unknown as string],
+  ["resources_servers/mcqa/data/example_rollouts_with_template_metadata.jsonl", f115 as unknown as string],
+  ["resources_servers/mcqa/data/example_with_template_metadata.jsonl", f116 as unknown as string],
+  ["resources_servers/mcqa/data/example_with_template_metadata_metrics.json", f117 as unknown as string],
+  ["resources_servers/omniscience/configs/omniscience.yaml", f118 as unknown as string],
+  ["resources_servers/omniscience/data/example.jsonl", f119 as unknown as string],
+  ["resources_servers/omniscience/data/example_metrics.json", f120 as unknown as string],
+  ["resources_servers/omniscience/data/example_rollouts.jsonl", f121 as unknown as string],
+  ["resources_servers/omniscience/prompts/judge.yaml", f122 as unknown as string],
+  ["resources_servers/polymath/configs/polymath.yaml", f123 as unknown as string],
+  ["resources_servers/polymath/data/example.jsonl", f124 as unknown as string],
+  ["resources_servers/polymath/data/example_metrics.json", f125 as unknown as string],
+  ["resources_servers/polymath/data/example_rollouts.jsonl", f126 as unknown as string],
+  ["resources_servers/polymath/data/example_rollouts_materialized_inputs.jsonl", f127 as unknown as string],
+  ["resources_servers/simpleqa/configs/simpleqa.yaml", f128 as unknown as string],
+  ["resources_servers/simpleqa/data/example.jsonl", f129 as unknown as string],
+  ["resources_servers/simpleqa/data/example_metrics.json", f130 as unknown as string],
+  ["resources_servers/simpleqa/data/example_rollouts.jsonl", f131 as unknown as string],
+  ["resources_servers/simpleqa/prompts/judge.yaml", f132 as unknown as string],
+  ["resources_servers/text_to_sql/configs/text_to_sql.yaml", f133 as unknown as string],
+  ["resources_servers/text_to_sql/data/example.jsonl", f134 as unknown as string],
+  ["resources_servers/text_to_sql/data/example_metrics.json", f135 as unknown as string],
+  ["resources_servers/text_to_sql/data/example_rollouts.jsonl", f136 as unknown as string],
+  ["resources_servers/text_to_sql/prompts/judge_prompt_template.txt", f137 as unknown as string],
+  ["resources_servers/text_to_sql/prompts/judge_system_message.txt", f138 as unknown as string],
+  ["resources_servers/xstest/configs/xstest.yaml", f139 as unknown as string],
+  ["resources_servers/xstest/data/example.jsonl", f140 as unknown as string],
+  ["resources_servers/xstest/data/example_metrics.json", f141 as unknown as string],
+  ["resources_servers/xstest/data/example_rollouts.jsonl", f142 as unknown as string],
+  ["resources_servers/xstest/prompt_templates/wildguard_judge.txt", f143 as unknown as string],
+  ["resources_servers/xstest/prompt_templates/xstest_judge.txt", f144 as unknown as string],
+  ["responses_api_agents/simple_agent/configs/simple_agent.yaml", f145 as unknown as string],
+  ["responses_api_models/azure_openai_model/configs/azure_openai_model.yaml", f146 as unknown as string],
+  ["responses_api_models/openai_model/configs/openai_model.yaml", f147 as unknown as string],
+  ["responses_api_models/scripted_model/configs/scripted_model.yaml", f148 as unknown as string],
+  ["responses_api_models/vllm_model/configs/vllm_model.yaml", f149 as unknown as string],
+  ["responses_api_models/vllm_model/configs/vllm_model_for_training.yaml", f150 as unknown as string],
 ];

@@ -26,3 +26,6 @@ registerBuiltin("resources_servers", "code_gen", async () => (await import("./re
 registerBuiltin("resources_servers", "instruction_following", async () => (await import("./resources/instruction-following.ts")).component);
 registerBuiltin("resources_servers", "iheval", async () => (await import("./resources/iheval.ts")).component);
 registerBuiltin("resources_servers", "format_verification", async () => (await import("./resources/format-verification.ts")).component);
+registerBuiltin("resources_servers", "math_with_judge", async () => (await import("./resources/math-with-judge/index.ts")).component);
+registerBuiltin("resources_servers", "math_with_autograder", async () => (await import("./resources/math-with-autograder/index.ts")).component);
+registerBuiltin("resources_servers", "polymath", async () => (await import("./resources/polymath/index.ts")).component);

@@ -113,14 +113,26 @@ export async function exampleRun(opts: ExampleRunOptions): Promise<Check> {
   let keep = false;
   const output = join(work, "rollouts.jsonl");
   try {
-    const resolved = await resolveGlobalConfig({
-      selectors: { configPaths: [], resourcesServer: opts.name, modelType: "scripted_model", searchDirs: opts.searchDirs },
-      overrides: [
-        "++head_server.port=0",
-        ...(opts.replay ? [`++policy_model.responses_api_models.scripted_model.replay_jsonl_fpath=${JSON.stringify(opts.replay)}`] : []),
-        ...opts.overrides,
-      ],
-    });
+    const resolve = (extra: string[]) =>
+      resolveGlobalConfig({
+        selectors: { configPaths: [], resourcesServer: opts.name, modelType: "scripted_model", searchDirs: opts.searchDirs },
+        overrides: [
+          "++head_server.port=0",
+          ...(opts.replay ? [`++policy_model.responses_api_models.scripted_model.replay_jsonl_fpath=${JSON.stringify(opts.replay)}`] : []),
+          ...extra,
+          ...opts.overrides,
+        ],
+      });
+    let resolved: Awaited<ReturnType<typeof resolveGlobalConfig>>;
+    try {
+      resolved = await resolve([]);
+    } catch (e) {
+      // A judge model defined in a separate upstream config (math_with_autograder's judge_model) is not in
+      // this run: the scripted model stands in for it, replaying the recorded judge answers (D26).
+      const m = /In server instance '([^']+)', field 'judge_model_server' references responses_api_models\/'[^']+', which is not defined/.exec(String((e as Error).message));
+      if (!m) throw e;
+      resolved = await resolve([`++${m[1]}.resources_servers.${opts.name}.judge_model_server.name=policy_model`]);
+    }
     const collated = await collate(resolved, {
       mode: "train_preparation",
       outputDir: join(work, "collated"),
