@@ -1,15 +1,17 @@
 /**
- * The pooled outbound HTTP client (one per process, via client.ts) (runtime.md §2.4–§2.5): a deadline on every
- * request, bounded retries with backoff + jitter on connect errors and 502/503/504/429 (D15),
- * total and per-host limits (D17), explicit cookies (no jar, §6.2), and no proxy for gym's own
- * servers (D34). Any other status is returned to the caller; `raiseForStatus` turns a non-2xx from
- * an inner Gym server into InnerServerError, which the HTTP layer renders as upstream's 500 (§5.2).
+ * gym's one outbound HTTP client (runtime.md §2.4–§2.5): every outbound call of the driver, the
+ * servers, hubs and trackers goes through it. A deadline on every request, the one retry policy
+ * (retry-policy.ts: connect errors and 502/503/504/429 with backoff + jitter inside a budget, D15),
+ * per-host limits (D17), a response-size cap, explicit cookies (no jar, §6.2), and no proxy for gym's
+ * own servers, decided per request (D34). Any other status is returned to the caller; `raiseForStatus`
+ * turns a non-2xx from an inner Gym server into InnerServerError, rendered as upstream's 500 (§5.2).
  */
-import { envGeneration, envVar, setEnvVar } from "../../env.ts";
+import { envGeneration, envVar } from "../../env.ts";
 import { log } from "../../log.ts";
 import { InnerServerError } from "./http-types.ts";
 import { effectivePerHostLimit, fdCapPerHost, openFileLimits } from "./http-fd-budget.ts";
-import { ExchangeAbort, pooledRequest, poolable, setPoolBudget } from "./http-pool.ts";
+import { DEFAULT_MAX_RESPONSE_BYTES, ExchangeAbort, pooledRequest, poolable, setPoolBudget } from "./http-pool.ts";
+import { backoffMs, isConnectError, logRetry, RETRY_STATUSES, sleep } from "./retry-policy.ts";
 import { HostLimiter } from "./limiter.ts";
 import type { PoolLimits } from "./pool.ts";
 import { profiled, profilingActive } from "../process/profiling.ts";
@@ -22,7 +24,6 @@ export const DEFAULT_TIMEOUTS: Record<CallKind, number> = { episode: 21_600, mod
 /** Default retry budget in seconds (D15). */
 export const DEFAULT_RETRY_BUDGET_SECONDS = 120;
 
-const RETRY_STATUSES = new Set([429, 502, 503, 504]);
 const ROLLOUT_PREFIX = /^\/ng-rollout\/[^/]+(\/training-token-capture)?/;
 const MODEL_PATH = /\/(responses|chat\/completions|completions|messages)$/;
 
@@ -47,6 +48,8 @@ export interface ClientPolicy {
   debug: boolean;
   /** The open-file soft limit the per-host cap is sized from (http-fd-budget.ts); read from the process when absent. */
   fdSoftLimit?: number;
+  /** Largest response body accepted (default 1 GiB); a larger one fails the call, unretried. */
+  maxResponseBytes?: number;
 }
 
 function num(v: unknown): number | undefined {
@@ -65,18 +68,33 @@ export function clientPolicyFromConfig(dict: Record<string, unknown>, limits: Po
   };
 }
 
-/** A request failed for good: connect errors past the retry budget, or the deadline. */
+/** Why a request failed for good. */
+export type FailureKind = "timeout" | "connect" | "protocol" | "too_large" | "other";
+
+/** A request failed for good: connect errors past the retry budget, the deadline, a broken or oversized answer. */
 export class RequestFailedError extends Error {
+  /** Attempts made (1 = no retry). */
+  attempts = 1;
   constructor(
     message: string,
     readonly url: string,
     readonly elapsedSeconds: number,
     readonly timedOut: boolean,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; kind?: FailureKind; attempts?: number },
   ) {
     super(message, options);
+    // Upstream's class names: users and the failure typing (rollout/record.ts) read them.
     this.name = timedOut ? "TimeoutError" : "ClientConnectorError";
+    this.kind = options?.kind ?? (timedOut ? "timeout" : "connect");
+    if (options?.attempts !== undefined) this.attempts = options.attempts;
   }
+  /** The failure's kind. */
+  readonly kind: FailureKind;
+}
+
+/** What one call did, filled in by the client for callers that report it. */
+export interface RequestStats {
+  attempts: number;
 }
 
 /** Options of one request. */
@@ -94,6 +112,12 @@ export interface RequestOptions {
   kind?: CallKind;
   /** A call between gym's own servers (or a probe): never through a proxy (D34). */
   internal?: boolean;
+  /** Overrides the policy's per-request timeout for this call (seconds, 0 disables). */
+  timeoutSeconds?: number;
+  /** Overrides the policy's retry budget for this call (seconds). */
+  retryBudgetSeconds?: number;
+  /** Filled in with the attempts made. */
+  stats?: RequestStats;
 }
 
 /**
@@ -122,39 +146,6 @@ export function answerCookies(a: HttpAnswer): Record<string, string> {
 }
 
 const PROXY_VARS = ["HTTP_PROXY", "http_proxy", "HTTPS_PROXY", "https_proxy", "ALL_PROXY", "all_proxy"];
-const bypassed = new Set<string>();
-
-/** Make `host` bypass any configured proxy for the rest of this process (Bun re-reads NO_PROXY per request). */
-export function bypassProxyFor(host: string): void {
-  if (bypassed.has(host) || !PROXY_VARS.some((v) => (envVar(v) ?? "") !== "")) return;
-  bypassed.add(host);
-  for (const key of ["NO_PROXY", "no_proxy"]) {
-    const cur = envVar(key) ?? "";
-    const entries = cur.split(",").map((e) => e.trim()).filter((e) => e !== "");
-    if (!entries.includes(host) && !entries.includes("*")) setEnvVar(key, [...entries, host].join(","));
-  }
-}
-
-function isConnectError(err: unknown): boolean {
-  const code = (err as { code?: string } | undefined)?.code ?? "";
-  const msg = err instanceof Error ? err.message : String(err);
-  return /ECONNREFUSED|ECONNRESET|ConnectionRefused|ConnectionClosed|EPIPE|Unable to connect|socket connection was closed|ENOTCONN|EHOSTUNREACH|ENETUNREACH/i.test(`${code} ${msg}`);
-}
-
-function backoffMs(attempt: number): number {
-  const base = Math.min(10_000, 250 * 2 ** attempt);
-  return base / 2 + Math.random() * (base / 2);
-}
-
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const t = setTimeout(resolve, ms);
-    signal?.addEventListener("abort", () => {
-      clearTimeout(t);
-      reject(signal.reason);
-    }, { once: true });
-  });
-}
 
 /** The name → value pairs of a response's `Set-Cookie` headers (what upstream's `response.cookies` holds). */
 export function responseCookies(res: Response): Record<string, string> {
@@ -221,14 +212,33 @@ function splitUrl(url: string): UrlParts {
   return { host: isDefault ? hostname : `${hostname}:${portText}`, hostname, port: isDefault ? defaultPort : Number(portText), path, target: slash < 0 ? "/" : url.slice(slash), plainHttp };
 }
 
-/** Bodies up to this size are read inside the deadline and handed back buffered. */
-const BUFFER_LIMIT_BYTES = 64 * 1024 * 1024;
-
-/** Whether a response can be read whole before returning it: a known, bounded length and no event stream. */
+/** Whether a response is read whole before returning it: anything but an event stream (the deadline and the size cap cover the body). */
 function bufferable(res: Response): boolean {
-  const length = res.headers.get("content-length");
-  if (length === null || !(Number(length) <= BUFFER_LIMIT_BYTES)) return false;
   return !(res.headers.get("content-type") ?? "").includes("event-stream");
+}
+
+/** Read a fetch body whole, failing once it passes `max` bytes (a declared length is checked first). */
+async function readCapped(res: Response, max: number): Promise<Uint8Array> {
+  const declared = Number(res.headers.get("content-length") ?? Number.NaN);
+  if (declared > max) {
+    await res.body?.cancel().catch(() => {});
+    throw Object.assign(new Error(`the response is larger than the ${max}-byte cap (content-length ${declared})`), { code: "E_RESPONSE_TOO_LARGE" });
+  }
+  if (declared <= max || !res.body) return res.bytes();
+  const parts: Uint8Array[] = [];
+  let total = 0;
+  for await (const part of res.body) {
+    total += part.byteLength;
+    if (total > max) throw Object.assign(new Error(`the response is larger than the ${max}-byte cap`), { code: "E_RESPONSE_TOO_LARGE" });
+    parts.push(part);
+  }
+  return Buffer.concat(parts);
+}
+
+/** The failure kind of an attempt's error that is not retried. */
+function failureKind(err: unknown): FailureKind {
+  const code = (err as { code?: string } | undefined)?.code;
+  return code === "E_RESPONSE_TOO_LARGE" ? "too_large" : code === "EPROTO" ? "protocol" : "other";
 }
 
 function timeoutReason(): DOMException {
@@ -275,12 +285,6 @@ function proxyVarsSet(now: number): boolean {
     proxyConfigured = PROXY_VARS.some((v) => (envVar(v) ?? "") !== "");
   }
   return proxyConfigured;
-}
-
-/** D34 for one internal call. */
-function bypassForInternal(hostname: string, now: number): void {
-  if (bypassed.has(hostname)) return;
-  if (proxyVarsSet(now)) bypassProxyFor(hostname);
 }
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
@@ -339,9 +343,12 @@ export class HttpClient {
   private async send(u: UrlParts, url: string, opts: RequestOptions, whole: boolean): Promise<Response | HttpAnswer> {
     // One clock read serves both the proxy re-check and the retry budget.
     const started = performance.now();
-    if (opts.internal) bypassForInternal(u.hostname, started);
     const kind = opts.kind ?? callKindOf(u.path);
-    const timeoutS = this.policy.timeoutSeconds ?? DEFAULT_TIMEOUTS[kind];
+    const timeoutS = opts.timeoutSeconds ?? this.policy.timeoutSeconds ?? DEFAULT_TIMEOUTS[kind];
+    const budgetS = opts.retryBudgetSeconds ?? this.policy.retryBudgetSeconds;
+    const maxBytes = this.policy.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+    // D34 per request: gym's own servers never go through a proxy, whatever the environment says.
+    const proxy = opts.internal === true ? { proxy: false } : undefined;
     const headers: Record<string, string> = { ...opts.headers };
     let body: string | Uint8Array | undefined = opts.body;
     if (opts.json !== undefined) {
@@ -365,6 +372,7 @@ export class HttpClient {
     let pooled = u.plainHttp && poolable(u.target) && (opts.internal === true || (kind === "model" && !proxyVarsSet(started) && !hasHeader(headers, "accept-encoding")));
     if (pooled && opts.internal !== true) headers["accept-encoding"] = "identity";
     for (let attempt = 0; ; attempt++) {
+      if (opts.stats) opts.stats.attempts = attempt + 1;
       // A caller that gives up while queued leaves the queue (and the request is not sent).
       const release = this.limiter.tryAcquire(u.host) ?? (await this.limiter.acquire(u.host, outer));
       // One controller and one cancellable timer per attempt: AbortSignal.timeout's timers cannot be
@@ -379,7 +387,7 @@ export class HttpClient {
       let error: unknown;
       try {
         if (pooled) {
-          const a = await pooledRequest(u.hostname, u.port, method, u.target, headers, body, ac as ExchangeAbort | undefined);
+          const a = await pooledRequest(u.hostname, u.port, method, u.target, headers, body, ac as ExchangeAbort | undefined, maxBytes);
           if (opts.internal !== true && needsFetch(a)) {
             // Redo this one with fetch, which follows redirects and decodes bodies.
             pooled = false;
@@ -389,14 +397,12 @@ export class HttpClient {
           }
           res = whole ? a : new Response(a.body.length === 0 ? null : a.body, { status: a.status, statusText: a.statusText, headers: a.headers });
         } else {
-          const r = await fetch(url, { method, headers, body, signal: (ac as AbortController | undefined)?.signal });
+          const r = await fetch(url, { method, headers, body, signal: (ac as AbortController | undefined)?.signal, ...proxy } as RequestInit);
           if (whole) {
             // Read inside the deadline; the timer is cleared below like any settled answer.
-            res = { status: r.status, statusText: r.statusText, headers: [...r.headers], body: await r.bytes() };
-          } else if (timer === undefined && !outer) {
-            res = r; // nothing to disarm: hand the response over as it is
+            res = { status: r.status, statusText: r.statusText, headers: [...r.headers], body: await readCapped(r, maxBytes) };
           } else if (bufferable(r)) {
-            res = new Response(await r.arrayBuffer(), { status: r.status, statusText: r.statusText, headers: r.headers });
+            res = new Response(await readCapped(r, maxBytes), { status: r.status, statusText: r.statusText, headers: r.headers });
           } else {
             res = r;
             settled = false;
@@ -419,19 +425,19 @@ export class HttpClient {
         if (timedOut || !isConnectError(error)) {
           const what = timedOut ? `timed out after ${timeoutS}s (request_timeout_seconds)` : `failed: ${(error as Error)?.message ?? error}`;
           if (this.policy.debug) log.error(`[request_debug ${method} ${url}]`, error);
-          throw new RequestFailedError(`${method} ${url} ${what}; elapsed ${elapsed().toFixed(1)}s`, url, elapsed(), timedOut, { cause: error });
+          throw new RequestFailedError(`${method} ${url} ${what}; elapsed ${elapsed().toFixed(1)}s`, url, elapsed(), timedOut, { cause: error, kind: timedOut ? "timeout" : failureKind(error), attempts: attempt + 1 });
         }
       }
       const delay = backoffMs(attempt);
       const why = res ? `HTTP ${res.status}` : ((error as Error)?.message ?? String(error));
-      if (elapsed() + delay / 1000 > this.policy.retryBudgetSeconds) {
+      if (elapsed() + delay / 1000 > budgetS) {
         if (res) return res;
         throw new RequestFailedError(
-          `${method} ${url} failed after ${attempt + 1} attempts in ${elapsed().toFixed(1)}s: ${why}; the retry budget is request_retry_budget_seconds=${this.policy.retryBudgetSeconds}`,
+          `${method} ${url} failed after ${attempt + 1} attempts in ${elapsed().toFixed(1)}s: ${why}; the retry budget is request_retry_budget_seconds=${budgetS}`,
           url,
           elapsed(),
           false,
-          { cause: error },
+          { cause: error, kind: "connect", attempts: attempt + 1 },
         );
       }
       this.retryCount++;
@@ -439,10 +445,11 @@ export class HttpClient {
       // Upstream's two retry line shapes: model calls and everything else.
       if (kind === "model") {
         const retryKind = res?.status === 429 ? "rate_limit" : res ? "server_error" : "connection_error";
-        log.warn(`[model_retry url=${url} status=${res?.status ?? "none"} kind=${retryKind} try=${attempt + 1} elapsed_s=${elapsed().toFixed(1)} error_msg=${why.slice(0, 200)}]`);
-      } else log.warn(`[request_retry url=${url} error=${why} retry=${attempt + 1} elapsed_s=${elapsed().toFixed(1)}]`);
+        logRetry(`[model_retry url=${url} status=${res?.status ?? "none"} kind=${retryKind} try=${attempt + 1} elapsed_s=${elapsed().toFixed(1)} error_msg=${why.slice(0, 200)}]`);
+      } else logRetry(`[request_retry url=${url} error=${why} retry=${attempt + 1} elapsed_s=${elapsed().toFixed(1)}]`);
       if (res instanceof Response) await res.body?.cancel().catch(() => {});
       await sleep(delay, outer);
+      if (outer?.aborted) throw outer.reason;
     }
   }
 
