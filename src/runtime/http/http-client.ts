@@ -11,7 +11,8 @@ import { log } from "../../log.ts";
 import { InnerServerError } from "./http-types.ts";
 import { effectivePerHostLimit, fdCapPerHost, openFileLimits } from "./http-fd-budget.ts";
 import { DEFAULT_MAX_RESPONSE_BYTES, ExchangeAbort, pooledRequest, poolable, setPoolBudget } from "./http-pool.ts";
-import { backoffMs, isConnectError, logRetry, RETRY_STATUSES, sleep } from "./retry-policy.ts";
+import { breakerAdmit, breakerFailure, breakerOpened, breakerSuccess, breakerTrialAbandoned } from "./breaker.ts";
+import { backoffMs, isConnectError, logRetry, RETRY_STATUSES, retryAfterMs, sleep } from "./retry-policy.ts";
 import { HostLimiter } from "./limiter.ts";
 import type { PoolLimits } from "./pool.ts";
 import { profiled, profilingActive } from "../process/profiling.ts";
@@ -69,7 +70,7 @@ export function clientPolicyFromConfig(dict: Record<string, unknown>, limits: Po
 }
 
 /** Why a request failed for good. */
-export type FailureKind = "timeout" | "connect" | "protocol" | "too_large" | "other";
+export type FailureKind = "timeout" | "connect" | "protocol" | "too_large" | "circuit_open" | "other";
 
 /** A request failed for good: connect errors past the retry budget, the deadline, a broken or oversized answer. */
 export class RequestFailedError extends Error {
@@ -118,6 +119,8 @@ export interface RequestOptions {
   retryBudgetSeconds?: number;
   /** Filled in with the attempts made. */
   stats?: RequestStats;
+  /** false: this call neither consults nor feeds the endpoint's circuit breaker (polls that expect 503 for a while). */
+  breaker?: boolean;
 }
 
 /**
@@ -233,6 +236,13 @@ async function readCapped(res: Response, max: number): Promise<Uint8Array> {
     parts.push(part);
   }
   return Buffer.concat(parts);
+}
+
+/** The `Retry-After` of an answer, in ms (undefined when absent). */
+function retryAfterOf(res: Response | HttpAnswer): number | undefined {
+  if (res instanceof Response) return retryAfterMs(res.headers.get("retry-after"));
+  for (const [k, v] of res.headers) if (k === "retry-after") return retryAfterMs(v);
+  return undefined;
 }
 
 /** The failure kind of an attempt's error that is not retried. */
@@ -371,7 +381,20 @@ export class HttpClient {
     // Redirects and encoded answers are rare; those requests are redone with fetch (needsFetch).
     let pooled = u.plainHttp && poolable(u.target) && (opts.internal === true || (kind === "model" && !proxyVarsSet(started) && !hasHeader(headers, "accept-encoding")));
     if (pooled && opts.internal !== true) headers["accept-encoding"] = "identity";
+    const useBreaker = opts.breaker !== false;
     for (let attempt = 0; ; attempt++) {
+      // A down endpoint fails calls at once while its breaker is open (breaker.ts).
+      const gate = useBreaker ? breakerAdmit(u.host) : undefined;
+      if (gate !== undefined && gate !== "trial") {
+        const last = gate.lastWhy.slice(0, 200);
+        throw new RequestFailedError(
+          `${method} ${url} not sent: ${u.host} failed ${gate.failures} times in a row over ${gate.failingForSeconds.toFixed(1)}s (last: ${last}); calls to it fail at once for ${gate.retryInSeconds.toFixed(1)}s more (circuit breaker), then one trial call goes through`,
+          url,
+          elapsed(),
+          false,
+          { cause: gate.lastError, kind: "circuit_open", attempts: attempt },
+        );
+      }
       if (opts.stats) opts.stats.attempts = attempt + 1;
       // A caller that gives up while queued leaves the queue (and the request is not sent).
       const release = this.limiter.tryAcquire(u.host) ?? (await this.limiter.acquire(u.host, outer));
@@ -418,22 +441,32 @@ export class HttpClient {
           unlink?.();
         }
       }
-      if (res && !RETRY_STATUSES.has(res.status)) return res;
+      if (res && !RETRY_STATUSES.has(res.status)) {
+        if (useBreaker) breakerSuccess(u.host);
+        return res;
+      }
       if (error !== undefined) {
-        if (outer?.aborted) throw outer.reason ?? error;
+        if (outer?.aborted) {
+          if (gate === "trial") breakerTrialAbandoned(u.host);
+          throw outer.reason ?? error;
+        }
         const timedOut = (error as Error)?.name === "TimeoutError";
         if (timedOut || !isConnectError(error)) {
+          if (gate === "trial") breakerTrialAbandoned(u.host);
           const what = timedOut ? `timed out after ${timeoutS}s (request_timeout_seconds)` : `failed: ${(error as Error)?.message ?? error}`;
           if (this.policy.debug) log.error(`[request_debug ${method} ${url}]`, error);
           throw new RequestFailedError(`${method} ${url} ${what}; elapsed ${elapsed().toFixed(1)}s`, url, elapsed(), timedOut, { cause: error, kind: timedOut ? "timeout" : failureKind(error), attempts: attempt + 1 });
         }
       }
-      const delay = backoffMs(attempt);
+      // The peer's Retry-After (seconds or an HTTP date) wins over our backoff; the budget caps both.
+      const asked = res ? retryAfterOf(res) : undefined;
+      const delay = asked ?? backoffMs(attempt);
       const why = res ? `HTTP ${res.status}` : ((error as Error)?.message ?? String(error));
+      if (useBreaker) breakerFailure(u.host, why, error, asked);
       if (elapsed() + delay / 1000 > budgetS) {
         if (res) return res;
         throw new RequestFailedError(
-          `${method} ${url} failed after ${attempt + 1} attempts in ${elapsed().toFixed(1)}s: ${why}; the retry budget is request_retry_budget_seconds=${budgetS}`,
+          `${method} ${url} failed after ${attempt + 1} attempts in ${elapsed().toFixed(1)}s: ${why}${asked === undefined ? "" : ` (Retry-After ${(asked / 1000).toFixed(0)}s)`}; the retry budget is request_retry_budget_seconds=${budgetS}`,
           url,
           elapsed(),
           false,
@@ -445,10 +478,11 @@ export class HttpClient {
       // Upstream's two retry line shapes: model calls and everything else.
       if (kind === "model") {
         const retryKind = res?.status === 429 ? "rate_limit" : res ? "server_error" : "connection_error";
-        logRetry(`[model_retry url=${url} status=${res?.status ?? "none"} kind=${retryKind} try=${attempt + 1} elapsed_s=${elapsed().toFixed(1)} error_msg=${why.slice(0, 200)}]`);
-      } else logRetry(`[request_retry url=${url} error=${why} retry=${attempt + 1} elapsed_s=${elapsed().toFixed(1)}]`);
+        logRetry(`[model_retry url=${url} status=${res?.status ?? "none"} kind=${retryKind} try=${attempt + 1} elapsed_s=${elapsed().toFixed(1)}${asked === undefined ? "" : ` retry_after_s=${(asked / 1000).toFixed(1)}`} error_msg=${why.slice(0, 200)}]`);
+      } else logRetry(`[request_retry url=${url} error=${why} retry=${attempt + 1} elapsed_s=${elapsed().toFixed(1)}${asked === undefined ? "" : ` retry_after_s=${(asked / 1000).toFixed(1)}`}]`);
       if (res instanceof Response) await res.body?.cancel().catch(() => {});
-      await sleep(delay, outer);
+      // Sleep, but wake as soon as the endpoint's breaker opens: the next attempt then fails at once.
+      await (useBreaker ? Promise.race([sleep(delay, outer), breakerOpened(u.host)]) : sleep(delay, outer));
       if (outer?.aborted) throw outer.reason;
     }
   }
