@@ -12,6 +12,7 @@ import { InnerServerError } from "./http-types.ts";
 import { effectivePerHostLimit, fdCapPerHost, openFileLimits } from "./http-fd-budget.ts";
 import { DEFAULT_MAX_RESPONSE_BYTES, ExchangeAbort, pooledRequest, poolable, setPoolBudget } from "./http-pool.ts";
 import { breakerAdmit, breakerFailure, breakerOpened, breakerSuccess, breakerTrialAbandoned } from "./breaker.ts";
+import { DEFAULT_LIVENESS_SECONDS, watchCall } from "./liveness.ts";
 import { backoffMs, isConnectError, logRetry, RETRY_STATUSES, retryAfterMs, sleep } from "./retry-policy.ts";
 import { HostLimiter } from "./limiter.ts";
 import type { PoolLimits } from "./pool.ts";
@@ -51,6 +52,8 @@ export interface ClientPolicy {
   fdSoftLimit?: number;
   /** Largest response body accepted (default 1 GiB); a larger one fails the call, unretried. */
   maxResponseBytes?: number;
+  /** `request_liveness_timeout_seconds` (liveness.ts; default 15, 0 disables). */
+  livenessSeconds?: number;
 }
 
 function num(v: unknown): number | undefined {
@@ -64,13 +67,14 @@ export function clientPolicyFromConfig(dict: Record<string, unknown>, limits: Po
   return {
     timeoutSeconds: num(dict.request_timeout_seconds),
     retryBudgetSeconds: num(dict.request_retry_budget_seconds) ?? DEFAULT_RETRY_BUDGET_SECONDS,
+    livenessSeconds: num(dict.request_liveness_timeout_seconds) ?? DEFAULT_LIVENESS_SECONDS,
     limits,
     debug: dict.global_aiohttp_client_request_debug === true,
   };
 }
 
 /** Why a request failed for good. */
-export type FailureKind = "timeout" | "connect" | "protocol" | "too_large" | "circuit_open" | "other";
+export type FailureKind = "timeout" | "connect" | "protocol" | "too_large" | "circuit_open" | "unresponsive" | "other";
 
 /** A request failed for good: connect errors past the retry budget, the deadline, a broken or oversized answer. */
 export class RequestFailedError extends Error {
@@ -238,6 +242,12 @@ async function readCapped(res: Response, max: number): Promise<Uint8Array> {
   return Buffer.concat(parts);
 }
 
+/** A fetch attempt as liveness.ts sees it: alive when sent, then silent until its headers arrive. */
+function fetchWatch(ac: Abortable): { lastActivity(): number; abort(reason: unknown): void } {
+  const sent = performance.now();
+  return { lastActivity: () => sent, abort: (reason) => ac.abort(reason) };
+}
+
 /** The `Retry-After` of an answer, in ms (undefined when absent). */
 function retryAfterOf(res: Response | HttpAnswer): number | undefined {
   if (res instanceof Response) return retryAfterMs(res.headers.get("retry-after"));
@@ -248,7 +258,7 @@ function retryAfterOf(res: Response | HttpAnswer): number | undefined {
 /** The failure kind of an attempt's error that is not retried. */
 function failureKind(err: unknown): FailureKind {
   const code = (err as { code?: string } | undefined)?.code;
-  return code === "E_RESPONSE_TOO_LARGE" ? "too_large" : code === "EPROTO" ? "protocol" : "other";
+  return code === "E_RESPONSE_TOO_LARGE" ? "too_large" : code === "EPROTO" ? "protocol" : code === "E_UNRESPONSIVE" ? "unresponsive" : "other";
 }
 
 function timeoutReason(): DOMException {
@@ -382,6 +392,7 @@ export class HttpClient {
     let pooled = u.plainHttp && poolable(u.target) && (opts.internal === true || (kind === "model" && !proxyVarsSet(started) && !hasHeader(headers, "accept-encoding")));
     if (pooled && opts.internal !== true) headers["accept-encoding"] = "identity";
     const useBreaker = opts.breaker !== false;
+    const livenessS = this.policy.livenessSeconds ?? DEFAULT_LIVENESS_SECONDS;
     for (let attempt = 0; ; attempt++) {
       // A down endpoint fails calls at once while its breaker is open (breaker.ts).
       const gate = useBreaker ? breakerAdmit(u.host) : undefined;
@@ -402,9 +413,16 @@ export class HttpClient {
       // cleared and pile up for the whole timeout (hours for episode calls), and AbortSignal.any
       // chains dependents onto the caller's signal.
       // The pool takes a plain cancel handle; fetch needs a real signal.
-      const ac: AbortController | ExchangeAbort | undefined = timeoutS > 0 || outer ? (pooled ? new ExchangeAbort() : new AbortController()) : undefined;
+      const ac: AbortController | ExchangeAbort | undefined = timeoutS > 0 || outer || livenessS > 0 ? (pooled ? new ExchangeAbort() : new AbortController()) : undefined;
       const timer = timeoutS > 0 ? setTimeout(() => ac!.abort(timeoutReason()), timeoutS * 1000) : undefined;
       const unlink = outer ? linkAbort(outer, ac!) : undefined;
+      // A silent call gets its peer probed (liveness.ts); the pool reports each byte, fetch only the headers.
+      let unwatch: (() => void) | undefined;
+      if (livenessS > 0) {
+        const origin = `${u.plainHttp ? "http" : "https"}://${u.host}`;
+        const watched = ac instanceof ExchangeAbort ? ac : fetchWatch(ac!);
+        unwatch = watchCall(u.host, origin, opts.internal === true, livenessS, watched);
+      }
       let settled = true;
       let res: Response | HttpAnswer | undefined;
       let error: unknown;
@@ -421,6 +439,7 @@ export class HttpClient {
           res = whole ? a : new Response(a.body.length === 0 ? null : a.body, { status: a.status, statusText: a.statusText, headers: a.headers });
         } else {
           const r = await fetch(url, { method, headers, body, signal: (ac as AbortController | undefined)?.signal, ...proxy } as RequestInit);
+          unwatch?.();
           if (whole) {
             // Read inside the deadline; the timer is cleared below like any settled answer.
             res = { status: r.status, statusText: r.statusText, headers: [...r.headers], body: await readCapped(r, maxBytes) };
@@ -436,6 +455,7 @@ export class HttpClient {
         res = undefined;
       } finally {
         release();
+        unwatch?.();
         if (settled) {
           clearTimeout(timer);
           unlink?.();
@@ -452,7 +472,9 @@ export class HttpClient {
         }
         const timedOut = (error as Error)?.name === "TimeoutError";
         if (timedOut || !isConnectError(error)) {
-          if (gate === "trial") breakerTrialAbandoned(u.host);
+          // A peer that failed its liveness probe is down like a refused one: the breaker counts it.
+          if (useBreaker && failureKind(error) === "unresponsive") breakerFailure(u.host, (error as Error).message, error);
+          else if (gate === "trial") breakerTrialAbandoned(u.host);
           const what = timedOut ? `timed out after ${timeoutS}s (request_timeout_seconds)` : `failed: ${(error as Error)?.message ?? error}`;
           if (this.policy.debug) log.error(`[request_debug ${method} ${url}]`, error);
           throw new RequestFailedError(`${method} ${url} ${what}; elapsed ${elapsed().toFixed(1)}s`, url, elapsed(), timedOut, { cause: error, kind: timedOut ? "timeout" : failureKind(error), attempts: attempt + 1 });

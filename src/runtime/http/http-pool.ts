@@ -59,8 +59,8 @@ interface Exchange {
   chunk: Chunk;
   chunkLeft: number;
   line: string;
-  /** performance.now() of the last byte received (or of sending), for the liveness watch. */
-  lastByteAt: number;
+  /** The caller's cancel handle, told of each byte received (liveness.ts watches it). */
+  handle: ExchangeAbort | undefined;
   keepAlive: boolean;
   noBody: boolean;
   gotBytes: boolean;
@@ -262,7 +262,7 @@ function onData(conn: Conn, data: Buffer): void {
     return;
   }
   ex.gotBytes = true;
-  ex.lastByteAt = performance.now();
+  if (ex.handle) ex.handle.lastActivityAt = performance.now();
   try {
     let body: Buffer | undefined = data;
     if (ex.status === 0) {
@@ -358,6 +358,8 @@ async function connect(pool: HostPool): Promise<Conn> {
 export class ExchangeAbort {
   aborted = false;
   reason: unknown;
+  /** performance.now() of creation, then of each byte received. */
+  lastActivityAt = performance.now();
   private hook: ((reason: unknown) => void) | undefined;
 
   /** Cancel the exchange (idempotent). */
@@ -366,6 +368,11 @@ export class ExchangeAbort {
     this.aborted = true;
     this.reason = reason;
     this.hook?.(reason);
+  }
+
+  /** When the exchange last showed a sign of life (liveness.ts). */
+  lastActivity(): number {
+    return this.lastActivityAt;
   }
 
   /** Throw the abort reason when aborted. */
@@ -474,7 +481,7 @@ export async function pooledRequest(
           chunk: Chunk.Size,
           chunkLeft: 0,
           line: "",
-          lastByteAt: performance.now(),
+          handle: signal instanceof ExchangeAbort ? signal : undefined,
           keepAlive: false,
           noBody: method === "HEAD",
           gotBytes: false,
