@@ -75,7 +75,8 @@ export async function postJson(url: string, body: string, opts: PostOptions): Pr
     if (opts.signal?.aborted) return { kind: "aborted", attempts: stats.attempts, elapsedMs: elapsedMs() };
     if (e instanceof RequestFailedError && e.timedOut) return { kind: "timeout", message: e.message, attempts: stats.attempts, elapsedMs: elapsedMs() };
     const message = e instanceof Error ? e.message : String(e);
-    const refused = e instanceof RequestFailedError && e.kind === "connect" && isRefused(e.cause);
+    // A breaker opened by refusals is a refusal too: the destination is dead either way.
+    const refused = e instanceof RequestFailedError && (e.kind === "connect" || e.kind === "circuit_open") && isRefused(e.cause);
     return { kind: "unreachable", message, attempts: Math.max(1, stats.attempts), elapsedMs: elapsedMs(), refused };
   }
 }
