@@ -316,6 +316,11 @@ function needsFetch(a: HttpAnswer): boolean {
   return false;
 }
 
+/** The smaller of two limits where 0 means unlimited. */
+function minLimit(a: number, b: number): number {
+  return a <= 0 ? b : b <= 0 ? a : Math.min(a, b);
+}
+
 /** The process's pooled HTTP client. */
 export class HttpClient {
   private readonly limiter: HostLimiter;
@@ -325,7 +330,13 @@ export class HttpClient {
     // Sockets beyond the open-file budget would fail with EMFILE mid-run: cap per host so they queue.
     const soft = policy.fdSoftLimit ?? openFileLimits()?.soft;
     const perHost = effectivePerHostLimit(policy.limits.limitPerHost, soft);
-    this.limiter = new HostLimiter(policy.limits.limit, perHost.limit);
+    // global_aiohttp_connector_limit bounds each destination, not the process's calls together: a
+    // server's outer call (an agent's self-call to /v1/responses) holds its slot while the handler's
+    // inner calls (model, tools) need theirs, so one shared budget deadlocks as soon as outer calls
+    // fill it (limit 2 → 0 of 500 rollouts). Per destination, a call never waits on a slot its own
+    // caller holds, whatever the limit. The total still sizes BUN_CONFIG_MAX_HTTP_REQUESTS (pool.ts),
+    // which throttles only fetch's leaf calls to external endpoints.
+    this.limiter = new HostLimiter(0, minLimit(policy.limits.limit, perHost.limit));
     // The process's own limit (not a test's stand-in) also bounds the sockets the pool keeps.
     if (policy.fdSoftLimit === undefined && soft !== undefined) setPoolBudget(fdCapPerHost(soft));
   }
