@@ -17,6 +17,7 @@ import { pairKey } from "./journal.ts";
 import { JsonlAppender } from "./jsonl.ts";
 import type { MaterializeOptions } from "./materialize.ts";
 import { Monitor } from "./monitor.ts";
+import { traceStall } from "./stall-trace.ts";
 import type { OtlpMetrics } from "./otlp.ts";
 import { rolloutPaths, type RolloutPaths } from "./paths.ts";
 import { LatencySample, Progress } from "./progress.ts";
@@ -90,7 +91,7 @@ export async function runRollouts(cfg: RolloutConfig, deps: DriverDeps): Promise
   const drain = new WalltimeDrain(deps.jobEndTime, cfg.drainMarginSeconds);
   const status = new StatusPublisher(progress, paths.status, () => ({ output: paths.output }));
   status.start(cfg.statusPort);
-  const monitor = new Monitor(progress, { tty: deps.tty ?? false, stallWarningSeconds: cfg.stallWarningSeconds });
+  const monitor = new Monitor(progress, { tty: deps.tty ?? false, stallWarningSeconds: cfg.stallWarningSeconds, trace: (server, url) => traceStall(server, new URL(url).origin) });
   let gcTimer: ReturnType<typeof setInterval> | undefined;
 
   try {

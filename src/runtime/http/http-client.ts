@@ -13,6 +13,7 @@ import { effectivePerHostLimit, fdCapPerHost, openFileLimits } from "./http-fd-b
 import { DEFAULT_MAX_RESPONSE_BYTES, ExchangeAbort, pooledRequest, poolable, setPoolBudget } from "./http-pool.ts";
 import { breakerAdmit, breakerFailure, breakerOpened, breakerSuccess, breakerTrialAbandoned } from "./breaker.ts";
 import { DEFAULT_LIVENESS_SECONDS, watchCall } from "./liveness.ts";
+import { trackCall, untrackCall, type OutboundCall } from "./outbound-waits.ts";
 import { backoffMs, isConnectError, logRetry, RETRY_STATUSES, retryAfterMs, sleep } from "./retry-policy.ts";
 import { HostLimiter } from "./limiter.ts";
 import type { PoolLimits } from "./pool.ts";
@@ -372,6 +373,17 @@ export class HttpClient {
   private send(u: UrlParts, url: string, opts: RequestOptions, whole: false): Promise<Response>;
   private send(u: UrlParts, url: string, opts: RequestOptions, whole: true): Promise<HttpAnswer>;
   private async send(u: UrlParts, url: string, opts: RequestOptions, whole: boolean): Promise<Response | HttpAnswer> {
+    const method = opts.method ?? (opts.json === undefined && opts.body === undefined ? "GET" : "POST");
+    // Visible at /_gym/outbound while in flight (the driver's stall watchdog follows it).
+    const tracked = trackCall(method, url, u.host);
+    try {
+      return await this.attempts(u, url, opts, whole, tracked);
+    } finally {
+      untrackCall(tracked);
+    }
+  }
+
+  private async attempts(u: UrlParts, url: string, opts: RequestOptions, whole: boolean, tracked: OutboundCall): Promise<Response | HttpAnswer> {
     // One clock read serves both the proxy re-check and the retry budget.
     const started = performance.now();
     const kind = opts.kind ?? callKindOf(u.path);
@@ -419,7 +431,9 @@ export class HttpClient {
       }
       if (opts.stats) opts.stats.attempts = attempt + 1;
       // A caller that gives up while queued leaves the queue (and the request is not sent).
+      tracked.state = "queued";
       const release = this.limiter.tryAcquire(u.host) ?? (await this.limiter.acquire(u.host, outer));
+      tracked.state = "sent";
       // One controller and one cancellable timer per attempt: AbortSignal.timeout's timers cannot be
       // cleared and pile up for the whole timeout (hours for episode calls), and AbortSignal.any
       // chains dependents onto the caller's signal.
@@ -514,6 +528,7 @@ export class HttpClient {
         logRetry(`[model_retry url=${url} status=${res?.status ?? "none"} kind=${retryKind} try=${attempt + 1} elapsed_s=${elapsed().toFixed(1)}${asked === undefined ? "" : ` retry_after_s=${(asked / 1000).toFixed(1)}`} error_msg=${why.slice(0, 200)}]`);
       } else logRetry(`[request_retry url=${url} error=${why} retry=${attempt + 1} elapsed_s=${elapsed().toFixed(1)}${asked === undefined ? "" : ` retry_after_s=${(asked / 1000).toFixed(1)}`}]`);
       if (res instanceof Response) await res.body?.cancel().catch(() => {});
+      tracked.state = "backoff";
       // Sleep, but wake as soon as the endpoint's breaker opens: the next attempt then fails at once.
       await (useBreaker ? Promise.race([sleep(delay, outer), breakerOpened(u.host)]) : sleep(delay, outer));
       if (outer?.aborted) throw outer.reason;
