@@ -104,6 +104,16 @@ function fakeEndpoint(reply: Reply, hangAll: boolean): { port: number; posts: ()
   return { port: listener.port, posts: () => posts, stop: () => listener.stop(true) };
 }
 
+/** The gist of a failed answer: which rule ended the call. */
+function why(text: string): string {
+  const t = text.replace(/\\+"/g, '"').replace(/\s+/g, " ");
+  for (const re of [/\S+ failed \d+ times in a row[^;]*; calls to it fail at once[^)]*\)/, /did not answer a liveness probe[^:]*/, /failed after \d+ attempts in [\d.]+s: [^;]*/, /timed out after [\d.]+s/, /not JSON/, /malformed[^'"]*/, /answered \d+/, /b'\{"error[^']*'/]) {
+    const m = re.exec(t);
+    if (m) return m[0].slice(0, 110);
+  }
+  return t.slice(0, 110);
+}
+
 async function runFault(f: (typeof FAULTS)[number]): Promise<string[]> {
   const ep = fakeEndpoint(f.reply, f.hangAll === true);
   const config: ConfigDict = { request_retry_budget_seconds: BUDGET_S };
@@ -122,7 +132,7 @@ async function runFault(f: (typeof FAULTS)[number]): Promise<string[]> {
       signal: AbortSignal.timeout(CAP_S * 1000),
     });
     const text = await res.text();
-    outcome = `HTTP ${res.status}${res.status === 200 ? "" : `: ${text.replace(/\s+/g, " ").slice(0, 90)}`}`;
+    outcome = `HTTP ${res.status}${res.status === 200 ? "" : `: ${why(text)}`}`;
   } catch (e) {
     outcome = (e as Error).name === "TimeoutError" ? `no answer within ${CAP_S} s (gave up)` : `error: ${(e as Error).message}`;
   }
