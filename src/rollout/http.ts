@@ -61,6 +61,8 @@ export async function postJson(url: string, body: string, opts: PostOptions): Pr
       headers,
       signal: opts.signal,
       internal: true,
+      // The timeout is explicit: no need to classify the path.
+      kind: "episode",
       timeoutSeconds: opts.timeoutMs / 1000,
       retryBudgetSeconds: opts.retryBudgetMs / 1000,
       stats,

@@ -12,8 +12,8 @@ import { InnerServerError } from "./http-types.ts";
 import { effectivePerHostLimit, fdCapPerHost, openFileLimits } from "./http-fd-budget.ts";
 import { DEFAULT_MAX_RESPONSE_BYTES, ExchangeAbort, pooledRequest, poolable, setPoolBudget } from "./http-pool.ts";
 import { breakerAdmit, breakerFailure, breakerOpened, breakerSuccess, breakerTrialAbandoned } from "./breaker.ts";
-import { DEFAULT_LIVENESS_SECONDS, watchCall } from "./liveness.ts";
-import { trackCall, untrackCall, type OutboundCall } from "./outbound-waits.ts";
+import { DEFAULT_LIVENESS_SECONDS, watchCall, type Watched } from "./liveness.ts";
+import { trackCall, untrackCall } from "./outbound-waits.ts";
 import { backoffMs, isConnectError, logRetry, RETRY_STATUSES, retryAfterMs, sleep } from "./retry-policy.ts";
 import { HostLimiter } from "./limiter.ts";
 import type { PoolLimits } from "./pool.ts";
@@ -373,165 +373,160 @@ export class HttpClient {
   private send(u: UrlParts, url: string, opts: RequestOptions, whole: false): Promise<Response>;
   private send(u: UrlParts, url: string, opts: RequestOptions, whole: true): Promise<HttpAnswer>;
   private async send(u: UrlParts, url: string, opts: RequestOptions, whole: boolean): Promise<Response | HttpAnswer> {
-    const method = opts.method ?? (opts.json === undefined && opts.body === undefined ? "GET" : "POST");
     // Visible at /_gym/outbound while in flight (the driver's stall watchdog follows it).
-    const tracked = trackCall(method, url, u.host);
+    const tracked = trackCall(opts.method ?? (opts.json === undefined && opts.body === undefined ? "GET" : "POST"), url, u.host);
     try {
-      return await this.attempts(u, url, opts, whole, tracked);
+      // One clock read serves both the proxy re-check and the retry budget.
+      const started = performance.now();
+      const kind = opts.kind ?? callKindOf(u.path);
+      const timeoutS = opts.timeoutSeconds ?? this.policy.timeoutSeconds ?? DEFAULT_TIMEOUTS[kind];
+      const budgetS = opts.retryBudgetSeconds ?? this.policy.retryBudgetSeconds;
+      const maxBytes = this.policy.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+      // D34 per request: gym's own servers never go through a proxy, whatever the environment says.
+      const proxy = opts.internal === true ? { proxy: false } : undefined;
+      const headers: Record<string, string> = { ...opts.headers };
+      let body: string | Uint8Array | undefined = opts.body;
+      if (opts.json !== undefined) {
+        body = JSON.stringify(opts.json);
+        headers["content-type"] ??= "application/json";
+      }
+      if (opts.cookies) {
+        let cookie = "";
+        for (const k in opts.cookies) cookie += `${cookie === "" ? "" : "; "}${k}=${opts.cookies[k]}`;
+        if (cookie !== "") headers.cookie = cookie;
+      }
+      const method = opts.method ?? (body === undefined ? "GET" : "POST");
+      const elapsed = () => (performance.now() - started) / 1000;
+      const outer = opts.signal;
+      // Plain-http calls go over the keep-alive pool (http-pool.ts) instead of fetch, whose 64-socket
+      // cache makes half the calls reconnect at high concurrency and whose per-call CPU is about
+      // twice the pool's: gym's own servers always (they bypass proxies, D34), and model calls to an
+      // inference endpoint when no proxy variable is set and the caller asked for no encoding. Other
+      // external calls (hubs, trackers: possibly large bodies best streamed) stay on fetch.
+      // Redirects and encoded answers are rare; those requests are redone with fetch (needsFetch).
+      let pooled = u.plainHttp && poolable(u.target) && (opts.internal === true || (kind === "model" && !proxyVarsSet(started) && !hasHeader(headers, "accept-encoding")));
+      if (pooled && opts.internal !== true) headers["accept-encoding"] = "identity";
+      const useBreaker = opts.breaker !== false;
+      const livenessS = this.policy.livenessSeconds ?? DEFAULT_LIVENESS_SECONDS;
+      for (let attempt = 0; ; attempt++) {
+        // A down endpoint fails calls at once while its breaker is open (breaker.ts).
+        const gate = useBreaker ? breakerAdmit(u.host) : undefined;
+        if (gate !== undefined && gate !== "trial") {
+          const last = gate.lastWhy.slice(0, 200);
+          throw new RequestFailedError(
+            `${method} ${url} not sent: ${u.host} failed ${gate.failures} times in a row over ${gate.failingForSeconds.toFixed(1)}s (last: ${last}); calls to it fail at once for ${gate.retryInSeconds.toFixed(1)}s more (circuit breaker), then one trial call goes through`,
+            url,
+            elapsed(),
+            false,
+            { cause: gate.lastError, kind: "circuit_open", attempts: attempt },
+          );
+        }
+        if (opts.stats) opts.stats.attempts = attempt + 1;
+        // A caller that gives up while queued leaves the queue (and the request is not sent).
+        tracked.state = "queued";
+        const release = this.limiter.tryAcquire(u.host) ?? (await this.limiter.acquire(u.host, outer));
+        tracked.state = "sent";
+        // One controller and one cancellable timer per attempt: AbortSignal.timeout's timers cannot be
+        // cleared and pile up for the whole timeout (hours for episode calls), and AbortSignal.any
+        // chains dependents onto the caller's signal.
+        // The pool takes a plain cancel handle; fetch needs a real signal.
+        const ac: AbortController | ExchangeAbort | undefined = timeoutS > 0 || outer || livenessS > 0 ? (pooled ? new ExchangeAbort() : new AbortController()) : undefined;
+        const timer = timeoutS > 0 ? setTimeout(() => ac!.abort(timeoutReason()), timeoutS * 1000) : undefined;
+        const unlink = outer ? linkAbort(outer, ac!) : undefined;
+        // A silent call gets its peer probed (liveness.ts); the pool reports each byte, fetch only the headers.
+        let watched: Watched | undefined;
+        let watchSet: Set<Watched> | undefined;
+        if (livenessS > 0) {
+          watched = ac instanceof ExchangeAbort ? ac : fetchWatch(ac!);
+          watchSet = watchCall(u.host, !u.plainHttp, opts.internal === true, livenessS, watched);
+        }
+        let settled = true;
+        let res: Response | HttpAnswer | undefined;
+        let error: unknown;
+        try {
+          if (pooled) {
+            const a = await pooledRequest(u.hostname, u.port, method, u.target, headers, body, ac as ExchangeAbort | undefined, maxBytes);
+            if (opts.internal !== true && needsFetch(a)) {
+              // Redo this one with fetch, which follows redirects and decodes bodies.
+              pooled = false;
+              delete headers["accept-encoding"];
+              attempt--;
+              continue;
+            }
+            res = whole ? a : new Response(a.body.length === 0 ? null : a.body, { status: a.status, statusText: a.statusText, headers: a.headers });
+          } else {
+            const r = await fetch(url, { method, headers, body, signal: (ac as AbortController | undefined)?.signal, ...proxy } as RequestInit);
+            watchSet?.delete(watched!);
+            if (whole) {
+              // Read inside the deadline; the timer is cleared below like any settled answer.
+              res = { status: r.status, statusText: r.statusText, headers: [...r.headers], body: await readCapped(r, maxBytes) };
+            } else if (bufferable(r)) {
+              res = new Response(await readCapped(r, maxBytes), { status: r.status, statusText: r.statusText, headers: r.headers });
+            } else {
+              res = r;
+              settled = false;
+            }
+          }
+        } catch (e) {
+          error = e;
+          res = undefined;
+        } finally {
+          release();
+          watchSet?.delete(watched!);
+          if (settled) {
+            clearTimeout(timer);
+            unlink?.();
+          }
+        }
+        if (res && !RETRY_STATUSES.has(res.status)) {
+          if (useBreaker) breakerSuccess(u.host);
+          return res;
+        }
+        if (error !== undefined) {
+          if (outer?.aborted) {
+            if (gate === "trial") breakerTrialAbandoned(u.host);
+            throw outer.reason ?? error;
+          }
+          const timedOut = (error as Error)?.name === "TimeoutError";
+          if (timedOut || !isConnectError(error)) {
+            // A peer that failed its liveness probe is down like a refused one: the breaker counts it.
+            if (useBreaker && failureKind(error) === "unresponsive") breakerFailure(u.host, (error as Error).message, error);
+            else if (gate === "trial") breakerTrialAbandoned(u.host);
+            const what = timedOut ? `timed out after ${timeoutS}s (request_timeout_seconds)` : `failed: ${(error as Error)?.message ?? error}`;
+            if (this.policy.debug) log.error(`[request_debug ${method} ${url}]`, error);
+            throw new RequestFailedError(`${method} ${url} ${what}; elapsed ${elapsed().toFixed(1)}s`, url, elapsed(), timedOut, { cause: error, kind: timedOut ? "timeout" : failureKind(error), attempts: attempt + 1 });
+          }
+        }
+        // The peer's Retry-After (seconds or an HTTP date) wins over our backoff; the budget caps both.
+        const asked = res ? retryAfterOf(res) : undefined;
+        const delay = asked ?? backoffMs(attempt);
+        const why = res ? `HTTP ${res.status}` : ((error as Error)?.message ?? String(error));
+        if (useBreaker) breakerFailure(u.host, why, error, asked);
+        if (elapsed() + delay / 1000 > budgetS) {
+          if (res) return res;
+          throw new RequestFailedError(
+            `${method} ${url} failed after ${attempt + 1} attempts in ${elapsed().toFixed(1)}s: ${why}${asked === undefined ? "" : ` (Retry-After ${(asked / 1000).toFixed(0)}s)`}; the retry budget is request_retry_budget_seconds=${budgetS}`,
+            url,
+            elapsed(),
+            false,
+            { cause: error, kind: "connect", attempts: attempt + 1 },
+          );
+        }
+        this.retryCount++;
+        if (this.policy.debug) log.warn(`[request_debug ${method} ${url} headers=${JSON.stringify(Object.keys(headers))}]`, error ?? `status ${res?.status}`);
+        // Upstream's two retry line shapes: model calls and everything else.
+        if (kind === "model") {
+          const retryKind = res?.status === 429 ? "rate_limit" : res ? "server_error" : "connection_error";
+          logRetry(`[model_retry url=${url} status=${res?.status ?? "none"} kind=${retryKind} try=${attempt + 1} elapsed_s=${elapsed().toFixed(1)}${asked === undefined ? "" : ` retry_after_s=${(asked / 1000).toFixed(1)}`} error_msg=${why.slice(0, 200)}]`);
+        } else logRetry(`[request_retry url=${url} error=${why} retry=${attempt + 1} elapsed_s=${elapsed().toFixed(1)}${asked === undefined ? "" : ` retry_after_s=${(asked / 1000).toFixed(1)}`}]`);
+        if (res instanceof Response) await res.body?.cancel().catch(() => {});
+        tracked.state = "backoff";
+        // Sleep, but wake as soon as the endpoint's breaker opens: the next attempt then fails at once.
+        await (useBreaker ? Promise.race([sleep(delay, outer), breakerOpened(u.host)]) : sleep(delay, outer));
+        if (outer?.aborted) throw outer.reason;
+      }
     } finally {
       untrackCall(tracked);
-    }
-  }
-
-  private async attempts(u: UrlParts, url: string, opts: RequestOptions, whole: boolean, tracked: OutboundCall): Promise<Response | HttpAnswer> {
-    // One clock read serves both the proxy re-check and the retry budget.
-    const started = performance.now();
-    const kind = opts.kind ?? callKindOf(u.path);
-    const timeoutS = opts.timeoutSeconds ?? this.policy.timeoutSeconds ?? DEFAULT_TIMEOUTS[kind];
-    const budgetS = opts.retryBudgetSeconds ?? this.policy.retryBudgetSeconds;
-    const maxBytes = this.policy.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
-    // D34 per request: gym's own servers never go through a proxy, whatever the environment says.
-    const proxy = opts.internal === true ? { proxy: false } : undefined;
-    const headers: Record<string, string> = { ...opts.headers };
-    let body: string | Uint8Array | undefined = opts.body;
-    if (opts.json !== undefined) {
-      body = JSON.stringify(opts.json);
-      headers["content-type"] ??= "application/json";
-    }
-    if (opts.cookies) {
-      let cookie = "";
-      for (const k in opts.cookies) cookie += `${cookie === "" ? "" : "; "}${k}=${opts.cookies[k]}`;
-      if (cookie !== "") headers.cookie = cookie;
-    }
-    const method = opts.method ?? (body === undefined ? "GET" : "POST");
-    const elapsed = () => (performance.now() - started) / 1000;
-    const outer = opts.signal;
-    // Plain-http calls go over the keep-alive pool (http-pool.ts) instead of fetch, whose 64-socket
-    // cache makes half the calls reconnect at high concurrency and whose per-call CPU is about
-    // twice the pool's: gym's own servers always (they bypass proxies, D34), and model calls to an
-    // inference endpoint when no proxy variable is set and the caller asked for no encoding. Other
-    // external calls (hubs, trackers: possibly large bodies best streamed) stay on fetch.
-    // Redirects and encoded answers are rare; those requests are redone with fetch (needsFetch).
-    let pooled = u.plainHttp && poolable(u.target) && (opts.internal === true || (kind === "model" && !proxyVarsSet(started) && !hasHeader(headers, "accept-encoding")));
-    if (pooled && opts.internal !== true) headers["accept-encoding"] = "identity";
-    const useBreaker = opts.breaker !== false;
-    const livenessS = this.policy.livenessSeconds ?? DEFAULT_LIVENESS_SECONDS;
-    for (let attempt = 0; ; attempt++) {
-      // A down endpoint fails calls at once while its breaker is open (breaker.ts).
-      const gate = useBreaker ? breakerAdmit(u.host) : undefined;
-      if (gate !== undefined && gate !== "trial") {
-        const last = gate.lastWhy.slice(0, 200);
-        throw new RequestFailedError(
-          `${method} ${url} not sent: ${u.host} failed ${gate.failures} times in a row over ${gate.failingForSeconds.toFixed(1)}s (last: ${last}); calls to it fail at once for ${gate.retryInSeconds.toFixed(1)}s more (circuit breaker), then one trial call goes through`,
-          url,
-          elapsed(),
-          false,
-          { cause: gate.lastError, kind: "circuit_open", attempts: attempt },
-        );
-      }
-      if (opts.stats) opts.stats.attempts = attempt + 1;
-      // A caller that gives up while queued leaves the queue (and the request is not sent).
-      tracked.state = "queued";
-      const release = this.limiter.tryAcquire(u.host) ?? (await this.limiter.acquire(u.host, outer));
-      tracked.state = "sent";
-      // One controller and one cancellable timer per attempt: AbortSignal.timeout's timers cannot be
-      // cleared and pile up for the whole timeout (hours for episode calls), and AbortSignal.any
-      // chains dependents onto the caller's signal.
-      // The pool takes a plain cancel handle; fetch needs a real signal.
-      const ac: AbortController | ExchangeAbort | undefined = timeoutS > 0 || outer || livenessS > 0 ? (pooled ? new ExchangeAbort() : new AbortController()) : undefined;
-      const timer = timeoutS > 0 ? setTimeout(() => ac!.abort(timeoutReason()), timeoutS * 1000) : undefined;
-      const unlink = outer ? linkAbort(outer, ac!) : undefined;
-      // A silent call gets its peer probed (liveness.ts); the pool reports each byte, fetch only the headers.
-      let unwatch: (() => void) | undefined;
-      if (livenessS > 0) {
-        const origin = `${u.plainHttp ? "http" : "https"}://${u.host}`;
-        const watched = ac instanceof ExchangeAbort ? ac : fetchWatch(ac!);
-        unwatch = watchCall(u.host, origin, opts.internal === true, livenessS, watched);
-      }
-      let settled = true;
-      let res: Response | HttpAnswer | undefined;
-      let error: unknown;
-      try {
-        if (pooled) {
-          const a = await pooledRequest(u.hostname, u.port, method, u.target, headers, body, ac as ExchangeAbort | undefined, maxBytes);
-          if (opts.internal !== true && needsFetch(a)) {
-            // Redo this one with fetch, which follows redirects and decodes bodies.
-            pooled = false;
-            delete headers["accept-encoding"];
-            attempt--;
-            continue;
-          }
-          res = whole ? a : new Response(a.body.length === 0 ? null : a.body, { status: a.status, statusText: a.statusText, headers: a.headers });
-        } else {
-          const r = await fetch(url, { method, headers, body, signal: (ac as AbortController | undefined)?.signal, ...proxy } as RequestInit);
-          unwatch?.();
-          if (whole) {
-            // Read inside the deadline; the timer is cleared below like any settled answer.
-            res = { status: r.status, statusText: r.statusText, headers: [...r.headers], body: await readCapped(r, maxBytes) };
-          } else if (bufferable(r)) {
-            res = new Response(await readCapped(r, maxBytes), { status: r.status, statusText: r.statusText, headers: r.headers });
-          } else {
-            res = r;
-            settled = false;
-          }
-        }
-      } catch (e) {
-        error = e;
-        res = undefined;
-      } finally {
-        release();
-        unwatch?.();
-        if (settled) {
-          clearTimeout(timer);
-          unlink?.();
-        }
-      }
-      if (res && !RETRY_STATUSES.has(res.status)) {
-        if (useBreaker) breakerSuccess(u.host);
-        return res;
-      }
-      if (error !== undefined) {
-        if (outer?.aborted) {
-          if (gate === "trial") breakerTrialAbandoned(u.host);
-          throw outer.reason ?? error;
-        }
-        const timedOut = (error as Error)?.name === "TimeoutError";
-        if (timedOut || !isConnectError(error)) {
-          // A peer that failed its liveness probe is down like a refused one: the breaker counts it.
-          if (useBreaker && failureKind(error) === "unresponsive") breakerFailure(u.host, (error as Error).message, error);
-          else if (gate === "trial") breakerTrialAbandoned(u.host);
-          const what = timedOut ? `timed out after ${timeoutS}s (request_timeout_seconds)` : `failed: ${(error as Error)?.message ?? error}`;
-          if (this.policy.debug) log.error(`[request_debug ${method} ${url}]`, error);
-          throw new RequestFailedError(`${method} ${url} ${what}; elapsed ${elapsed().toFixed(1)}s`, url, elapsed(), timedOut, { cause: error, kind: timedOut ? "timeout" : failureKind(error), attempts: attempt + 1 });
-        }
-      }
-      // The peer's Retry-After (seconds or an HTTP date) wins over our backoff; the budget caps both.
-      const asked = res ? retryAfterOf(res) : undefined;
-      const delay = asked ?? backoffMs(attempt);
-      const why = res ? `HTTP ${res.status}` : ((error as Error)?.message ?? String(error));
-      if (useBreaker) breakerFailure(u.host, why, error, asked);
-      if (elapsed() + delay / 1000 > budgetS) {
-        if (res) return res;
-        throw new RequestFailedError(
-          `${method} ${url} failed after ${attempt + 1} attempts in ${elapsed().toFixed(1)}s: ${why}${asked === undefined ? "" : ` (Retry-After ${(asked / 1000).toFixed(0)}s)`}; the retry budget is request_retry_budget_seconds=${budgetS}`,
-          url,
-          elapsed(),
-          false,
-          { cause: error, kind: "connect", attempts: attempt + 1 },
-        );
-      }
-      this.retryCount++;
-      if (this.policy.debug) log.warn(`[request_debug ${method} ${url} headers=${JSON.stringify(Object.keys(headers))}]`, error ?? `status ${res?.status}`);
-      // Upstream's two retry line shapes: model calls and everything else.
-      if (kind === "model") {
-        const retryKind = res?.status === 429 ? "rate_limit" : res ? "server_error" : "connection_error";
-        logRetry(`[model_retry url=${url} status=${res?.status ?? "none"} kind=${retryKind} try=${attempt + 1} elapsed_s=${elapsed().toFixed(1)}${asked === undefined ? "" : ` retry_after_s=${(asked / 1000).toFixed(1)}`} error_msg=${why.slice(0, 200)}]`);
-      } else logRetry(`[request_retry url=${url} error=${why} retry=${attempt + 1} elapsed_s=${elapsed().toFixed(1)}${asked === undefined ? "" : ` retry_after_s=${(asked / 1000).toFixed(1)}`}]`);
-      if (res instanceof Response) await res.body?.cancel().catch(() => {});
-      tracked.state = "backoff";
-      // Sleep, but wake as soon as the endpoint's breaker opens: the next attempt then fails at once.
-      await (useBreaker ? Promise.race([sleep(delay, outer), breakerOpened(u.host)]) : sleep(delay, outer));
-      if (outer?.aborted) throw outer.reason;
     }
   }
 

@@ -84,11 +84,13 @@ function tick(): void {
   }
 }
 
-/** Watch one attempt to `hostKey` (`host:port`) at `origin`; returns the function that stops watching. */
-export function watchCall(hostKey: string, origin: string, direct: boolean, seconds: number, w: Watched): () => void {
+/** Watch one attempt to `hostKey` (`host:port`); returns the set to delete it from when the attempt ends. */
+export function watchCall(hostKey: string, https: boolean, direct: boolean, seconds: number, w: Watched): Set<Watched> {
   let h = hosts.get(hostKey);
-  if (!h) hosts.set(hostKey, (h = { origin, direct, calls: new Set(), seconds, probing: false, lastAlive: Number.NEGATIVE_INFINITY }));
+  if (!h) hosts.set(hostKey, (h = { origin: `${https ? "https" : "http"}://${hostKey}`, direct, calls: new Set(), seconds, probing: false, lastAlive: Number.NEGATIVE_INFINITY }));
   h.calls.add(w);
+  // The usual case: the timer runs often enough already.
+  if (timer && periodMs <= seconds * 334) return h.calls;
   const period = Math.max(50, (seconds * 1000) / 3);
   if (!timer || period < periodMs) {
     if (timer) clearInterval(timer);
@@ -97,6 +99,5 @@ export function watchCall(hostKey: string, origin: string, direct: boolean, seco
     // Watching never keeps a process alive by itself.
     timer.unref();
   }
-  const calls = h.calls;
-  return () => void calls.delete(w);
+  return h.calls;
 }
