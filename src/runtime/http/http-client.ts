@@ -374,10 +374,10 @@ export class HttpClient {
   private send(u: UrlParts, url: string, opts: RequestOptions, whole: true): Promise<HttpAnswer>;
   private async send(u: UrlParts, url: string, opts: RequestOptions, whole: boolean): Promise<Response | HttpAnswer> {
     // Visible at /_gym/outbound while in flight (the driver's stall watchdog follows it).
-    const tracked = trackCall(opts.method ?? (opts.json === undefined && opts.body === undefined ? "GET" : "POST"), url, u.host);
+    // One clock read serves the proxy re-check, the retry budget and the tracked call.
+    const started = performance.now();
+    const tracked = trackCall(opts.method ?? (opts.json === undefined && opts.body === undefined ? "GET" : "POST"), url, u.host, started);
     try {
-      // One clock read serves both the proxy re-check and the retry budget.
-      const started = performance.now();
       const kind = opts.kind ?? callKindOf(u.path);
       const timeoutS = opts.timeoutSeconds ?? this.policy.timeoutSeconds ?? DEFAULT_TIMEOUTS[kind];
       const budgetS = opts.retryBudgetSeconds ?? this.policy.retryBudgetSeconds;

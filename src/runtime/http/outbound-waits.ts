@@ -12,7 +12,7 @@ export type CallState = "queued" | "sent" | "backoff";
 /** One outbound call in flight. */
 export interface OutboundCall {
   method: string;
-  /** The URL without its query (queries may carry keys). */
+  /** The URL (its query is dropped when shown: queries may carry keys). */
   url: string;
   /** `host[:port]`. */
   host: string;
@@ -23,9 +23,8 @@ export interface OutboundCall {
 const calls = new Set<OutboundCall>();
 
 /** Register a call; `untrackCall` it when it ends. */
-export function trackCall(method: string, url: string, host: string): OutboundCall {
-  const q = url.indexOf("?");
-  const c: OutboundCall = { method, url: q < 0 ? url : url.slice(0, q), host, startedAt: performance.now(), state: "queued" };
+export function trackCall(method: string, url: string, host: string, startedAt: number): OutboundCall {
+  const c: OutboundCall = { method, url, host, startedAt, state: "queued" };
   calls.add(c);
   return c;
 }
@@ -50,13 +49,15 @@ export interface WaitGroup {
 export function outboundSnapshot(now = performance.now()): { waits: WaitGroup[] } {
   const groups = new Map<string, WaitGroup>();
   for (const c of calls) {
-    const key = `${c.state} ${c.method} ${c.url}`;
+    const q = c.url.indexOf("?");
+    const url = q < 0 ? c.url : c.url.slice(0, q);
+    const key = `${c.state} ${c.method} ${url}`;
     const age = (now - c.startedAt) / 1000;
     const g = groups.get(key);
     if (g) {
       g.count++;
       g.oldest_seconds = Math.max(g.oldest_seconds, age);
-    } else groups.set(key, { to: poolMetrics.destinationOf(c.host), method: c.method, url: c.url, state: c.state, count: 1, oldest_seconds: age });
+    } else groups.set(key, { to: poolMetrics.destinationOf(c.host), method: c.method, url, state: c.state, count: 1, oldest_seconds: age });
   }
   const waits = [...groups.values()].sort((a, b) => b.oldest_seconds - a.oldest_seconds).slice(0, 20);
   for (const w of waits) w.oldest_seconds = Math.round(w.oldest_seconds * 10) / 10;
