@@ -220,8 +220,17 @@ function splitUrl(url: string): UrlParts {
   return { host: isDefault ? hostname : `${hostname}:${portText}`, hostname, port: isDefault ? defaultPort : Number(portText), path, target: slash < 0 ? "/" : url.slice(slash), plainHttp };
 }
 
-/** Whether a response is read whole before returning it: anything but an event stream (the deadline and the size cap cover the body). */
+/** Bodies up to this size are read inside the deadline and handed back buffered. */
+const BUFFER_LIMIT_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Whether `request` reads a response whole before returning it: a known length up to 64 MiB and no
+ * event stream. Anything else stays a stream for the caller (a hub download goes to disk as it
+ * arrives); its deadline keeps running until it fires.
+ */
 function bufferable(res: Response): boolean {
+  const length = res.headers.get("content-length");
+  if (length === null || !(Number(length) <= BUFFER_LIMIT_BYTES)) return false;
   return !(res.headers.get("content-type") ?? "").includes("event-stream");
 }
 
