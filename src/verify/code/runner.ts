@@ -7,7 +7,9 @@
  * rest queue (`stats()`). A dead zygote fails its runs as "died" (all tests -1, as upstream's global
  * failure) and is started again on the next run.
  */
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
+import { join } from "node:path";
 import DRIVER from "./driver.py" with { type: "text" };
 import ZYGOTE from "./zygote.py" with { type: "text" };
 import { pythonHost, type PythonHost } from "./python.ts";
@@ -52,9 +54,13 @@ type Answer = { id: number; result?: (number | boolean)[]; metadata?: Record<str
 class Zygote {
   readonly proc: ReturnType<typeof Bun.spawn>;
   readonly waiting = new Map<number, (a: Answer) => void>();
+  /** Every run's directory lives under this one, so a killed zygote leaves nothing behind. */
+  readonly root = mkdtempSync(join(tmpdir(), "gym-code-"));
   alive = true;
+  private readonly cleanup = () => rmSync(this.root, { recursive: true, force: true });
 
   constructor(host: PythonHost) {
+    process.once("exit", this.cleanup);
     this.proc = Bun.spawn([...host.wrapper, host.python, "-I", "-c", SOURCE], {
       cwd: tmpdir(),
       // Built from nothing: programs must never see the server's keys, tokens, proxies or NEMO_GYM_*.
@@ -101,6 +107,11 @@ class Zygote {
     if (!this.alive) return;
     this.alive = false;
     this.proc.kill("SIGKILL");
+    // The namespace dies with the wrapper; its children may still be exiting, so remove their dirs after it.
+    void this.proc.exited.then(() => {
+      this.cleanup();
+      process.off("exit", this.cleanup);
+    });
     for (const [id, done] of this.waiting) done({ id, died: true });
     this.waiting.clear();
   }
@@ -129,6 +140,11 @@ export class CodeRunner {
   /** Runs in flight, runs waiting for a slot, runs finished. */
   stats(): { running: number; queued: number; completed: number } {
     return { running: this.running, queued: this.queue.length, completed: this.completed };
+  }
+
+  /** PID of the current zygote (its wrapper), if one runs: tests check it is gone after `close()`. */
+  zygotePid(): number | undefined {
+    return this.zygote?.alive ? this.zygote.proc.pid : undefined;
   }
 
   /** Stop the zygote (a later run starts a new one). */
@@ -170,7 +186,7 @@ export class CodeRunner {
       });
       z.send({
         id, code: job.code, inputs: job.inputs, outputs: job.outputs, fn_name: job.fnName, timeout: job.timeoutSecs, budget: budgetSecs,
-        memory_bytes: this.limits.memoryBytes, file_bytes: this.limits.fileBytes, cpu_seconds: Math.ceil(budgetSecs) + 1, tmp: tmpdir(),
+        memory_bytes: this.limits.memoryBytes, file_bytes: this.limits.fileBytes, cpu_seconds: Math.ceil(budgetSecs) + 1, tmp: z.root,
       });
     });
     const elapsedMs = performance.now() - t0;

@@ -2,7 +2,7 @@
  * The CodeRunner sandbox against hostile programs: each run ends within its limit with the right status,
  * leaves no process or temp dir behind, and never sees the server's environment.
  */
-import { afterAll, describe, expect, test } from "bun:test";
+import { afterAll, afterEach, describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -13,31 +13,48 @@ import { readEnv } from "../../../src/env.ts";
 const runner = new CodeRunner({ maxConcurrent: 4 }, readEnv().path);
 const stdio = (code: string, output = "OK", timeoutSecs = 2) => runner.run({ code, inputs: [""], outputs: [output], fnName: null, timeoutSecs });
 
-/** PIDs of live processes running our driver (its source is on their command line). */
-function driverPids(): number[] {
-  const out: number[] = [];
-  for (const d of readdirSync("/proc")) {
-    if (!/^\d+$/.test(d)) continue;
-    try {
-      if (readFileSync(`/proc/${d}/cmdline`, "utf8").includes("gym's code driver")) out.push(Number(d));
-    } catch {
-      /* gone */
-    }
+/** Whether a process is alive (not a zombie). */
+function alive(pid: number): boolean {
+  try {
+    return !/^State:\s+Z/m.test(readFileSync(`/proc/${pid}/status`, "utf8"));
+  } catch {
+    return false;
   }
-  return out;
+}
+
+/** Live descendants of `pid` (through /proc/<pid>/task/<pid>/children). */
+function descendants(pid: number): number[] {
+  let kids: number[] = [];
+  try {
+    kids = readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/).filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+  return kids.flatMap((k) => [k, ...descendants(k)]);
 }
 const codeDirs = () => readdirSync(tmpdir()).filter((d) => d.startsWith("gym-code-"));
 const dirsBefore = new Set(codeDirs());
 
 const runners: CodeRunner[] = [];
+// Every zygote these tests started, with its process tree (other test files run their own runners).
+const started = new Set<number>();
+const track = () => {
+  for (const r of [runner, ...runners]) {
+    const pid = r.zygotePid();
+    if (pid !== undefined) for (const p of [pid, ...descendants(pid)]) started.add(p);
+  }
+};
 afterAll(async () => {
+  track();
   for (const r of [runner, ...runners]) r.close();
-  for (let i = 0; i < 50 && driverPids().length > 0; i++) await Bun.sleep(100);
-  expect(driverPids()).toEqual([]);
+  const left = () => [...started].filter(alive);
+  for (let i = 0; i < 50 && left().length > 0; i++) await Bun.sleep(100);
+  expect(left()).toEqual([]);
   expect(codeDirs().filter((d) => !dirsBefore.has(d))).toEqual([]);
 });
 
 describe("sandbox", () => {
+  afterEach(track);
   test("an infinite loop that ignores the per-test alarm is killed at the global budget", async () => {
     const t0 = performance.now();
     const r = await stdio("import signal\nsignal.signal(signal.SIGALRM, signal.SIG_IGN)\nwhile True:\n    pass", "OK", 1);
