@@ -150,7 +150,7 @@ export async function runSubmit(o: SubmitOptions): Promise<number> {
     });
     await persist(conn, v, record);
     report(o, record);
-    const failed = record.benchmarks.filter((b) => b.job_id === null).length;
+    const failed = record.benchmarks.filter((b) => b.job_id === null || b.error !== null).length;
     if (failed > 0) {
       (o.error ?? o.warn)(`${failed} benchmark(s) failed to submit`);
       return 1;
