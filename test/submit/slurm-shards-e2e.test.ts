@@ -45,7 +45,7 @@ describe.skipIf(!HAS_SLURM)("real Slurm: sharded collection", () => {
     async () => {
       await using dir = await tempDir("gym-slurm-shards-");
       const envYaml = writeEnvConfig(dir.path);
-      const run = (port: number) => `{config_paths: [${envYaml}, responses_api_models/scripted_model/configs/scripted_model.yaml], split: validation, num_repeats: 2, head_server: {port: ${port}}}`;
+      const run = (port: number) => `{config_paths: [${envYaml}, responses_api_models/scripted_model/configs/scripted_model.yaml], split: validation, num_repeats: 8, num_samples_in_parallel: 1, head_server: {port: ${port}}}`;
       writeFileSync(
         join(dir.path, "submit.yaml"),
         `services: {}
@@ -75,15 +75,17 @@ otel: {enabled: false}
       const singleOut = join(rec.run_dir, "single", "artifacts", "rollouts.jsonl");
       const deadline = Date.now() + 280_000;
       let killed = "";
+      let rowsAtKill = 0;
       try {
-        // Kill array task 1 once its chain step queued the successor (before its driver finishes).
+        // Kill array task 1 mid-collection: its chain step ran and it wrote its first rollouts.
+        const s1 = join(sdir, "shards", "1");
         while (Date.now() < deadline && !killed) {
-          const next = join(sdir, "shards", "1", ".gym_next_job");
-          const chainFile = join(sdir, "shards", "1", ".gym_job_chain");
-          if (existsSync(next) && existsSync(chainFile)) {
-            killed = readFileSync(chainFile, "utf8").trim().split("\n")[0]!;
+          const rows = existsSync(join(s1, "rollouts.jsonl")) ? readJsonl(join(s1, "rollouts.jsonl")).length : 0;
+          if (rows > 0 && existsSync(join(s1, ".gym_next_job")) && existsSync(join(s1, ".gym_job_chain"))) {
+            killed = readFileSync(join(s1, ".gym_job_chain"), "utf8").trim().split("\n")[0]!;
             Bun.spawnSync(["scancel", "--signal=KILL", "--batch", killed]);
-          } else await Bun.sleep(200);
+            rowsAtKill = readJsonl(join(s1, "rollouts.jsonl")).length;
+          } else await Bun.sleep(50);
         }
         while (Date.now() < deadline && (squeueIds(sdir).length > 0 || squeueIds(join(rec.run_dir, "single")).length > 0 || !existsSync(mergedOut))) await Bun.sleep(1000);
       } finally {
@@ -95,6 +97,9 @@ otel: {enabled: false}
           .map((f) => `--- ${f}\n${readFileSync(join(sdir, f), "utf8").slice(-1500)}`)
           .join("\n") + readdirSync(join(sdir, "logs")).filter((f) => f.startsWith("merge")).map((f) => readFileSync(join(sdir, "logs", f), "utf8").slice(-1500)).join("\n");
       expect(killed).not.toBe("");
+      // Killed part-way: some of shard 1's 16 rollouts (tasks 1 and 4 × 8 repeats) were collected, not all.
+      expect(rowsAtKill).toBeGreaterThan(0);
+      expect(rowsAtKill).toBeLessThan(16);
       expect(`${existsSync(mergedOut)}\n${logs()}`).toStartWith("true\n");
       // Task 1's chain: the killed job, then its successor (same array index, same slice).
       const chain1 = readFileSync(join(sdir, "shards", "1", ".gym_job_chain"), "utf8").trim().split("\n");
@@ -102,13 +107,19 @@ otel: {enabled: false}
       expect(chain1[0]).toBe(killed);
       const retryOut = readdirSync(sdir).filter((f) => f.endsWith(".out")).map((f) => readFileSync(join(sdir, f), "utf8")).join("\n");
       expect(retryOut).toContain(`Predecessor ${killed} ended FAILED. Infra retry 1 of 3. Resuming.`);
+      // The successor resumed the same 16-row slice instead of starting over.
+      const retryLog = readFileSync(join(sdir, "logs", `driver-${chain1[1]}.log`), "utf8");
+      expect(retryLog).toContain("Resumed from cache. Found:\n- 16 original input rows\n");
+      const done = Number(/- (\d+) rows already done/.exec(retryLog)?.[1] ?? -1);
+      expect(done).toBeGreaterThanOrEqual(rowsAtKill);
       for (const k of [0, 2]) expect(readFileSync(join(sdir, "shards", String(k), ".gym_job_chain"), "utf8").trim().split("\n").length).toBe(1);
       // Each shard holds only its own tasks.
       for (const k of [0, 1, 2]) for (const row of readJsonl(join(sdir, "shards", String(k), "rollouts.jsonl"))) expect(Number(row._ng_task_index) % 3).toBe(k);
       const merged = readJsonl(mergedOut);
       const one = readJsonl(singleOut);
       const key = (x: Record<string, unknown>) => `${x._ng_task_index}:${x._ng_rollout_index}`;
-      expect(one.length).toBe(10);
+      expect(one.length).toBe(40);
+      expect(readJsonl(join(sdir, "shards", "1", "rollouts.jsonl")).length).toBe(16);
       expect(merged.map(key)).toEqual([...one].sort((a, b) => Number(a._ng_task_index) - Number(b._ng_task_index) || Number(a._ng_rollout_index) - Number(b._ng_rollout_index)).map(key));
       const rewards = (rows: Record<string, unknown>[]) => Object.fromEntries(rows.map((x) => [key(x), x.reward]));
       expect(rewards(merged)).toEqual(rewards(one));
