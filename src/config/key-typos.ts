@@ -23,7 +23,7 @@ const COMMAND_KEYS = [
   "drain_margin_s", "status_port", "rollout_collection_driver", "split", "dispatch_longest_first",
   "count_failure_classes_as_zero", "count_missing_rollouts_as_zero", "environment_routing_mode",
   "environment_server_name", "environment_server_routes", "agent_map", "fan_out", "dispatch_budget_s",
-  "retry_invalid_judge_responses", "disable_health_check",
+  "retry_invalid_judge_responses", "disable_health_check", "num_shards", "shard_index",
   // dataset / prepare / aggregate / reverify / serve-mode commands
   "data_source", "overwrite_metrics_conflicts", "reuse_existing_data_preparation", "mode", "output_dirpath",
   "should_download", "append", "force", "overwrite", "input_glob", "merge_shards", "judge_failed_only",

@@ -6,6 +6,7 @@ import { readEnv } from "../env.ts";
 import { ConfigError } from "../errors.ts";
 import { log } from "../log.ts";
 import type { ConfigDict } from "../config/types.ts";
+import { shardSliceFrom, type ShardSlice } from "./shard-slice.ts";
 
 /** `num_repeats`: one count for every agent, or per agent with an optional `_default`. */
 export type NumRepeats = number | Record<string, number>;
@@ -54,6 +55,8 @@ export interface RolloutConfig {
   observability: boolean;
   modelCallCaptureDir: string | undefined;
   requestDebug: boolean;
+  /** `num_shards` / `shard_index`: this run collects one slice of the tasks (shard-slice.ts). */
+  shard?: ShardSlice;
 }
 
 /** Default in-flight cap when neither `num_samples_in_parallel` nor `max_resident_rollout_tasks` is set. */
@@ -223,6 +226,7 @@ export function rolloutConfigFrom(dict: ConfigDict, opts: { requireInput?: boole
     observability,
     modelCallCaptureDir: captureDir,
     requestDebug: bool(dict, "global_aiohttp_client_request_debug", false),
+    shard: shardSliceFrom(dict),
   };
 }
 
@@ -241,7 +245,7 @@ export const ROLLOUT_KEYS = [
   "request_retry_budget_seconds", "stall_warning_seconds", "drain_margin_seconds", "drain_margin_s", "status_port", "observability_enabled",
   "model_call_capture_dir", "global_aiohttp_client_request_debug", "rollout_collection_driver", "split",
   "dispatch_longest_first", "count_failure_classes_as_zero", "count_missing_rollouts_as_zero",
-  "environment_routing_mode", "environment_server_name", "environment_server_routes",
+  "environment_routing_mode", "environment_server_name", "environment_server_routes", "num_shards", "shard_index",
 ] as const;
 
 /** A dict of the driver's keys with interpolations resolved by `resolve` (keys absent from `dict` are left out). */

@@ -8,6 +8,7 @@ import { ConfigError } from "../errors.ts";
 import { log } from "../log.ts";
 import { BufferedJsonlWriter, readLines } from "./jsonl.ts";
 import type { NumRepeats, RolloutConfig } from "./config.ts";
+import { inShard } from "./shard-slice.ts";
 import type { Row } from "./record.ts";
 
 /** What materialization produced. */
@@ -163,6 +164,8 @@ export async function materialize(cfg: RolloutConfig, dest: string, opts: Materi
   };
 
   const emit = (p: ParsedInput) => {
+    // Sharded collection: a task and all its repeats belong to exactly one shard.
+    if (!inShard(p.taskIndex, cfg.shard)) return;
     const r = nextRollout.get(p.taskIndex) ?? 0;
     nextRollout.set(p.taskIndex, r + 1);
     const row: Row = { ...p.row, _ng_task_index: p.taskIndex, _ng_rollout_index: r };

@@ -80,6 +80,9 @@ export function crossFieldChecks(cfg: SubmitConfig, errors: string[], warnings: 
     errors.push(`driver.policy_model '${policy}' does not match any service (${[...names].sort().join(", ")}).`);
   }
   for (const [bn, b] of Object.entries(cfg.driver.benchmarks)) {
+    if (b.shards && b.command !== null) {
+      errors.push(`driver.benchmarks.${bn} sets both \`command\` and \`shards\`, but shards split the rows of \`gym eval run\` (num_shards/shard_index), which \`command\` replaces. Remove driver.benchmarks.${bn}.shards or the command.`);
+    }
     if (b.command === null) continue;
     if (userRunKeys(cfg, b.run).length > 0) {
       errors.push(`A benchmark sets both \`command\` and \`run\`, but \`run\` only configures \`gym eval run\`, which \`command\` replaces. Remove driver.benchmarks.${bn}.run or the command.`);
@@ -98,6 +101,7 @@ export function crossFieldChecks(cfg: SubmitConfig, errors: string[], warnings: 
     if (r.warning) warnings.push(r.warning);
   }
   sharingWarnings(layout, cfg.otel.enabled, warnings);
+  shardNotes(cfg, layout, warnings);
 }
 
 /** Ports a step listens on (including derived ones), for D35. */
@@ -141,5 +145,17 @@ function sharingWarnings(layout: Layout, collector: boolean, warnings: string[])
   }
   if (perNode > g) {
     warnings.push(`Unpinned vLLM services ${unpinned.map((d) => `'${d.name}'`).join(", ")} share the allocation's nodes and together need ${perNode} GPUs per node, more than gpus_per_node (${g}). Pin them to separate node pools.`);
+  }
+}
+
+/** The GPU arithmetic of sharded benchmarks: every array task is its own allocation with its own services. */
+function shardNotes(cfg: SubmitConfig, layout: Layout, warnings: string[]): void {
+  const perTask = layout.pools.reduce((acc, p) => acc + p.nodes * (p.gpus_per_node ?? 0), 0);
+  for (const [bn, b] of Object.entries(cfg.driver.benchmarks)) {
+    if (!b.shards) continue;
+    const { count, max_parallel } = b.shards;
+    const running = Math.min(count, max_parallel ?? count);
+    const gpus = perTask > 0 ? `${layout.total} node(s) and ${perTask} GPU(s) each, so up to ${running * perTask} GPUs at once (${running} running task(s) × ${perTask}; ${count * perTask} GPU allocations in all)` : `${layout.total || 1} node(s) each and no GPUs`;
+    warnings.push(`driver.benchmarks.${bn}.shards: ${count} array task(s), each starting its own copy of every service (services are per task): ${gpus}. Set shards.max_parallel to cap how many run at once.`);
   }
 }

@@ -18,6 +18,8 @@ export interface BenchmarkRecord {
   job_dir: string;
   job_id: string | null;
   error: string | null;
+  /** Sharded benchmarks only: the merge job queued after the job array (issue 20). */
+  merge_job_id?: string | null;
 }
 
 /** `gym-job.json`. */

@@ -139,6 +139,13 @@ export const Benchmark = strict({
   run: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { default: {} })),
   command: nullable(Type.String()),
   resumable: opt(Type.Union([Type.Boolean(), Resumable]), false),
+  shards: Type.Optional(Type.Union([Type.Integer({ minimum: 1 }), Type.Unknown()])),
+});
+
+/** `shards` as a mapping (issue 20): array size and the `%` throttle of `--array`. */
+export const Shards = strict({
+  count: Type.Integer({ minimum: 1 }),
+  max_parallel: nullable(Type.Integer({ minimum: 1 })),
 });
 
 /** `driver.gym_install`. */
@@ -284,6 +291,14 @@ export interface BenchmarkConfig {
   run: Record<string, unknown>;
   command: string | null;
   resumable: boolean | { max_retries: number; max_walltime: string | null };
+  /** Sharded collection over a job array (issue 20); absent = one job. Normalized to the mapping by validate. */
+  shards?: ShardsConfig;
+}
+
+/** A validated `shards` value. */
+export interface ShardsConfig {
+  count: number;
+  max_parallel: number | null;
 }
 
 /** A validated driver. */

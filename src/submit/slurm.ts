@@ -5,14 +5,21 @@
  */
 import { q } from "./render/shell.ts";
 
-/** Build the remote submit program. `secrets` maps variable names to values. */
-export function sbatchProgram(runDir: string, benchmarks: string[], secrets: Record<string, string>): string {
+/**
+ * Build the remote submit program. `secrets` maps variable names to values. A benchmark in `merges`
+ * (sharded) also queues its `aggregate.sh` after the job array, reported on a `__GYM_MERGE:` line.
+ */
+export function sbatchProgram(runDir: string, benchmarks: string[], secrets: Record<string, string>, merges: string[] = []): string {
   const lines: string[] = [];
   for (const [k, v] of Object.entries(secrets)) lines.push(`export ${k}=${q(v)}`);
   lines.push("unset SBATCH_EXPORT");
   for (const b of benchmarks) {
     const script = q(`${runDir}/${b}/job.sh`);
     lines.push(`out=$(sbatch --parsable ${script} 2>&1); rc=$?; out=$(echo "$out" | tr '\\n' ' '); echo "__GYM_JOB:${b}:$rc:$out"`);
+    if (merges.includes(b)) {
+      const merge = q(`${runDir}/${b}/aggregate.sh`);
+      lines.push(`if [ "$rc" = 0 ]; then jid=$(echo "$out" | awk '{print $NF}'); jid=\${jid%%;*}; m=$(sbatch --parsable --dependency="afterany:$jid" ${merge} 2>&1); mrc=$?; m=$(echo "$m" | tr '\\n' ' '); echo "__GYM_MERGE:${b}:$mrc:$m"; fi`);
+    }
   }
   return `${lines.join("\n")}\n`;
 }
@@ -41,4 +48,11 @@ export function parseSbatchOutput(output: string, benchmarks: string[]): Record<
   const out: Record<string, SbatchResult> = {};
   for (const b of benchmarks) out[b] = found.get(b) ?? { jobId: null, error: "sbatch produced no result for this benchmark" };
   return out;
+}
+
+/** The merge job id of each sharded benchmark from `__GYM_MERGE:` lines (absent when it failed). */
+export function parseMergeOutput(output: string): Record<string, SbatchResult> {
+  const merges = output.split("\n").filter((l) => l.startsWith("__GYM_MERGE:")).map((l) => `__GYM_JOB:${l.slice("__GYM_MERGE:".length)}`);
+  const names = merges.map((l) => l.slice("__GYM_JOB:".length).split(":")[0]!);
+  return parseSbatchOutput(merges.join("\n"), names);
 }

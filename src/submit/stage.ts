@@ -12,6 +12,8 @@ export interface StagedBenchmark {
   name: string;
   script: string;
   collectorYaml: string | null;
+  /** `aggregate.sh`, the merge job of a sharded benchmark (issue 20). */
+  aggregateScript?: string;
 }
 
 /** True when this process is the compiled gym binary (not `bun src/main.ts`). */
@@ -43,6 +45,7 @@ export function stageRun(benchmarks: StagedBenchmark[]): string {
     for (const sub of ["", "logs", "artifacts"]) mkdirSync(join(bd, sub), { recursive: true, mode: 0o755 });
     writeFileSync(join(bd, "job.sh"), b.script, { mode: 0o600 });
     chmodSync(join(bd, "job.sh"), 0o600);
+    if (b.aggregateScript !== undefined) writeFileSync(join(bd, "aggregate.sh"), b.aggregateScript, { mode: 0o600 });
     if (b.collectorYaml !== null) {
       mkdirSync(join(bd, "otel"), { recursive: true, mode: 0o755 });
       writeFileSync(join(bd, "otel", "collector.yaml"), b.collectorYaml);

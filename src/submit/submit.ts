@@ -16,9 +16,10 @@ import { executorPrechecks } from "./prechecks.ts";
 import { buildRecord, currentUser, newGymJobId, resolvedYaml, type SubmissionRecord } from "./records.ts";
 import { collectorYaml } from "./render/otel.ts";
 import { renderScript } from "./render/script.ts";
+import { renderAggregateScript } from "./render/aggregate.ts";
 import { checkRunConfigs } from "./run-config.ts";
 import { q } from "./render/shell.ts";
-import { parseSbatchOutput, sbatchProgram } from "./slurm.ts";
+import { parseMergeOutput, parseSbatchOutput, sbatchProgram } from "./slurm.ts";
 import { isLocalHost, localConnection, sshConnection, type Connection } from "./ssh.ts";
 import { stageRun, type StagedBenchmark } from "./stage.ts";
 import { linkStagedBinary } from "./binary-cache.ts";
@@ -59,7 +60,8 @@ export function renderAll(v: Validated, gymJobId: string, runDir: string): Stage
       const ctx = { cfg: v.config, layout, gymJobId, runDir, benchDir: `${runDir}/${name}`, benchName: name } as RenderContext;
       collector = collectorYaml(ctx);
     }
-    out.push({ name, script, collectorYaml: collector });
+    const aggregateScript = renderAggregateScript(v.config, { gymJobId, runDir }, name);
+    out.push({ name, script, collectorYaml: collector, ...(aggregateScript !== undefined ? { aggregateScript } : {}) });
   }
   return out;
 }
@@ -97,6 +99,7 @@ export async function runSubmit(o: SubmitOptions): Promise<number> {
     const lines = [`[dry-run] remote run dir: ${runDir}`];
     for (const b of shown) {
       lines.push(rule(), `[dry-run] sbatch script for benchmark: ${b.name}`, rule(), b.script.replace(/\n$/, ""));
+      if (b.aggregateScript !== undefined) lines.push(rule(), `[dry-run] merge script (afterany on the array) for benchmark: ${b.name}`, rule(), b.aggregateScript.replace(/\n$/, ""));
       if (b.collectorYaml !== null) lines.push(rule(), `[dry-run] otel/collector.yaml for benchmark: ${b.name}`, rule(), b.collectorYaml.replace(/\n$/, ""));
     }
     o.out(maskUrlSecrets(maskSecretValues(`${lines.join("\n")}\n`, Object.values(v.hostValues))));
@@ -127,19 +130,27 @@ export async function runSubmit(o: SubmitOptions): Promise<number> {
     await conn.copyTree(stagingDir, runDir);
     await linkStagedBinary(conn, outputPath, runDir);
     const names = staged.map((b) => b.name);
-    const r = await conn.run(sbatchProgram(runDir, names, secrets), "sbatch");
+    const merges = staged.filter((b) => b.aggregateScript !== undefined).map((b) => b.name);
+    const r = await conn.run(sbatchProgram(runDir, names, secrets, merges), "sbatch");
     const results = parseSbatchOutput(r.stdout, names);
+    const mergeResults = parseMergeOutput(r.stdout);
     const record = buildRecord({
       gymJobId,
       runDir,
       cluster,
       hostname: local ? null : compute.hostname,
       user: currentUser(),
-      benchmarks: names.map((n) => ({ benchmark: n, job_dir: `${runDir}/${n}`, job_id: results[n]!.jobId, error: results[n]!.error })),
+      benchmarks: names.map((n) => ({
+        benchmark: n,
+        job_dir: `${runDir}/${n}`,
+        job_id: results[n]!.jobId,
+        error: results[n]!.error ?? (merges.includes(n) && results[n]!.jobId !== null && !mergeResults[n]?.jobId ? `merge job not queued: ${mergeResults[n]?.error ?? "no result"}` : null),
+        ...(merges.includes(n) ? { merge_job_id: mergeResults[n]?.jobId ?? null } : {}),
+      })),
     });
     await persist(conn, v, record);
     report(o, record);
-    const failed = record.benchmarks.filter((b) => b.job_id === null).length;
+    const failed = record.benchmarks.filter((b) => b.job_id === null || b.error !== null).length;
     if (failed > 0) {
       (o.error ?? o.warn)(`${failed} benchmark(s) failed to submit`);
       return 1;
@@ -194,6 +205,10 @@ function report(o: SubmitOptions, record: SubmissionRecord): void {
     return;
   }
   const lines = [`Run directory: ${record.run_dir}`];
-  for (const b of record.benchmarks) lines.push(b.job_id !== null ? `submitted ${b.benchmark} → Slurm job ${b.job_id}` : `failed ${b.benchmark}: ${b.error}`);
+  for (const b of record.benchmarks) {
+    lines.push(b.job_id !== null ? `submitted ${b.benchmark} → Slurm job ${b.job_id}` : `failed ${b.benchmark}: ${b.error}`);
+    if (b.merge_job_id) lines.push(`  merge of ${b.benchmark}'s shards → Slurm job ${b.merge_job_id} (after the array)`);
+    else if (b.job_id !== null && b.error) lines.push(`  ${b.error}`);
+  }
   o.out(`${lines.join("\n")}\n`);
 }

@@ -93,6 +93,7 @@ export function validateSubmit(dict: Record<string, unknown>, path: string, opts
     for (const [bn, raw] of Object.entries(driver.benchmarks)) {
       const b = typed<S.BenchmarkConfig>(S.Benchmark, raw ?? {}, `driver.benchmarks.${bn}`, probs);
       if (isMap(b.resumable)) b.resumable = typed(S.Resumable, b.resumable, `driver.benchmarks.${bn}.resumable`, probs);
+      if (b.shards !== undefined) b.shards = shardsOf(b.shards, `driver.benchmarks.${bn}.shards`, probs);
       driver.benchmarks[bn] = b;
     }
   }
@@ -211,4 +212,10 @@ function containerRule(svc: S.ServiceCommon, tagPath: string, label: string, bar
   if (bare && svc.container !== undefined && !label.includes(".")) {
     warnings.push(`container_runtime is none, so the container of service '${label}' is ignored (the step runs on the node).`);
   }
+}
+
+/** `shards: N` or `{count, max_parallel}` → the mapping (undefined after recording a problem). */
+function shardsOf(raw: unknown, path: string, probs: SchemaProblems): S.ShardsConfig {
+  if (isMap(raw)) return typed<S.ShardsConfig>(S.Shards, raw, path, probs);
+  return typed<S.ShardsConfig>(S.Shards, { count: raw }, path, probs);
 }

@@ -37,14 +37,28 @@ export function driverEnv(ctx: RenderContext): Record<string, string> {
   return env;
 }
 
+/** Where a sharded benchmark's array tasks write (`<dir>/<task>/rollouts.jsonl`). */
+export function shardDirOf(ctx: Pick<RenderContext, "benchDir">): string {
+  return `${ctx.benchDir}/shards`;
+}
+
+/** The merged rollouts file of a sharded benchmark (run.output_jsonl_fpath, as unsharded). */
+export function mergedOutputOf(ctx: Pick<RenderContext, "benchDir" | "bench">): string {
+  return pyStr(ctx.bench.run.output_jsonl_fpath ?? `${ctx.benchDir}/artifacts/rollouts.jsonl`);
+}
+
 /** The `gym eval run` overrides in upstream order (§6.7). */
 export function runTokens(ctx: RenderContext): string[] {
   const run = ctx.bench.run;
   const userSet = new Set(leaves(run).map(([p]) => p));
   const rest = { ...run };
-  const out = q(`+output_jsonl_fpath=${pyStr(rest.output_jsonl_fpath ?? `${ctx.benchDir}/artifacts/rollouts.jsonl`)}`);
+  // Sharded: each array task writes its own shard; the merge job writes run.output_jsonl_fpath.
+  const out = ctx.bench.shards
+    ? `"+output_jsonl_fpath=${dq(shardDirOf(ctx))}/\${SLURM_ARRAY_TASK_ID}/rollouts.jsonl"`
+    : q(`+output_jsonl_fpath=${pyStr(rest.output_jsonl_fpath ?? `${ctx.benchDir}/artifacts/rollouts.jsonl`)}`);
   delete rest.output_jsonl_fpath;
   const tokens = [out];
+  if (ctx.bench.shards) tokens.push(`+num_shards=${ctx.bench.shards.count}`, '"+shard_index=${SLURM_ARRAY_TASK_ID}"');
   const cfg = ctx.cfg;
   if (cfg.driver.policy_model !== null && cfg.driver.policy_model_type !== "") tokens.push("--model-type", q(cfg.driver.policy_model_type));
   const observability = userSet.has("observability_enabled") ? run.observability_enabled !== false : true;

@@ -30,8 +30,12 @@ export function parseWalltime(v: string): number {
   return n[0]! * 3600 + n[1]! * 60 + n[2]!;
 }
 
-/** The prologue of a resumable benchmark. */
-export function resumePrologue(resumable: true | { max_retries: number; max_walltime: string | null }): string {
+/**
+ * The prologue of a resumable benchmark. `sharded`: one chain per array task, its files under
+ * `$GYM_SHARD_DIR`, the successor queued for the same array index and its id kept in
+ * `.gym_next_job` (the merge job waits for it).
+ */
+export function resumePrologue(resumable: true | { max_retries: number; max_walltime: string | null }, sharded = false): string {
   const maxRetries = resumable === true ? 3 : resumable.max_retries;
   const maxWall = resumable === true || resumable.max_walltime === null ? null : parseWalltime(resumable.max_walltime);
   const wallCheck =
@@ -43,9 +47,22 @@ export function resumePrologue(resumable: true | { max_retries: number; max_wall
           "          exit 0",
           "        fi",
         ];
+  const successor = sharded
+    ? [
+        '  if _gym_next="$(sbatch --parsable --array="$SLURM_ARRAY_TASK_ID" --dependency="afternotok:$SLURM_JOB_ID" --kill-on-invalid-dep=yes "$_this_script" "$SLURM_JOB_ID")"; then',
+        '    echo "${_gym_next%%;*}" > "$OUTPUT_DIR/.gym_next_job"',
+        "  else",
+        '    echo "WARNING: could not queue the successor of job $SLURM_JOB_ID (array task $SLURM_ARRAY_TASK_ID). Chain will NOT continue on failure."',
+        "  fi",
+      ]
+    : [
+        '  if ! sbatch --dependency="afternotok:$SLURM_JOB_ID" --kill-on-invalid-dep=yes "$_this_script" "$SLURM_JOB_ID"; then',
+        '    echo "WARNING: could not queue the successor of job $SLURM_JOB_ID. Chain will NOT continue on failure."',
+        "  fi",
+      ];
   return [
-    'OUTPUT_DIR="$PWD"',
-    '_this_script="$OUTPUT_DIR/job.sh"',
+    sharded ? 'OUTPUT_DIR="$GYM_SHARD_DIR"' : 'OUTPUT_DIR="$PWD"',
+    sharded ? '_this_script="$PWD/job.sh"' : '_this_script="$OUTPUT_DIR/job.sh"',
     '_gym_prev="${1:-}"',
     '_gym_secs() { local t="$1" d=0 h m s; case "$t" in *-*) d="${t%%-*}"; t="${t#*-}" ;; esac; IFS=: read -r h m s <<<"$t"; echo $(( 10#${d:-0} * 86400 + 10#${h:-0} * 3600 + 10#${m:-0} * 60 + 10#${s:-0} )); }',
     'if [ -f "$OUTPUT_DIR/.gym_job_chain" ] && grep -qx "$SLURM_JOB_ID" "$OUTPUT_DIR/.gym_job_chain"; then',
@@ -115,9 +132,7 @@ export function resumePrologue(resumable: true | { max_retries: number; max_wall
     "    esac",
     "  fi",
     '  echo "$SLURM_JOB_ID" >> "$OUTPUT_DIR/.gym_job_chain"',
-    '  if ! sbatch --dependency="afternotok:$SLURM_JOB_ID" --kill-on-invalid-dep=yes "$_this_script" "$SLURM_JOB_ID"; then',
-    '    echo "WARNING: could not queue the successor of job $SLURM_JOB_ID. Chain will NOT continue on failure."',
-    "  fi",
+    ...successor,
     "fi",
   ].join("\n");
 }

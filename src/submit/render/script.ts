@@ -61,6 +61,8 @@ function directives(ctx: RenderContext): string {
   const lines = [directive("job-name", `gym-${ctx.benchName}`), directive("account", c.account)];
   if (c.walltime !== null) lines.push(directive("time", c.walltime));
   lines.push(directive("chdir", ctx.benchDir));
+  const shards = ctx.bench.shards;
+  if (shards) lines.push(directive("array", `0-${shards.count - 1}${shards.max_parallel !== null ? `%${shards.max_parallel}` : ""}`));
   for (const [k, v] of Object.entries(c.extra_args)) lines.push(directive(k, v));
   if (layout.pools.length > 0) {
     const merged = poolAgreement(layout);
@@ -177,7 +179,10 @@ export function renderScript(cfg: SubmitConfig, hostValues: Record<string, strin
     pyxis: layout.compute.container_runtime === "pyxis",
   };
   const sections: string[] = [directives(ctx)];
-  sections.push(bench.resumable === false ? "" : resumePrologue(bench.resumable));
+  const sharded = bench.shards !== undefined;
+  // Sharded: every array task keeps its shard output and chain files in its own directory.
+  if (sharded) sections.push('GYM_SHARD_DIR="$PWD/shards/$SLURM_ARRAY_TASK_ID"\nmkdir -p "$GYM_SHARD_DIR"');
+  sections.push(bench.resumable === false ? "" : resumePrologue(bench.resumable, sharded));
   sections.push(nodeSetup(ctx));
   // Teardown: when the script ends (driver done, failed health check, cancel), stop every step it
   // started so the allocation is released promptly; Slurm would otherwise wait for KillWait.
@@ -189,6 +194,9 @@ export function renderScript(cfg: SubmitConfig, hostValues: Record<string, strin
   sections.push(steps.join("\n\n"));
   sections.push(healthChecks(ctx).join("\n"));
   sections.push(renderDriver(ctx));
+  // The merge job (aggregate.ts) only merges shards whose driver finished.
+  if (sharded) sections.push('_gym_driver_rc=$?\nif [ "$_gym_driver_rc" -eq 0 ]; then touch "$GYM_SHARD_DIR/.gym_shard_done"; fi');
   if (cfg.otel.enabled) sections.push(collectorShutdown(ctx));
+  if (sharded) sections.push('exit "$_gym_driver_rc"');
   return `${expandMarkers(sections.join("\n\n"))}\n`;
 }
