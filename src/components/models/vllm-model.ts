@@ -19,6 +19,8 @@ import { loadChatTemplate, type ChatTemplate } from "../../servers/chat-template
 import { checkCompletionsRequest, completionBody, completionToChat, rawPrompt, templateInputs, type CompletionsOptions } from "../../servers/vllm-completions.ts";
 
 const CLASS_NAME = "VLLMModel";
+/** The chat-body keys upstream copies into the `/tokenize` call (`_TOKENIZE_CHAT_FIELDS`). */
+const TOKENIZE_CHAT_FIELDS = ["model", "messages", "tools", "chat_template_kwargs", "mm_processor_kwargs", "required_prefix_token_ids"] as const;
 type Obj = Record<string, unknown>;
 
 /** The replica index for a session: `uint64_be(sha256(session_id)[0:8]) mod n` (§9.3). */
@@ -123,10 +125,13 @@ export function vllmBackend(opts: VllmOptions, endpoints: Endpoint[], template?:
     if (opts.returnTokenIdInformation) {
       await attachTokenIds(chat, async () => {
         const root = rootOf(ep);
-        const tok = await ep.withBase(root).postOk("/tokenize", { model: opts.model, messages: body.messages, tools: body.tools, chat_template_kwargs: body.chat_template_kwargs }, ctx.signal);
+        // Every prompt-affecting key the generation call had, so the ids describe the same prompt.
+        const tokBody: Obj = {};
+        for (const k of TOKENIZE_CHAT_FIELDS) if (k in body) tokBody[k] = body[k];
+        const tok = await ep.withBase(root).postOk("/tokenize", tokBody, ctx.signal);
         if (!Array.isArray(tok.tokens)) throw pyError("RuntimeError", `${root}/tokenize answered without a tokens list`);
         return tok.tokens as number[];
-      });
+      }, opts.serverName);
     }
     return chat;
   }
