@@ -3,6 +3,7 @@
  * chat create params → a prompt (raw join or chat template) → a `/v1/completions` body, and the
  * completion answer → a chat completion carrying the training token fields. Pure: no I/O.
  */
+import { pyStrRepr } from "../util/py-repr.ts";
 import { pyError } from "./py-error.ts";
 
 type Obj = Record<string, unknown>;
@@ -21,6 +22,20 @@ export interface CompletionsOptions {
 /** Chat keys that keep their name on `/v1/completions`. */
 const PASS_THROUGH = ["max_tokens", "temperature", "top_p", "n", "seed", "stop", "frequency_penalty", "presence_penalty", "logit_bias", "response_format", "user"] as const;
 
+/** Python's `repr()` of a JSON value as upstream's messages show it (strings quoted, null → None). */
+function pyRepr(v: unknown): string {
+  return typeof v === "string" ? pyStrRepr(v) : v === null || v === undefined ? "None" : JSON.stringify(v);
+}
+
+/** Python's `type(x).__name__` for a JSON value. */
+function pyTypeName(v: unknown): string {
+  if (v === null || v === undefined) return "NoneType";
+  if (typeof v === "number") return Number.isInteger(v) ? "int" : "float";
+  if (typeof v === "boolean") return "bool";
+  if (typeof v === "string") return "str";
+  return Array.isArray(v) ? "list" : "dict";
+}
+
 /** One message's content as flat text; only strings and text blocks are accepted (/v1/completions is text-only). */
 export function messageText(message: Obj): string {
   const content = message.content;
@@ -30,15 +45,15 @@ export function messageText(message: Obj): string {
       .map((part) => {
         const type = part && typeof part === "object" ? (part as Obj).type : undefined;
         if (type !== "text" && type !== "input_text") {
-          const shown = part && typeof part === "object" ? JSON.stringify(type ?? null) : typeof part;
-          throw pyError("ValueError", `use_completions_api=true only accepts text content blocks; got block type ${shown} for role=${JSON.stringify(message.role)}.`);
+          const shown = pyRepr(part && typeof part === "object" && !Array.isArray(part) ? (type ?? null) : pyTypeName(part));
+          throw pyError("ValueError", `use_completions_api=true only accepts text content blocks; got block type ${shown} for role=${pyRepr(message.role)}.`);
         }
         const text = (part as Obj).text;
         return typeof text === "string" ? text : "";
       })
       .join("");
   }
-  throw pyError("ValueError", `use_completions_api=true requires string or text-block-list content; got ${content === null || content === undefined ? "None" : typeof content} for role=${JSON.stringify(message.role)}.`);
+  throw pyError("ValueError", `use_completions_api=true requires string or text-block-list content; got ${pyTypeName(content)} for role=${pyRepr(message.role)}.`);
 }
 
 /** Raw mode: `[user]` or `[system, user]`, their texts joined by a blank line. */
@@ -46,8 +61,8 @@ export function rawPrompt(messages: Obj[]): string {
   if (messages.length === 0) throw pyError("ValueError", "Cannot render an empty messages list to a prompt.");
   if (messages.length > 2) throw pyError("ValueError", `use_completions_api=true accepts at most one system + one user message; got ${messages.length} messages. Render the prompt upstream and submit a single user message.`);
   const roles = messages.map((m) => m.role);
-  if (messages.length === 2 && !(roles[0] === "system" && roles[1] === "user")) throw pyError("ValueError", `use_completions_api=true requires the two-message form to be [system, user]; got ${JSON.stringify(roles)}.`);
-  if (messages.length === 1 && roles[0] !== "user") throw pyError("ValueError", `use_completions_api=true requires a user message; got role=${JSON.stringify(roles[0])}.`);
+  if (messages.length === 2 && !(roles[0] === "system" && roles[1] === "user")) throw pyError("ValueError", `use_completions_api=true requires the two-message form to be [system, user]; got [${roles.map(pyRepr).join(", ")}].`);
+  if (messages.length === 1 && roles[0] !== "user") throw pyError("ValueError", `use_completions_api=true requires a user message; got role=${pyRepr(roles[0])}.`);
   return messages.map(messageText).join("\n\n");
 }
 

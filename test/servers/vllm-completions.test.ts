@@ -87,10 +87,11 @@ describe("use_completions_api, raw mode", () => {
 
   test.each([
     ["multi-turn", { messages: [{ role: "user", content: "a" }, { role: "assistant", content: "b" }, { role: "user", content: "c" }] }, "at most one system + one user message"],
-    ["wrong pair", { messages: [{ role: "user", content: "a" }, { role: "user", content: "b" }] }, "[system, user]"],
-    ["lone system", { messages: [{ role: "system", content: "a" }] }, "requires a user message"],
+    ["wrong pair", { messages: [{ role: "user", content: "a" }, { role: "user", content: "b" }] }, "requires the two-message form to be [system, user]; got ['user', 'user']."],
+    ["lone system", { messages: [{ role: "system", content: "a" }] }, "requires a user message; got role='system'."],
+    ["null content", { messages: [{ role: "user", content: null }] }, "requires string or text-block-list content; got NoneType for role='user'."],
     ["empty", { messages: [] }, "empty messages list"],
-    ["image block", { messages: [{ role: "user", content: [{ type: "image_url", image_url: { url: "x" } }] }] }, "only accepts text content blocks"],
+    ["image block", { messages: [{ role: "user", content: [{ type: "image_url", image_url: { url: "x" } }] }] }, "only accepts text content blocks; got block type 'image_url' for role='user'."],
     ["tools", { messages: [{ role: "user", content: "a" }], tools: [{ type: "function", function: { name: "f" } }] }, "tools are not supported"],
     ["audio", { messages: [{ role: "user", content: "a" }], metadata: { audio_path: "x.wav" } }, "audio metadata ('audio_path')"],
   ])("%s is rejected with upstream's ValueError before any engine call", async (_name, body, message) => {
