@@ -189,7 +189,7 @@ describe("training token ids", () => {
 
   test("source 2 disagreeing with the logprob ids is an error", async () => {
     const chat: Obj = { prompt_token_ids: [5], choices: [{ message: {}, token_ids: [9], logprobs: lp([7]) }] };
-    await expect(attachTokenIds(chat, async () => [])).rejects.toThrow(/disagrees/);
+    await expect(attachTokenIds(chat, async () => [])).rejects.toThrow(/disagree/);
   });
 
   test("source 3: token_id logprobs + /tokenize for the prompt", async () => {

@@ -15,8 +15,12 @@ import { bool, clientsFor, obj, str } from "../_support.ts";
 import type { BuiltinComponent, ComponentContext } from "../registry.ts";
 import { authHeaders, Endpoint } from "./_endpoint.ts";
 import { InnerServerError } from "../../runtime/http/http-types.ts";
+import { loadChatTemplate, type ChatTemplate } from "../../servers/chat-template.ts";
+import { checkCompletionsRequest, completionBody, completionToChat, rawPrompt, templateInputs, type CompletionsOptions } from "../../servers/vllm-completions.ts";
 
 const CLASS_NAME = "VLLMModel";
+/** The chat-body keys upstream copies into the `/tokenize` call (`_TOKENIZE_CHAT_FIELDS`). */
+const TOKENIZE_CHAT_FIELDS = ["model", "messages", "tools", "chat_template_kwargs", "mm_processor_kwargs", "required_prefix_token_ids"] as const;
 type Obj = Record<string, unknown>;
 
 /** The replica index for a session: `uint64_be(sha256(session_id)[0:8]) mod n` (§9.3). */
@@ -33,6 +37,14 @@ export interface VllmOptions extends VllmPreprocessOptions {
   defaultHeaders?: Obj;
   isResponsesNative: boolean;
   sequentialReasoningAllowed: boolean;
+  /** `use_completions_api`: call `/v1/completions` with a prompt rendered here. */
+  useCompletionsApi: boolean;
+  /** `render_chat_template`: render that prompt with the tokenizer's chat template (else raw join). */
+  renderChatTemplate: boolean;
+  /** `tokenizer` (falls back to `model`): the local tokenizer directory or tokenizer_config.json. */
+  tokenizer?: string;
+  /** The server instance name (for error messages). */
+  serverName: string;
 }
 
 /** Read vllm_model's leaf config. */
@@ -55,6 +67,10 @@ export function vllmOptions(ctx: ComponentContext): VllmOptions {
     replaceDeveloperRoleWithSystem: bool(ctx, "replace_developer_role_with_system", false),
     sequentialReasoningAllowed: bool(ctx, "sequential_reasoning_allowed", true),
     isResponsesNative: bool(ctx, "is_responses_native", false),
+    useCompletionsApi: bool(ctx, "use_completions_api", false),
+    renderChatTemplate: bool(ctx, "render_chat_template", false),
+    tokenizer: str(ctx, "tokenizer"),
+    serverName: ctx.instanceName,
     chatTemplateKwargs: obj(ctx, "chat_template_kwargs"),
     extraBody: obj(ctx, "extra_body"),
     samplingOverrides: obj(ctx, "sampling_overrides"),
@@ -62,8 +78,38 @@ export function vllmOptions(ctx: ComponentContext): VllmOptions {
 }
 
 /** The vllm_model backend over a set of endpoints (one per base_url). */
-export function vllmBackend(opts: VllmOptions, endpoints: Endpoint[]): ModelBackend {
+export function vllmBackend(opts: VllmOptions, endpoints: Endpoint[], template?: ChatTemplate): ModelBackend {
   const pick = (ctx: RequestContext) => endpoints[endpoints.length === 1 ? 0 : replicaIndex(ctx.sessionId, endpoints.length)]!;
+  const rootOf = (ep: Endpoint) => ep.baseUrl.replace(/\/+$/, "").replace(/\/v1$/, "");
+  const copts: CompletionsOptions = { serverName: opts.serverName, model: opts.model, renderChatTemplate: opts.renderChatTemplate, returnTokenIdInformation: !!opts.returnTokenIdInformation, chatTemplateKwargs: opts.chatTemplateKwargs, extraBody: opts.extraBody, samplingOverrides: opts.samplingOverrides };
+
+  // Upstream sends the caller's chat body here without the chat path's pre-send step.
+  async function completionsCall(body: Obj, ctx: RequestContext): Promise<Obj> {
+    checkCompletionsRequest(body, copts);
+    let prompt: string;
+    if (opts.renderChatTemplate) {
+      if (!template) throw new Error("render_chat_template without a loaded template");
+      const { messages, tools, kwargs } = templateInputs(body, copts);
+      prompt = template.render(messages, tools, kwargs);
+    } else {
+      prompt = rawPrompt((body.messages as Obj[] | undefined) ?? []);
+    }
+    const req = completionBody(body, prompt, copts);
+    const ep = pick(ctx);
+    const a = await ep.post("/completions", req, ctx.signal);
+    if (isContextOverflow(a.status, a.text)) return emptyCompletion("length", opts.model);
+    if (a.status < 200 || a.status >= 300) throw new InnerServerError(a.status, a.text, `${ep.baseUrl}/completions`);
+    const completion = JSON.parse(a.text) as Obj;
+    const choice = ((completion.choices as Obj[] | undefined) ?? [])[0];
+    if (opts.returnTokenIdInformation && choice && (choice.prompt_token_ids === undefined || choice.prompt_token_ids === null)) {
+      const tokBody: Obj = { model: opts.model, prompt };
+      if ("add_special_tokens" in req) tokBody.add_special_tokens = req.add_special_tokens;
+      const tok = await ep.withBase(rootOf(ep)).postOk("/tokenize", tokBody, ctx.signal);
+      if (!Array.isArray(tok.tokens)) throw pyError("RuntimeError", `${rootOf(ep)}/tokenize answered without a tokens list`);
+      choice.prompt_token_ids = tok.tokens;
+    }
+    return completionToChat(completion, copts);
+  }
 
   async function chatCall(body: Obj, ctx: RequestContext): Promise<Obj> {
     const ep = pick(ctx);
@@ -78,11 +124,14 @@ export function vllmBackend(opts: VllmOptions, endpoints: Endpoint[]): ModelBack
     const chat = JSON.parse(a.text) as Obj;
     if (opts.returnTokenIdInformation) {
       await attachTokenIds(chat, async () => {
-        const root = ep.baseUrl.replace(/\/+$/, "").replace(/\/v1$/, "");
-        const tok = await ep.withBase(root).postOk("/tokenize", { model: opts.model, messages: body.messages, tools: body.tools, chat_template_kwargs: body.chat_template_kwargs }, ctx.signal);
+        const root = rootOf(ep);
+        // Every prompt-affecting key the generation call had, so the ids describe the same prompt.
+        const tokBody: Obj = {};
+        for (const k of TOKENIZE_CHAT_FIELDS) if (k in body) tokBody[k] = body[k];
+        const tok = await ep.withBase(root).postOk("/tokenize", tokBody, ctx.signal);
         if (!Array.isArray(tok.tokens)) throw pyError("RuntimeError", `${root}/tokenize answered without a tokens list`);
         return tok.tokens as number[];
-      });
+      }, opts.serverName);
     }
     return chat;
   }
@@ -98,11 +147,12 @@ export function vllmBackend(opts: VllmOptions, endpoints: Endpoint[]): ModelBack
         Object.assign(body, opts.samplingOverrides ?? {});
         return pick(ctx).postOk("/responses", body, ctx.signal);
       }
-      const chatBody = preprocessChatParams(responsesToChatParams(params), opts);
-      const chat = await chatCall(chatBody, ctx);
+      const converted = responsesToChatParams(params);
+      const chat = opts.useCompletionsApi ? await completionsCall(converted, ctx) : await chatCall(preprocessChatParams(converted, opts), ctx);
       return chatToResponse(chat, params, { usesReasoningParser: !!opts.usesReasoningParser, model: opts.model });
     },
     async chatCompletions(params, ctx) {
+      if (opts.useCompletionsApi) return completionsCall(params, ctx);
       return chatCall(preprocessChatParams(params, opts), ctx);
     },
   };
@@ -118,6 +168,8 @@ export const component: BuiltinComponent = {
     const http = clientsFor(ctx).http;
     const headers = authHeaders(opts.apiKey, opts.defaultHeaders);
     const endpoints = opts.baseUrls.map((u) => new Endpoint(http, u, headers));
-    return modelServerApp({ className: CLASS_NAME, instanceName: ctx.instanceName, capture: modelCallCaptureFor(ctx.globalConfig, ctx.instanceName), backend: vllmBackend(opts, endpoints) });
+    // Loaded at start so a missing tokenizer or template fails before the first request.
+    const template = opts.useCompletionsApi && opts.renderChatTemplate ? loadChatTemplate(opts.tokenizer ?? opts.model, ctx.instanceName, opts.tokenizer ? "tokenizer" : "model (no tokenizer set)") : undefined;
+    return modelServerApp({ className: CLASS_NAME, instanceName: ctx.instanceName, capture: modelCallCaptureFor(ctx.globalConfig, ctx.instanceName), backend: vllmBackend(opts, endpoints, template) });
   },
 };
