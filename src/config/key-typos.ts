@@ -31,7 +31,7 @@ const COMMAND_KEYS = [
   "use_cached_prepared_benchmarks", "allow_partial_rollouts", "artifact_fpath", "create_pr", "dataset_name",
   "output_fpath", "repo_id", "revision", "rollouts_jsonl_fpath", "version", "should_validate_data",
   // gym-only runtime keys
-  "log_dirs_to_keep",
+  "log_dirs_to_keep", "overwrite_output", "server_liveness_timeout_seconds", "benchmark_mirror_url", "hf_token", "hf_endpoint",
   // command keys of cli-config §2.5
   "catalog_kind", "format", "outdated", "onboarding_name", "manifest_path", "sync", "update_expected",
   "scaffold_kind", "scaffold_name", "profile", "reuse_verifier", "reward_range", "higher_is_better",
