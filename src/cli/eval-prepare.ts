@@ -1,5 +1,5 @@
 /** `gym eval prepare`: Prepare benchmark data (components §3.9). */
-import { resolveAt } from "../config/interpolate.ts";
+import { configAccess } from "../config/access.ts";
 import { resolveGlobalConfig } from "../config/resolve.ts";
 import { ConfigError } from "../errors.ts";
 import { benchmarkJobs, prepareBenchmarks } from "../dataset/prepare.ts";
@@ -13,7 +13,7 @@ export default defineGymCommand({
   examples: ["gym eval prepare --benchmark gsm8k", "gym eval prepare --benchmark aime24 +use_cached_prepared_benchmarks=true"],
   async run({ args: flags, data }) {
     const resolved = await resolveGlobalConfig({ selectors: selectorArgs(flags), overrides: data.overrides, noModel: true });
-    const read = (k: string) => (Object.hasOwn(resolved.dict, k) ? resolveAt(resolved.dict, [k]) : undefined);
+    const read = configAccess(resolved).read;
     const processes = Number(read("num_prepare_benchmark_processes") ?? 1);
     if (!Number.isInteger(processes) || processes < 1) throw new ConfigError("num_prepare_benchmark_processes must be an integer ≥ 1", { key: "num_prepare_benchmark_processes" });
     const args = read("prepare_script_args") ?? {};

@@ -1,6 +1,6 @@
 /** `gym eval run`: Collect rewarded rollouts from a JSONL dataset (runtime §11, cli-config §2.4). */
 import { resolveGlobalConfig } from "../config/resolve.ts";
-import { resolveAt } from "../config/interpolate.ts";
+import { configAccess } from "../config/access.ts";
 import { resolveInRoots } from "../config/roots.ts";
 import { readEnv } from "../env.ts";
 import { log } from "../log.ts";
@@ -109,11 +109,12 @@ async function serveAndCollect(resolved: ResolvedConfig, view: Record<string, un
   if (cap !== undefined && !env.driverRespawned) return respawnWithFetchCap(cap);
   const warn = fdBudgetWarning(inFlight);
   if (warn) log.warn(warn);
-  const reuse = Object.hasOwn(dict, "reuse_existing_data_preparation") && resolveAt(dict, ["reuse_existing_data_preparation"]) === true;
+  const config = configAccess(resolved);
+  const reuse = config.read("reuse_existing_data_preparation") === true;
   if (reuse && existsSync(input)) log.info(`reuse_existing_data_preparation: using ${input}`);
   else {
-    const dataSource = Object.hasOwn(dict, "data_source") ? resolveAt(dict, ["data_source"]) : "huggingface";
-    const overwrite = Object.hasOwn(dict, "overwrite_metrics_conflicts") && resolveAt(dict, ["overwrite_metrics_conflicts"]) === true;
+    const dataSource = config.read("data_source") ?? "huggingface";
+    const overwrite = config.read("overwrite_metrics_conflicts") === true;
     const final = await collate(resolved, {
       mode: "train_preparation",
       outputDir,
@@ -152,7 +153,7 @@ async function collect(
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
   const unwatch = watchParent(() => process.exit(137));
-  const exporters = await setupExporters(dict, (k) => resolveAt(dict, [k]));
+  const exporters = await setupExporters(configAccess(resolved));
   try {
     if (supervisor) {
       await supervisor.start();
@@ -198,7 +199,7 @@ export default defineGymCommand({
     const noServe = flags["no-serve"] === true;
     const resolved = await resolveGlobalConfig({ selectors: selectorArgs(flags), overrides, noModel: false });
     const dict = resolved.dict;
-    const view = rolloutView(dict, (k) => resolveAt(dict, [k]));
+    const view = rolloutView(configAccess(resolved));
     const env = readEnv();
 
     if (!noServe) return serveAndCollect(resolved, view, env);

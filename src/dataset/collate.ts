@@ -9,7 +9,7 @@ import { basename, dirname, extname, join } from "node:path";
 import { Compile } from "typebox/compile";
 import { ConfigError } from "../errors.ts";
 import { log } from "../log.ts";
-import { resolveAt } from "../config/interpolate.ts";
+import { configAccess } from "../config/access.ts";
 import { resolveInRoots } from "../config/roots.ts";
 import type { ResolvedConfig } from "../config/types.ts";
 import { readLines } from "../rollout/jsonl.ts";
@@ -55,7 +55,7 @@ export function findDatasets(resolved: ResolvedConfig, mode: CollateOptions["mod
   const out: DatasetEntry[] = [];
   for (const s of resolved.servers) {
     if (s.serverType !== "responses_api_agents") continue;
-    const raw = resolveAt(resolved.dict, [s.name, s.serverType, s.implementation, "datasets"]) as unknown;
+    const raw = configAccess(resolved).at([s.name, s.serverType, s.implementation, "datasets"]);
     if (!Array.isArray(raw)) continue;
     for (const d of raw as Record<string, unknown>[]) {
       if (!d || typeof d !== "object" || !scope.includes(String(d.type))) continue;

@@ -4,7 +4,7 @@
  * model servers) must answer within `model_endpoint_readiness_timeout_seconds` (0 skips; a host
  * that does not resolve is reported once and skipped). Probes never use a proxy (D34).
  */
-import { resolveAt } from "../../config/interpolate.ts";
+import { configAccess } from "../../config/access.ts";
 import type { ConfigDict } from "../../config/types.ts";
 import { ConfigError } from "../../errors.ts";
 import { bypassProxyFor } from "../http/http-client.ts";
@@ -37,6 +37,7 @@ export interface ModelEndpoint {
 export function modelEndpoints(dict: ConfigDict, serverNames: string[]): ModelEndpoint[] {
   const out: ModelEndpoint[] = [];
   const seen = new Set<string>();
+  const config = configAccess({ dict });
   for (const name of serverNames) {
     const top = dict[name] as Record<string, unknown> | undefined;
     const impls = top?.responses_api_models as Record<string, unknown> | undefined;
@@ -48,9 +49,11 @@ export function modelEndpoints(dict: ConfigDict, serverNames: string[]): ModelEn
         if (!key.endsWith("base_url")) continue;
         let value: unknown;
         try {
-          value = resolveAt(dict, [name, "responses_api_models", impl, key]);
-        } catch {
-          continue;
+          value = config.at([name, "responses_api_models", impl, key]);
+        } catch (err) {
+          // A URL that does not resolve here fails in the model server itself, with the key named.
+          if (err instanceof ConfigError) continue;
+          throw err;
         }
         for (const v of Array.isArray(value) ? value : [value]) {
           if (typeof v !== "string" || v.trim() === "") continue;

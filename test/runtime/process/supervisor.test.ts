@@ -190,6 +190,15 @@ describe("Supervisor", () => {
     expect(sup.head.port).toBeUndefined();
   });
 
+  test("a server key that does not resolve is a ConfigError naming it, before anything starts (not a silently raw value)", async () => {
+    const sup = supervisor([{ ...builtinRs, leaf: { ...builtinRs.leaf, port: "${no_such_port_key}" } }]);
+    const err = (await sup.start().catch((e) => e)) as ConfigError;
+    expect(err).toBeInstanceOf(ConfigError);
+    expect(err.message).toContain("references 'no_such_port_key'");
+    expect(err.key).toBe("tool_rs.resources_servers.example_single_tool_call.port");
+    expect(sup.pids.length).toBe(0);
+  });
+
   test("num_workers: 2 runs two processes sharing one port", async () => {
     const sup = supervisor([{ ...builtinRs, leaf: { ...builtinRs.leaf, num_workers: 2 } }]);
     await sup.start();
