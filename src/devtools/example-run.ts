@@ -11,12 +11,12 @@ import { join } from "node:path";
 import { configAccess } from "../config/access.ts";
 import { resolveGlobalConfig } from "../config/resolve.ts";
 import type { ServerType } from "../config/types.ts";
-import { collate } from "../dataset/collate.ts";
+import { ConfigError } from "../errors.ts";
 import { rolloutConfigFrom, rolloutView } from "../rollout/config.ts";
-import { runRollouts } from "../rollout/driver.ts";
 import { rolloutPaths } from "../rollout/paths.ts";
-import { targetsFromConfig } from "../rollout/targets.ts";
-import { Supervisor } from "../runtime/process/supervisor.ts";
+import { E_NO_SPLIT_DATASET, runEval, splitInput } from "../rollout/run-eval.ts";
+import type { RunSummary } from "../rollout/summary.ts";
+import type { Supervisor } from "../runtime/process/supervisor.ts";
 import { fail, pass, type Check } from "./check.ts";
 
 /** Inputs of one end-to-end example run. */
@@ -87,34 +87,40 @@ export async function exampleRun(opts: ExampleRunOptions): Promise<Check> {
         ...opts.overrides,
       ],
     });
-    const collated = await collate(resolved, {
-      mode: "train_preparation",
-      outputDir: join(work, "collated"),
-      shouldDownload: false,
-      overwriteConflicts: false,
-      dataSource: "huggingface",
-      types: ["example"],
-      sidecars: false,
-    });
-    if (!collated.example) {
-      return fail(CHECK, `no agent in configs/${opts.name}.yaml has a dataset of type example`, `add one to the agent that drives ${opts.name} (see \`gym env init --resources-server NAME\`)`);
-    }
-    const dict = resolved.dict;
+    const { outputDir, input } = splitInput("example", output);
     const cfg = rolloutConfigFrom({
       ...rolloutView(configAccess(resolved)),
-      input_jsonl_fpath: collated.example,
+      input_jsonl_fpath: input,
       output_jsonl_fpath: output,
       limit: null,
       num_repeats: 1,
       resume_from_cache: false,
     });
     const lines: string[] = [];
-    supervisor = new Supervisor({ resolved, isBuiltin: opts.isBuiltin, out: (l) => lines.push(l), echoServerOutput: false, logDir: join(work, "logs") });
-    await Promise.race([
-      supervisor.start(),
-      new Promise((_, reject) => stop.signal.addEventListener("abort", () => reject(new Error(`the servers did not come up within ${opts.deadlineMs / 1000} s`)), { once: true })),
-    ]);
-    const summary = await runRollouts(cfg, { targets: targetsFromConfig(dict), maxAttempts: 1, tty: false, stop: stop.signal, keepResults: true });
+    let summary: RunSummary;
+    try {
+      summary = await runEval({
+        resolved,
+        cfg,
+        serve: {
+          split: "example",
+          outputDir,
+          download: false,
+          isBuiltin: opts.isBuiltin,
+          supervisor: { out: (l) => lines.push(l), echoServerOutput: false, logDir: join(work, "logs") },
+          startAbortMessage: `the servers did not come up within ${opts.deadlineMs / 1000} s`,
+          quietShutdown: true,
+          onSupervisor: (s) => (supervisor = s),
+        },
+        driver: { maxAttempts: 1, tty: false, keepResults: true },
+        stop: stop.signal,
+      });
+    } catch (err) {
+      if (err instanceof ConfigError && err.code === E_NO_SPLIT_DATASET) {
+        return fail(CHECK, `no agent in configs/${opts.name}.yaml has a dataset of type example`, `add one to the agent that drives ${opts.name} (see \`gym env init --resources-server NAME\`)`);
+      }
+      throw err;
+    }
     if (stop.signal.aborted) return fail(CHECK, `timed out after ${opts.deadlineMs / 1000} s (${summary.done}/${summary.total} rollouts done)`, "look for a tool or verify call that hangs");
     const bad = summary.results.filter((r) => typeof r.reward !== "number" || !Number.isFinite(r.reward));
     if (summary.failed > 0 || summary.done !== summary.total || bad.length > 0) {
@@ -122,7 +128,7 @@ export async function exampleRun(opts: ExampleRunOptions): Promise<Check> {
       return fail(
         CHECK,
         `${summary.done}/${summary.total} example rows verified, ${summary.failed} failed${bad.length ? `, ${bad.length} without a numeric reward` : ""}${firstFailure(summary.paths.failures)}`,
-        `server logs: ${supervisor.logDir}; reproduce with \`gym eval run --resources-server ${opts.name} --model-type scripted_model --split example -o results/${opts.name}.jsonl\``,
+        `server logs: ${supervisor?.logDir}; reproduce with \`gym eval run --resources-server ${opts.name} --model-type scripted_model --split example -o results/${opts.name}.jsonl\``,
       );
     }
     const mean = summary.results.reduce((a, r) => a + Number(r.reward), 0) / Math.max(1, summary.results.length);
@@ -143,7 +149,6 @@ export async function exampleRun(opts: ExampleRunOptions): Promise<Check> {
     return fail(CHECK, `${message(err)}${failures}`, `reproduce with \`gym eval run --resources-server ${opts.name} --model-type scripted_model --split example -o results/${opts.name}.jsonl\``);
   } finally {
     clearTimeout(timer);
-    await supervisor?.shutdown({ quiet: true }).catch(() => {});
     // A failed run keeps its server logs for the user (the hint names them).
     if (!keep) rmSync(work, { recursive: true, force: true });
   }

@@ -7,74 +7,92 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { log } from "../log.ts";
-import type { AggregateEntry } from "./aggregate.ts";
-import { clearCapture, foldCapture } from "./capture.ts";
 import { maxInFlight, type RolloutConfig } from "./config.ts";
+import { Dispatcher } from "./dispatch.ts";
 import { EXIT_DRAINED, WalltimeDrain } from "./drain.ts";
-import { postJson } from "./http.ts";
 import { pairKey } from "./journal.ts";
-import { JsonlAppender } from "./jsonl.ts";
-import type { MaterializeOptions } from "./materialize.ts";
 import { Monitor } from "./monitor.ts";
-import type { OtlpMetrics } from "./otlp.ts";
 import { rolloutPaths, type RolloutPaths } from "./paths.ts";
-import { LatencySample, Progress } from "./progress.ts";
-import { agentOf, rolloutIdOf, routeOutcome, runRequestBody, type Row, verbatimLines } from "./record.ts";
-import { dispatchOrder, openRun } from "./start.ts";
+import { Progress } from "./progress.ts";
+import { agentOf, type Row, verbatimLines } from "./record.ts";
+import { dispatchOrder, openRun, type OpenedRun } from "./start.ts";
 import { finishRun } from "./finish.ts";
 import { StatusPublisher } from "./status.ts";
+import type { DriverDeps, RunSummary } from "./summary.ts";
 import type { RunTarget, RunTargets } from "./targets.ts";
-
-/** What the driver needs besides the config. */
-export interface DriverDeps {
-  targets: RunTargets;
-  /** `NEMO_GYM_MAX_ROLLOUT_ATTEMPTS` (default 3). */
-  maxAttempts?: number;
-  /** `GYM_JOB_END_TIME`, epoch seconds. */
-  jobEndTime?: number;
-  /** Show the live bar (stderr is a TTY and not under test). */
-  tty?: boolean;
-  /** Stops admission and abandons in-flight rollouts (SIGINT/SIGTERM); they are not journaled. */
-  stop?: AbortSignal;
-  /** Row transform applied during materialization (prompt config). */
-  transform?: MaterializeOptions["transform"];
-  /** Called after the aggregate file is written (exporters). */
-  onAggregated?: (entries: AggregateEntry[], flat: Record<string, unknown>) => Promise<void> | void;
-  /** Called with each success record (exporters spool rollouts; `retain_results_in_memory`). */
-  onResult?: (record: Row) => void;
-  /** OTLP metrics of this run (observability), pushed periodically. */
-  otlp?: OtlpMetrics;
-  /**
-   * Keep success records for `RunSummary.results` (default: `retain_results_in_memory`). The CLI
-   * passes false: it never reads them, and aggregation re-reads the journal either way.
-   */
-  keepResults?: boolean;
-}
-
-/** How a run ended. */
-export interface RunSummary {
-  exitCode: number;
-  paths: RolloutPaths;
-  total: number;
-  done: number;
-  failed: number;
-  /** Successes written by this run. */
-  newlyDone: number;
-  drained: boolean;
-  stopped: boolean;
-  /** Failures of this run by D21 category. */
-  failuresByCategory: Record<string, number>;
-  aggregate?: AggregateEntry[];
-  /** Success records of this run, sorted by (task, rollout), when `retain_results_in_memory`. */
-  results: Row[];
-}
-
 
 function targetOf(row: Row, targets: RunTargets): RunTarget {
   return typeof row._ng_environment_server === "string" ? targets.forServer(row._ng_environment_server) : targets.forAgent(agentOf(row));
 }
 
-/** Run a whole collection. */
+/** Progress counters as the OTLP exporter reports them. */
+function countsOf(progress: Progress) {
+  return () => {
+    const snap = progress.snapshot();
+    return { done: progress.done, failed: progress.failed, in_flight: progress.inFlight, total: progress.total, mean_reward: snap.mean_reward as number | null };
+  };
+}
+
+/**
+ * Feed the materialized rows, in dispatch order, through the window; stops admission on the stop
+ * signal or when walltime says drain. True when it stopped to drain.
+ */
+async function admitAll(cfg: RolloutConfig, paths: RolloutPaths, run: OpenedRun, d: Dispatcher, drain: WalltimeDrain, targets: RunTargets): Promise<boolean> {
+  const { journal, gated } = run;
+  for await (const row of dispatchOrder(paths.materialized, journal, cfg.dispatchLongestFirst, gated)) {
+    await d.slot();
+    if (d.abortAll.signal.aborted) break;
+    if (drain.shouldDrain()) return true;
+    const key = pairKey(Number(row._ng_task_index), Number(row._ng_rollout_index ?? 0));
+    if (gated(key)) continue;
+    const attempts = journal?.attempts.get(key) ?? 0;
+    if (attempts > 0) {
+      row._ng_attempt_index = attempts;
+      verbatimLines.delete(row);
+    }
+    d.launch(row, targetOf(row, targets));
+  }
+  return false;
+}
+
+/** Wait for the rollouts in flight; when draining, abandon them after the walltime grace. */
+async function settle(cfg: RolloutConfig, d: Dispatcher, drain: WalltimeDrain, drained: boolean, progress: Progress): Promise<void> {
+  if (!drained) return d.settle();
+  progress.state = "draining";
+  const left = drain.secondsLeft();
+  log.warn(`walltime: ${Math.round(left)} s left (GYM_JOB_END_TIME) < p95 rollout ${drain.p95Seconds().toFixed(1)} s + margin ${cfg.drainMarginSeconds} s; no new rollouts, waiting for ${d.inFlight} in flight`);
+  const t = setTimeout(() => d.abortAll.abort(), drain.graceMs());
+  await d.settle();
+  clearTimeout(t);
+}
+
+/** The summary of a run whose dispatch ended (before aggregation). */
+function summarize(paths: RolloutPaths, progress: Progress, d: Dispatcher, drained: boolean, stopped: boolean): RunSummary {
+  return {
+    exitCode: 0,
+    paths,
+    total: progress.total,
+    done: progress.done,
+    failed: progress.failed,
+    newlyDone: d.newlyDone,
+    drained,
+    stopped,
+    failuresByCategory: d.failuresByCategory,
+    results: d.results.sort((a, b) => Number(a._ng_task_index) - Number(b._ng_task_index) || Number(a._ng_rollout_index) - Number(b._ng_rollout_index)),
+  };
+}
+
+/** A run that drained for walltime or was stopped: marker file, exit code, the resume line. */
+function endEarly(summary: RunSummary, paths: RolloutPaths, progress: Progress): RunSummary {
+  const drained = summary.drained;
+  progress.state = drained ? "drained" : "stopped";
+  if (drained) writeFileSync(paths.drained, `${JSON.stringify({ drained_at: Date.now() / 1000, done: progress.done, total: progress.total })}\n`);
+  summary.exitCode = drained ? EXIT_DRAINED : 130;
+  process.stderr.write(`${drained ? "Drained for walltime" : "Stopped"}: ${progress.done}/${progress.total} rollouts done; resume with --resume (+resume_from_cache=true).\n`);
+  return summary;
+}
+
+/** Run a whole collection: open (materialize or resume), dispatch, settle, then aggregate and report. */
 export async function runRollouts(cfg: RolloutConfig, deps: DriverDeps): Promise<RunSummary> {
   const paths = rolloutPaths(cfg.output);
   mkdirSync(dirname(paths.output), { recursive: true });
@@ -88,9 +106,7 @@ export async function runRollouts(cfg: RolloutConfig, deps: DriverDeps): Promise
   let gcTimer: ReturnType<typeof setInterval> | undefined;
 
   try {
-    const { journal, gated } = await openRun(cfg, paths, progress, { targets: deps.targets, transform: deps.transform, maxAttempts });
-
-    // ---- dispatch ----
+    const run = await openRun(cfg, paths, progress, { targets: deps.targets, transform: deps.transform, maxAttempts });
     progress.state = "running";
     monitor.skipPassedMarks();
     monitor.start();
@@ -102,147 +118,21 @@ export async function runRollouts(cfg: RolloutConfig, deps: DriverDeps): Promise
       gcTimer = setInterval(() => Bun.gc(true), 1000);
       gcTimer.unref();
     }
-    const counts = () => {
-      const snap = progress.snapshot();
-      return { done: progress.done, failed: progress.failed, in_flight: progress.inFlight, total: progress.total, mean_reward: snap.mean_reward as number | null };
-    };
+    const counts = countsOf(progress);
     deps.otlp?.begin(counts);
-    const out = new JsonlAppender(paths.output);
-    const fails = new JsonlAppender(paths.failures);
-    const limit = maxInFlight(cfg);
-    const abortAll = new AbortController();
-    const onStop = () => abortAll.abort();
+    const d = new Dispatcher(cfg, paths, progress, monitor, drain, deps, maxInFlight(cfg));
+    const onStop = () => d.abortAll.abort();
     deps.stop?.addEventListener("abort", onStop, { once: true });
-    const failuresByCategory: Record<string, number> = {};
-    const latency = new LatencySample();
-    const results: Row[] = [];
-    let newlyDone = 0;
-    let drained = false;
-    let waiters: (() => void)[] = [];
-    const running = new Set<Promise<void>>();
-
-    const runOne = async (row: Row, target: RunTarget): Promise<void> => {
-      const id = rolloutIdOf(row);
-      const captureDir = cfg.observability ? cfg.modelCallCaptureDir : undefined;
-      if (captureDir) clearCapture(captureDir, id);
-      const flight = { id, server: target.server, url: target.runUrl, startedAt: performance.now() };
-      monitor.inFlight.set(id, flight);
-      const outcome = await postJson(target.runUrl, runRequestBody(row, target), {
-        timeoutMs: cfg.runTimeoutMs,
-        retryBudgetMs: cfg.retryBudgetMs,
-        signal: abortAll.signal,
-        debug: cfg.requestDebug,
-        // Flat rows carry no rollout id in the body: the header lets legacy_agent → agent → model
-        // servers file their capture lines under this rollout (runtime §14).
-        headers: captureDir ? { "x-nemo-gym-rollout-id": id } : undefined,
-      });
-      monitor.inFlight.delete(id);
-      deps.otlp?.observe(performance.now() - flight.startedAt);
-      const routed = routeOutcome(row, target, outcome);
-      const agent = agentOf(row);
-      // D22: the line is written before anything counts it.
-      if (routed.dest === "output" && captureDir) {
-        const folded = foldCapture(captureDir, id, routed.record);
-        if (folded) {
-          Object.assign(routed.record, folded);
-          routed.line = undefined;
-          const bad = folded.ng_model_call_capture.token_sequence_violations as number[] | undefined;
-          if (bad) log.warn(`rollout ${id}: token ids are not monotonic across model calls (call ${bad.join(", ")} does not extend the previous prompt + generation)`);
-        }
-      }
-      if (routed.dest === "output") {
-        const elapsedMs = performance.now() - flight.startedAt;
-        // Written with the other results of this event-loop turn (one write for all), and counted
-        // only once it is in the kernel.
-        await out.appendSoon(routed.record, routed.line);
-        newlyDone++;
-        drain.record(elapsedMs);
-        latency.record(elapsedMs);
-        progress.finish(agent, true, routed.record);
-        if (deps.keepResults ?? cfg.retainResults) results.push(routed.record);
-        deps.onResult?.(routed.record);
-      } else if (routed.dest === "failures") {
-        fails.append(routed.record);
-        const cat = String(routed.record._ng_failure_category ?? "infra");
-        failuresByCategory[cat] = (failuresByCategory[cat] ?? 0) + 1;
-        progress.finish(agent, false);
-        if (newlyDone + fails.count <= 5 || fails.count % 100 === 0) {
-          log.warn(`🚨 [rollout_collection] rollout dropped from the score: row=${id} class=${routed.record._ng_failure_class} category=${cat} error=${String(routed.record._ng_failure_message ?? "").slice(0, 300)}`);
-        }
-      }
-      monitor.onFinished();
-    };
-
-    const launch = (row: Row, target: RunTarget) => {
-      progress.inFlight++;
-      const p = runOne(row, target)
-        .catch((e) => log.error(`rollout ${rolloutIdOf(row)}: ${(e as Error).stack ?? e}`))
-        .finally(() => {
-          progress.inFlight--;
-          running.delete(p);
-          const w = waiters;
-          waiters = [];
-          for (const f of w) f();
-        });
-      running.add(p);
-    };
-
-    const slot = () => (running.size < limit ? Promise.resolve() : new Promise<void>((r) => waiters.push(r)));
-
-    for await (const row of dispatchOrder(paths.materialized, journal, cfg.dispatchLongestFirst, gated)) {
-      await slot();
-      if (abortAll.signal.aborted) break;
-      if (drain.shouldDrain()) {
-        drained = true;
-        break;
-      }
-      const key = pairKey(Number(row._ng_task_index), Number(row._ng_rollout_index ?? 0));
-      if (gated(key)) continue;
-      const attempts = journal?.attempts.get(key) ?? 0;
-      if (attempts > 0) {
-        row._ng_attempt_index = attempts;
-        verbatimLines.delete(row);
-      }
-      launch(row, targetOf(row, deps.targets));
-    }
-    if (drained) {
-      progress.state = "draining";
-      const left = drain.secondsLeft();
-      log.warn(`walltime: ${Math.round(left)} s left (GYM_JOB_END_TIME) < p95 rollout ${drain.p95Seconds().toFixed(1)} s + margin ${cfg.drainMarginSeconds} s; no new rollouts, waiting for ${running.size} in flight`);
-      const t = setTimeout(() => abortAll.abort(), drain.graceMs());
-      await Promise.all([...running]);
-      clearTimeout(t);
-    } else {
-      await Promise.all([...running]);
-    }
+    const drained = await admitAll(cfg, paths, run, d, drain, deps.targets);
+    await settle(cfg, d, drain, drained, progress);
     deps.stop?.removeEventListener("abort", onStop);
-    out.close();
-    fails.close();
+    d.close();
     monitor.stop();
     await deps.otlp?.end(counts());
-    const stopped = deps.stop?.aborted === true;
 
-    const summary: RunSummary = {
-      exitCode: 0,
-      paths,
-      total: progress.total,
-      done: progress.done,
-      failed: progress.failed,
-      newlyDone,
-      drained,
-      stopped,
-      failuresByCategory,
-      results: results.sort((a, b) => Number(a._ng_task_index) - Number(b._ng_task_index) || Number(a._ng_rollout_index) - Number(b._ng_rollout_index)),
-    };
-    if (drained || stopped) {
-      progress.state = drained ? "drained" : "stopped";
-      if (drained) writeFileSync(paths.drained, `${JSON.stringify({ drained_at: Date.now() / 1000, done: progress.done, total: progress.total })}\n`);
-      summary.exitCode = drained ? EXIT_DRAINED : 130;
-      process.stderr.write(`${drained ? "Drained for walltime" : "Stopped"}: ${progress.done}/${progress.total} rollouts done; resume with --resume (+resume_from_cache=true).\n`);
-      return summary;
-    }
-
-    await finishRun(cfg, paths, progress, summary, { targets: deps.targets, onAggregated: deps.onAggregated, latency, maxAttempts });
+    const summary = summarize(paths, progress, d, drained, deps.stop?.aborted === true);
+    if (summary.drained || summary.stopped) return endEarly(summary, paths, progress);
+    await finishRun(cfg, paths, progress, summary, { targets: deps.targets, onAggregated: deps.onAggregated, latency: d.latency, maxAttempts });
     progress.state = "finished";
     return summary;
   } catch (e) {
