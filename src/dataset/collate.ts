@@ -12,9 +12,10 @@ import { log } from "../log.ts";
 import { configAccess } from "../config/access.ts";
 import { resolveInRoots } from "../config/roots.ts";
 import type { ResolvedConfig } from "../config/types.ts";
-import { readLines } from "../rollout/jsonl.ts";
+import { readLines } from "../util/jsonl.ts";
 import { ResponseCreateParams } from "../servers/openai-schemas.ts";
-import { pyJsonDumps } from "../servers/py-json.ts";
+import { pyJsonDumps } from "../util/py-json.ts";
+import type { DatasetEntry } from "./dataset-entry.ts";
 import { downloadDataset } from "./hub.ts";
 import { applyPrompt, loadPromptConfig, type PromptConfig } from "./prompt.ts";
 import { diffMetrics, DatasetStats } from "./stats.ts";
@@ -30,18 +31,6 @@ export interface CollateOptions {
   types?: string[];
   /** Write `<dataset>_metrics.json` / `_prepare.jsonl` next to each dataset (default true, as upstream). */
   sidecars?: boolean;
-}
-
-/** One in-scope dataset of one agent. */
-export interface DatasetEntry {
-  agent: string;
-  config: Record<string, unknown>;
-  name: string;
-  type: string;
-  /** Resolved absolute path. */
-  path: string;
-  repeats: number;
-  prompt?: PromptConfig;
 }
 
 /** Dataset types in scope per mode. */

@@ -9,7 +9,7 @@ import { dirname } from "node:path";
 import { ConfigError, RuntimeError } from "../errors.ts";
 import { log } from "../log.ts";
 import type { ResolvedConfig } from "../config/types.ts";
-import type { DatasetEntry } from "./collate.ts";
+import type { DatasetEntry } from "./dataset-entry.ts";
 import { readEnv } from "../env.ts";
 import { MlflowRegistry, mlflowHttp } from "./gitlab-mlflow.ts";
 import { downloadFromGitlab } from "./gitlab-transfer.ts";

@@ -7,7 +7,7 @@ import { closeSync, openSync, rmSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { log } from "../log.ts";
-import { readLines } from "../rollout/jsonl.ts";
+import { readLines } from "../util/jsonl.ts";
 import { openMlflow } from "./mlflow.ts";
 import { sanitizeRollout, type Exporter } from "./types.ts";
 import { openWandb } from "./wandb.ts";

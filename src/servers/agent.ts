@@ -10,7 +10,8 @@ import { HttpError, InnerServerError, RawJson, RequestValidationError, type Requ
 import { AgentSessionClose, AgentSessionCreate, PATHS, type ToolAccess } from "./episode-protocol.ts";
 import { innerJson, type InnerClient, type InnerResponse } from "./inner-client.ts";
 import { NeMoGymResponse, ResponseCreateParams } from "./openai-schemas.ts";
-import { pyErrorRepr, pyJsonDumps, pyJsonLoads } from "./py-json.ts";
+import { pyJsonDumps } from "../util/py-json.ts";
+import { pyErrorRepr, pyJsonLoads } from "./py-json.ts";
 import { pyError } from "./py-error.ts";
 import { bodyValidator } from "./validation.ts";
 import { Compile } from "typebox/compile";
