@@ -87,7 +87,8 @@ export class RuntimeError extends GymError {
 /** Render any thrown value as the lines gym prints on stderr; stack only when verbose. */
 export function formatError(err: unknown, verbose = false): string {
   if (err instanceof GymError) {
-    const lines = [`error: ${err.message}`];
+    // argparse-style usage messages already read `<prog>: error: …`; a second `error:` would stutter.
+    const lines = [err instanceof UsageError && /^[^\n:]+: error: /.test(err.message) ? err.message : `error: ${err.message}`];
     if (err.hint) lines.push(`hint: ${err.hint}`);
     if (verbose && err.stack) lines.push(err.stack);
     return lines.join("\n");

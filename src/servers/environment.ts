@@ -8,6 +8,7 @@ import { log } from "../log.ts";
 import { RequestValidationError, type RequestContext } from "../runtime/http/http-types.ts";
 import { EpisodeRequest, failure, rolloutIdProblem, type EpisodeFailure, type EpisodeId, type TaskId } from "./episode-protocol.ts";
 import { bodyValidator } from "./validation.ts";
+import { ConfigError } from "../errors.ts";
 
 type Obj = Record<string, unknown>;
 
@@ -24,7 +25,7 @@ export function episodeLimitsFromLeaf(leaf: Obj, instanceName: string): EpisodeL
   const num = (k: string): number | null => {
     const v = leaf[k];
     if (v === undefined || v === null) return null;
-    if (typeof v !== "number" || !(v > 0)) throw new Error(`${instanceName}: ${k} must be a positive number or null, got ${JSON.stringify(v)}`);
+    if (typeof v !== "number" || !(v > 0)) throw new ConfigError(`${instanceName}: ${k} must be a positive number or null, got ${JSON.stringify(v)}`, { key: k });
     return v;
   };
   const limits: EpisodeLimits = {
@@ -33,9 +34,9 @@ export function episodeLimitsFromLeaf(leaf: Obj, instanceName: string): EpisodeL
     defaultEpisodeTimeoutSeconds: num("default_episode_timeout_seconds"),
     cleanupTimeoutSeconds: num("cleanup_timeout_seconds") ?? 180,
   };
-  if (limits.maxConcurrentEpisodes !== null && !Number.isInteger(limits.maxConcurrentEpisodes)) throw new Error(`${instanceName}: max_concurrent_episodes must be an integer`);
+  if (limits.maxConcurrentEpisodes !== null && !Number.isInteger(limits.maxConcurrentEpisodes)) throw new ConfigError(`${instanceName}: max_concurrent_episodes must be an integer`, { key: "max_concurrent_episodes" });
   if (limits.maxConcurrentEpisodes !== null && limits.queueTimeoutSeconds === null) {
-    throw new Error(`${instanceName}: queue_timeout_seconds is required when max_concurrent_episodes is set`);
+    throw new ConfigError(`${instanceName}: queue_timeout_seconds is required when max_concurrent_episodes is set`, { key: "queue_timeout_seconds", hint: "set queue_timeout_seconds (seconds an episode may wait for a slot)" });
   }
   return limits;
 }

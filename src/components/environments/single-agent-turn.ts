@@ -5,6 +5,7 @@ import { singleAgentTurnApp, type SingleTurnOptions } from "../../servers/enviro
 import { singleAgentTurnLegacyApp } from "../../servers/environment-single-turn-legacy.ts";
 import { clientsFor, refName } from "../_support.ts";
 import type { BuiltinComponent } from "../registry.ts";
+import { ConfigError } from "../../errors.ts";
 
 /** Whether the agent's turn goes to the training-token-capture path: `token_id_capture.enabled` and (`all_agents` or the agent's own `token_id_capture`). */
 function tokenCaptureFor(ctx: ComponentContext, agent: string): boolean {
@@ -21,7 +22,7 @@ function options(ctx: ComponentContext, className: string): SingleTurnOptions {
   // Upstream default: no transports (the agent then gets no tool access).
   const transports = (Array.isArray(raw) ? raw : []) as string[];
   for (const t of transports) {
-    if (t !== "direct_http" && t !== "mcp") throw new Error(`${ctx.instanceName}: resources_tool_transports holds "${t}"; allowed: direct_http, mcp`);
+    if (t !== "direct_http" && t !== "mcp") throw new ConfigError(`${ctx.instanceName}: resources_tool_transports holds "${t}"; allowed: direct_http, mcp`, { key: "resources_tool_transports", hint: "use direct_http and/or mcp" });
   }
   return {
     className,

@@ -10,6 +10,7 @@ import { chatToResponse } from "../../servers/vllm-response.ts";
 import { clientsFor, obj, str } from "../_support.ts";
 import type { BuiltinComponent } from "../registry.ts";
 import { Endpoint } from "./_endpoint.ts";
+import { ConfigError } from "../../errors.ts";
 
 const CLASS_NAME = "AzureOpenAIModelServer";
 
@@ -22,9 +23,9 @@ export const component: BuiltinComponent = {
     const base = str(ctx, "openai_base_url");
     const model = str(ctx, "openai_model");
     const apiVersion = obj(ctx, "default_query")?.["api-version"];
-    if (!base) throw new Error(`${ctx.instanceName}: openai_base_url is not set (the Azure endpoint, usually \${policy_base_url})`);
-    if (!model) throw new Error(`${ctx.instanceName}: openai_model is not set (the Azure deployment name)`);
-    if (apiVersion === undefined || apiVersion === null || apiVersion === "???") throw new Error(`${ctx.instanceName}: default_query.api-version is not set (e.g. 2024-10-21)`);
+    if (!base) throw new ConfigError(`${ctx.instanceName}: openai_base_url is not set (the Azure endpoint, usually \${policy_base_url})`, { key: "openai_base_url", hint: "set policy_base_url in env.yaml to the Azure endpoint" });
+    if (!model) throw new ConfigError(`${ctx.instanceName}: openai_model is not set (the Azure deployment name)`, { key: "openai_model", hint: "set policy_model_name in env.yaml to the deployment name" });
+    if (apiVersion === undefined || apiVersion === null || apiVersion === "???") throw new ConfigError(`${ctx.instanceName}: default_query.api-version is not set (e.g. 2024-10-21)`, { key: "default_query.api-version", hint: "set policy_api_version in env.yaml (e.g. 2024-10-21)" });
     const headers: Record<string, string> = {};
     const key = str(ctx, "openai_api_key");
     if (key) headers["api-key"] = key;

@@ -15,6 +15,7 @@ import { bool, clientsFor, obj, str } from "../_support.ts";
 import type { BuiltinComponent, ComponentContext } from "../registry.ts";
 import { authHeaders, Endpoint } from "./_endpoint.ts";
 import { InnerServerError } from "../../runtime/http/http-types.ts";
+import { ConfigError } from "../../errors.ts";
 
 const CLASS_NAME = "VLLMModel";
 type Obj = Record<string, unknown>;
@@ -39,9 +40,9 @@ export interface VllmOptions extends VllmPreprocessOptions {
 export function vllmOptions(ctx: ComponentContext): VllmOptions {
   const raw = ctx.config.base_url;
   const baseUrls = (Array.isArray(raw) ? raw : [raw]).filter((u) => typeof u === "string" && u !== "") as string[];
-  if (baseUrls.length === 0) throw new Error(`${ctx.instanceName}: base_url is not set (a URL or a list of URLs, usually \${policy_base_url})`);
+  if (baseUrls.length === 0) throw new ConfigError(`${ctx.instanceName}: base_url is not set (a URL or a list of URLs, usually \${policy_base_url})`, { key: "base_url", hint: "set policy_base_url in env.yaml, or pass --model-url URL" });
   const model = str(ctx, "model");
-  if (!model) throw new Error(`${ctx.instanceName}: model is not set (usually \${policy_model_name})`);
+  if (!model) throw new ConfigError(`${ctx.instanceName}: model is not set (usually \${policy_model_name})`, { key: "model", hint: "set policy_model_name in env.yaml, or pass -m/--model NAME" });
   return {
     baseUrls,
     apiKey: str(ctx, "api_key"),

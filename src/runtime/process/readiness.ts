@@ -71,7 +71,7 @@ export function modelEndpoints(dict: ConfigDict, serverNames: string[]): ModelEn
 /** Outcome of a model endpoint probe. */
 export type EndpointStatus = "answering" | "refused" | "unresolvable";
 
-/** Probe `<url>/models` for a `/v1` URL, else the URL: any HTTP reply or TLS error counts as answering. */
+/** Probe `<url>/models` for a `/v1` URL, else the URL: any HTTP reply or TLS error counts as answering, nothing else does. */
 export async function probeModelEndpoint(url: string, timeoutMs = 5000): Promise<EndpointStatus> {
   const base = url.replace(/\/+$/, "");
   const target = base.endsWith("/v1") ? `${base}/models` : base;
@@ -90,9 +90,11 @@ export async function probeModelEndpoint(url: string, timeoutMs = 5000): Promise
     const e = err as { name?: string; code?: string; message?: string };
     const text = `${e.code ?? ""} ${e.message ?? ""}`;
     if (/ENOTFOUND|EAI_AGAIN|getaddrinfo|DNS/i.test(text)) return "unresolvable";
-    if (e.name === "TimeoutError" || /ECONNREFUSED|ECONNRESET|Unable to connect|EHOSTUNREACH|ENETUNREACH|ETIMEDOUT/i.test(text)) return "refused";
-    // TLS failures and other request errors mean something answered.
-    return "answering";
+    // A TLS failure means a server completed part of a handshake: something is listening.
+    if (/CERT|SSL|TLS|SELF_SIGNED|UNABLE_TO_VERIFY|HANDSHAKE/i.test(`${e.name ?? ""} ${text}`)) return "answering";
+    // Anything else (refused, reset, timed out, a reply that is not HTTP, an error we do not know)
+    // is not proof of a model server: keep waiting, and the timeout names the endpoint.
+    return "refused";
   }
 }
 

@@ -212,7 +212,8 @@ describe("Supervisor", () => {
     const never: ServerDef = { name: "sleepy", type: "resources_servers", impl: "never_binds", leaf: { entrypoint: "run.sh", domain: "other" }, external: true };
     const sup = supervisor([never], { server_spinup_timeout_seconds: 3 });
     const starting = sup.start().catch((e) => e);
-    await Bun.sleep(300);
+    // The head listens before any child is spawned: wait for that (bounded), not for a fixed time.
+    for (const t0 = performance.now(); sup.head.port === undefined && performance.now() - t0 < 10_000; ) await Bun.sleep(5);
     const base = `http://127.0.0.1:${sup.head.port}`;
     const cfg = await getJson(`${base}/global_config_dict_yaml`);
     expect(cfg.status).toBe(503);
