@@ -93,7 +93,8 @@ export function formatError(err: unknown, verbose = false): string {
 
 function formatErrorText(err: unknown, verbose: boolean): string {
   if (err instanceof GymError) {
-    const lines = [`error: ${err.message}`];
+    // argparse-style usage messages already read `<prog>: error: …`; a second `error:` would stutter.
+    const lines = [err instanceof UsageError && /^[^\n:]+: error: /.test(err.message) ? err.message : `error: ${err.message}`];
     if (err.hint) lines.push(`hint: ${err.hint}`);
     if (verbose && err.stack) lines.push(err.stack);
     return lines.join("\n");

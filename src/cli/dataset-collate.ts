@@ -1,5 +1,5 @@
 /** `gym dataset collate`: Collect, validate and merge the datasets of a config (components §4.1). */
-import { resolveAt } from "../config/interpolate.ts";
+import { configAccess } from "../config/access.ts";
 import { resolveGlobalConfig } from "../config/resolve.ts";
 import { ConfigError } from "../errors.ts";
 import { collate } from "../dataset/collate.ts";
@@ -29,7 +29,7 @@ export default defineGymCommand({
       ...data.overrides,
     ];
     const resolved = await resolveGlobalConfig({ selectors: selectorArgs(flags), overrides, noModel: true });
-    const read = (k: string) => (Object.hasOwn(resolved.dict, k) ? resolveAt(resolved.dict, [k]) : undefined);
+    const read = configAccess(resolved).read;
     const mode = read("mode");
     if (mode !== "train_preparation" && mode !== "example_validation") {
       throw new ConfigError(`mode must be train_preparation or example_validation, got ${JSON.stringify(mode ?? null)}`, { key: "mode", hint: "pass --mode" });

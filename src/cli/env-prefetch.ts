@@ -6,7 +6,7 @@
  */
 import { existsSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
-import { resolveAt } from "../config/interpolate.ts";
+import { configAccess } from "../config/access.ts";
 import { resolveGlobalConfig } from "../config/resolve.ts";
 import type { ResolvedConfig } from "../config/types.ts";
 import { RuntimeError } from "../errors.ts";
@@ -16,17 +16,13 @@ import { defineGymCommand } from "./_command.ts";
 import { selectorArgs, selectorFlags } from "./_flags.ts";
 
 function entrypointOf(r: ResolvedConfig, s: ResolvedConfig["servers"][number]): string | undefined {
-  try {
-    const v = resolveAt(r.dict, [s.name, s.serverType, s.implementation, "entrypoint"]);
-    return typeof v === "string" && v !== "" ? v : undefined;
-  } catch {
-    return typeof s.leaf.entrypoint === "string" ? s.leaf.entrypoint : undefined;
-  }
+  const v = configAccess(r).at([s.name, s.serverType, s.implementation, "entrypoint"]);
+  return typeof v === "string" && v !== "" ? v : undefined;
 }
 
 /** One line per server: what gym would start for it. */
 function plan(r: ResolvedConfig, isBuiltin: (t: ResolvedConfig["servers"][number]["serverType"], i: string) => boolean): string[] {
-  const python = typeof r.dict.python_executable === "string" && r.dict.python_executable !== "" ? r.dict.python_executable : "python3";
+  const python = configAccess(r).globals().python_executable ?? "python3";
   const seenDirs = new Set<string>();
   return r.servers.map((s) => {
     const label = `${s.name} (${s.serverType}/${s.implementation})`;

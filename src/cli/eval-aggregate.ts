@@ -1,5 +1,5 @@
 /** `gym eval aggregate`: Aggregate metrics over rollout shards (runtime §11.9). */
-import { resolveAt } from "../config/interpolate.ts";
+import { configAccess } from "../config/access.ts";
 import { resolveGlobalConfig } from "../config/resolve.ts";
 import { ConfigError } from "../errors.ts";
 import { log } from "../log.ts";
@@ -25,7 +25,8 @@ export default defineGymCommand({
     const overrides = [...flagsToOverrides(flags, [{ flag: "input-glob", key: "input_glob", quoted: true }, { flag: "output", key: "output_jsonl_fpath" }]), ...data.overrides];
     const resolved = await resolveGlobalConfig({ selectors: selectorArgs(flags), overrides, noModel: true });
     const dict = resolved.dict;
-    const read = (k: string) => (Object.hasOwn(dict, k) ? resolveAt(dict, [k]) : undefined);
+    const config = configAccess(resolved);
+    const read = config.read;
     const glob = read("input_glob");
     if (typeof glob !== "string" || glob.trim() === "") throw new ConfigError("input_glob is required", { key: "input_glob", hint: "pass -i/--input-glob 'results/*.jsonl'" });
     const output = read("output_jsonl_fpath");
@@ -46,7 +47,7 @@ export default defineGymCommand({
     }
     const groups = await groupRollouts(files);
     const paths = rolloutPaths(output);
-    const exporters = await setupExporters(dict, (k) => resolveAt(dict, [k]));
+    const exporters = await setupExporters(config);
     try {
       const { flat } = await aggregate(groups, paths.aggregate, (g) => {
         if (!targets) return undefined;

@@ -1,7 +1,7 @@
 /** `gym eval prepare`: Prepare benchmark data (components §3.9; built-in preparers, bundles, --data-dir). */
 import { resolve } from "node:path";
 import { preparedRoot } from "../assets/embedded.ts";
-import { resolveAt } from "../config/interpolate.ts";
+import { configAccess } from "../config/access.ts";
 import { resolveGlobalConfig } from "../config/resolve.ts";
 import { ConfigError, UsageError } from "../errors.ts";
 import { log } from "../log.ts";
@@ -81,7 +81,7 @@ export default defineGymCommand({
 
     const resolved = await resolveGlobalConfig({ selectors: { configPaths: configs, searchDirs }, overrides: data.overrides, noModel: true });
     const keys = keysOf(resolved);
-    const read = (k: string) => (Object.hasOwn(resolved.dict, k) ? resolveAt(resolved.dict, [k]) : undefined);
+    const read = configAccess(resolved).read;
     const processes = Number(read("num_prepare_benchmark_processes") ?? 1);
     if (!Number.isInteger(processes) || processes < 1) throw new ConfigError("num_prepare_benchmark_processes must be an integer ≥ 1", { key: "num_prepare_benchmark_processes" });
     const args = read("prepare_script_args") ?? {};

@@ -1,6 +1,6 @@
 /** `gym eval profile`: Reward profile of stored rollouts (upstream `ng_reward_profile`). */
 import { existsSync } from "node:fs";
-import { resolveAt } from "../config/interpolate.ts";
+import { configAccess } from "../config/access.ts";
 import { resolveGlobalConfig } from "../config/resolve.ts";
 import { ConfigError } from "../errors.ts";
 import { rewardProfile } from "../rollout/profile.ts";
@@ -18,7 +18,7 @@ export default defineGymCommand({
   async run({ args: flags, data }) {
     const overrides = [...flagsToOverrides(flags, [{ flag: "inputs", key: "materialized_inputs_jsonl_fpath" }, { flag: "rollouts", key: "rollouts_jsonl_fpath" }]), ...data.overrides];
     const resolved = await resolveGlobalConfig({ selectors: { configPaths: [], searchDirs: [] }, overrides, noModel: true });
-    const read = (k: string) => (Object.hasOwn(resolved.dict, k) ? resolveAt(resolved.dict, [k]) : undefined);
+    const read = configAccess(resolved).read;
     const paths: [string, string][] = [
       ["materialized_inputs_jsonl_fpath", "--inputs"],
       ["rollouts_jsonl_fpath", "--rollouts"],

@@ -1,5 +1,5 @@
 /** `gym eval reverify`: Recompute rewards from stored rollouts without calling the policy. */
-import { resolveAt } from "../config/interpolate.ts";
+import { configAccess } from "../config/access.ts";
 import { resolveGlobalConfig } from "../config/resolve.ts";
 import { isBuiltin } from "../components/registry.ts";
 import { checkBuiltinConfigs } from "../components/preflight.ts";
@@ -53,7 +53,8 @@ export default defineGymCommand({
     const overrides = [...flagsToOverrides(flags, table), ...data.overrides];
     const resolved = await resolveGlobalConfig({ selectors: selectorArgs(flags), overrides });
     const dict = resolved.dict;
-    const read = (k: string) => (Object.hasOwn(dict, k) ? resolveAt(dict, [k]) : undefined);
+    const config = configAccess(resolved);
+    const read = config.read;
     const str = (k: string, flag: string) => {
       const v = read(k);
       if (typeof v !== "string" || v === "") throw new ConfigError(`${k} is required`, { key: k, hint: `pass ${flag} PATH` });
@@ -70,13 +71,12 @@ export default defineGymCommand({
 
     await import("../components/index.ts");
     const supervisor = new Supervisor({ resolved, isBuiltin, checkConfigs: checkBuiltinConfigs });
-    const exporters = await setupExporters(dict, (k) => resolveAt(dict, [k]));
+    const exporters = await setupExporters(config);
     try {
       await supervisor.start();
       const rsFor = (agent: string): string | undefined => {
-        const top = dict[agent] as Record<string, Record<string, Record<string, unknown>>> | undefined;
-        const leaf = top?.responses_api_agents ? Object.values(top.responses_api_agents)[0] : undefined;
-        const ref = leaf?.resources_server as { name?: string } | undefined;
+        const s = resolved.servers.find((x) => x.name === agent && x.serverType === "responses_api_agents");
+        const ref = s ? (config.leaf(s).resources_server as { name?: string } | undefined) : undefined;
         return ref?.name ? serverAddress(dict, ref.name)?.baseUrl : undefined;
       };
       await reverify(

@@ -1,6 +1,6 @@
 /** `gym eval run`: Collect rewarded rollouts from a JSONL dataset (runtime §11, cli-config §2.4). */
 import { resolveGlobalConfig } from "../config/resolve.ts";
-import { resolveAt } from "../config/interpolate.ts";
+import { configAccess } from "../config/access.ts";
 import { resolveInRoots } from "../config/roots.ts";
 import { readEnv } from "../env.ts";
 import { log } from "../log.ts";
@@ -127,12 +127,12 @@ async function serveAndCollect(resolved: ResolvedConfig, view: Record<string, un
 }
 
 async function prepareAndCollect(resolved: ResolvedConfig, cfg: ReturnType<typeof rolloutConfigFrom>, env: GymEnv, split: string, outputDir: string, input: string): Promise<number> {
-  const dict = resolved.dict;
-  const reuse = Object.hasOwn(dict, "reuse_existing_data_preparation") && resolveAt(dict, ["reuse_existing_data_preparation"]) === true;
+  const config = configAccess(resolved);
+  const reuse = config.read("reuse_existing_data_preparation") === true;
   if (reuse && existsSync(input)) log.info(`reuse_existing_data_preparation: using ${input}`);
   else {
-    const dataSource = Object.hasOwn(dict, "data_source") ? resolveAt(dict, ["data_source"]) : "huggingface";
-    const overwrite = Object.hasOwn(dict, "overwrite_metrics_conflicts") && resolveAt(dict, ["overwrite_metrics_conflicts"]) === true;
+    const dataSource = config.read("data_source") ?? "huggingface";
+    const overwrite = config.read("overwrite_metrics_conflicts") === true;
     const final = await collate(resolved, {
       mode: "train_preparation",
       outputDir,
@@ -147,7 +147,7 @@ async function prepareAndCollect(resolved: ResolvedConfig, cfg: ReturnType<typeo
     }
   }
   await import("../components/index.ts");
-  return collect(cfg, resolved, env, async () => targetsFromConfig(dict), new Supervisor({ resolved, isBuiltin, checkConfigs: checkBuiltinConfigs, headPortFallback: true }));
+  return collect(cfg, resolved, env, async () => targetsFromConfig(resolved.dict), new Supervisor({ resolved, isBuiltin, checkConfigs: checkBuiltinConfigs, headPortFallback: true }));
 }
 
 /**
@@ -172,7 +172,7 @@ async function collect(
   process.on("SIGTERM", onSignal);
   const unwatch = watchParent(() => process.exit(137));
   let serverDied: RuntimeError | undefined;
-  const exporters = await setupExporters(dict, (k) => resolveAt(dict, [k]));
+  const exporters = await setupExporters(configAccess(resolved));
   try {
     if (supervisor) {
       await supervisor.start();
@@ -250,7 +250,7 @@ export default defineGymCommand({
     const dict = resolved.dict;
     const env = readEnv();
     if (bench) await ensurePrepared(bench, resolved.roots, keysOf(resolved), preparedRoot());
-    const view = rolloutView(dict, (k) => resolveAt(dict, [k]));
+    const view = rolloutView(configAccess(resolved));
 
     if (!noServe) return serveAndCollect(resolved, view, env);
 

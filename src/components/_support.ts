@@ -3,6 +3,7 @@ import { ServerClient } from "../runtime/http/client.ts";
 import { innerClientFrom, type InnerClient } from "../servers/inner-client.ts";
 import type { HttpClient } from "../runtime/http/client.ts";
 import type { ComponentContext } from "./registry.ts";
+import { ConfigError } from "../errors.ts";
 
 /** The clients of one hosted instance: by server name (gym servers) and raw HTTP (external endpoints). */
 export function clientsFor(ctx: ComponentContext): { inner: InnerClient; http: HttpClient } {
@@ -15,7 +16,7 @@ export function clientsFor(ctx: ComponentContext): { inner: InnerClient; http: H
 export function refName(ctx: ComponentContext, key: string): string {
   const v = ctx.config[key] as { name?: unknown } | undefined;
   if (!v || typeof v.name !== "string" || v.name === "" || v.name === "???") {
-    throw new Error(`${ctx.instanceName}: ${key}.name is not set; point it at a server instance, e.g. +${ctx.instanceName}.<type>.<impl>.${key}.name=<instance>`);
+    throw new ConfigError(`${ctx.instanceName}: ${key}.name is not set`, { key: `${key}.name`, hint: `point it at a server instance, e.g. +${ctx.instanceName}.<type>.<impl>.${key}.name=<instance>` });
   }
   return v.name;
 }

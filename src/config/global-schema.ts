@@ -5,43 +5,42 @@
  * user values live there too). Keys with dedicated messages (results_dir, the timeouts,
  * allow_openai_version_skew, network keys) are checked where they are applied.
  */
-import type { TSchema } from "typebox";
+import type { Static, TSchema } from "typebox";
 import { ConfigError, ConfigErrors, type SourceLocation } from "../errors.ts";
 import { check } from "./validate.ts";
 
 type TypeBuilder = typeof import("typebox").default;
-/** Builds one key's schema; run only when that key is present, so a config without such keys never loads TypeBox. */
-type SchemaOf = (T: TypeBuilder) => TSchema;
 
-const Bool: SchemaOf = (T) => T.Boolean();
-const Str: SchemaOf = (T) => T.String();
-const OptStr: SchemaOf = (T) => T.Union([T.String(), T.Null()]);
-const Port: SchemaOf = (T) => T.Integer({ minimum: 1, maximum: 65535 });
+// Each builder runs only when its key is present, so a config without such keys never loads TypeBox.
+const Bool = (T: TypeBuilder) => T.Boolean();
+const Str = (T: TypeBuilder) => T.String();
+const OptStr = (T: TypeBuilder) => T.Union([T.String(), T.Null()]);
+const Port = (T: TypeBuilder) => T.Integer({ minimum: 1, maximum: 65535 });
 // The head server may ask for an ephemeral port (0): tests and parallel runs use it.
-const HeadPort: SchemaOf = (T) => T.Integer({ minimum: 0, maximum: 65535 });
-const NonNegInt: SchemaOf = (T) => T.Integer({ minimum: 0 });
-const OptNonNegInt: SchemaOf = (T) => T.Union([NonNegInt(T), T.Null()]);
-const Seconds: SchemaOf = (T) => T.Number({ minimum: 0 });
+const HeadPort = (T: TypeBuilder) => T.Integer({ minimum: 0, maximum: 65535 });
+const NonNegInt = (T: TypeBuilder) => T.Integer({ minimum: 0 });
+const OptNonNegInt = (T: TypeBuilder) => T.Union([NonNegInt(T), T.Null()]);
+const Seconds = (T: TypeBuilder) => T.Number({ minimum: 0 });
 
-/** Schema (builder) of each documented global key. */
-export const GLOBAL_KEY_SCHEMAS: Record<string, SchemaOf> = {
+/** The one schema of the documented global keys: each key's TypeBox schema (builder). */
+export const GLOBAL_KEY_SCHEMAS = {
   use_absolute_ip: Bool,
   default_host: Str,
-  head_server: (T) => T.Union([T.Object({ host: T.Optional(OptStr(T)), port: T.Optional(T.Union([HeadPort(T), T.Null()])) }), T.Null()]),
+  head_server: (T: TypeBuilder) => T.Union([T.Object({ host: T.Optional(OptStr(T)), port: T.Optional(T.Union([HeadPort(T), T.Null()])) }), T.Null()]),
   port_range_low: Port,
   port_range_high: Port,
-  disallowed_ports: (T) => T.Array(Port(T)),
+  disallowed_ports: (T: TypeBuilder) => T.Array(Port(T)),
   error_on_almost_servers: Bool,
   dry_run: Bool,
   skip_venv_if_present: Bool,
   uv_pip_set_python: Bool,
   pip_install_verbose: Bool,
   verbose: Bool,
-  python_executable: (T) => T.String({ minLength: 1 }),
+  python_executable: (T: TypeBuilder) => T.String({ minLength: 1 }),
   request_retry_budget_seconds: Seconds,
   request_timeout_seconds: Seconds,
   request_liveness_timeout_seconds: Seconds,
-  uv_lock_timeout_seconds: (T) => T.Union([NonNegInt(T), T.Null()]),
+  uv_lock_timeout_seconds: (T: TypeBuilder) => T.Union([NonNegInt(T), T.Null()]),
   uvicorn_timeout_worker_healthcheck: NonNegInt,
   uvicorn_logging_show_200_ok: Bool,
   global_aiohttp_intended_concurrency: OptNonNegInt,
@@ -58,14 +57,20 @@ export const GLOBAL_KEY_SCHEMAS: Record<string, SchemaOf> = {
   observability_enabled: Bool,
   disable_aggregation: Bool,
   retain_results_in_memory: Bool,
-  max_resident_rollout_tasks: (T) => T.Union([T.Integer({ minimum: 1 }), T.Null()]),
-};
+  max_resident_rollout_tasks: (T: TypeBuilder) => T.Union([T.Integer({ minimum: 1 }), T.Null()]),
+} satisfies Record<string, (T: TypeBuilder) => TSchema>;
+
+/** A documented global key. */
+export type GlobalKey = keyof typeof GLOBAL_KEY_SCHEMAS;
+
+/** The typed view of the documented global keys (each absent when the config does not set it), derived from the schema. */
+export type GlobalKeys = { -readonly [K in GlobalKey]?: Static<ReturnType<(typeof GLOBAL_KEY_SCHEMAS)[K]>> };
 
 const built = new Map<string, TSchema>();
 
 /** The TypeBox schema of a documented global key (built, and TypeBox loaded, on first use). */
 export function globalKeySchema(key: string): TSchema | undefined {
-  const of = GLOBAL_KEY_SCHEMAS[key];
+  const of = (GLOBAL_KEY_SCHEMAS as Record<string, (T: TypeBuilder) => TSchema>)[key];
   if (!of) return undefined;
   let schema = built.get(key);
   if (!schema) {

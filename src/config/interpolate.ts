@@ -8,7 +8,7 @@ import { envVar } from "../env.ts";
 import type { ConfigDict } from "./types.ts";
 import { InterpSyntaxError, parseElement, parseInterpolated, typedLiteral, type Elem, type Inter, type Part } from "./_interp-parse.ts";
 import { child, deepCopy, getAt, isMap } from "./_override-tree.ts";
-import { pyStr } from "./_interp-pystr.ts";
+import { pyStr } from "../util/py-str-of.ts";
 
 /** Options of the resolver. */
 export interface InterpolateOptions {

@@ -7,7 +7,7 @@ import { ConfigError } from "../errors.ts";
 import type { ConfigDict } from "./types.ts";
 import { parseOverrideValue, ValueSyntaxError } from "./_override-value.ts";
 import { deepEqual, deleteAt, getAt, isMap, updateAt } from "./_override-tree.ts";
-import { pyStr } from "./_interp-pystr.ts";
+import { pyStr } from "../util/py-str-of.ts";
 
 /** One parsed override token. */
 export type OverrideOp = { kind: "add" | "upsert" | "set" | "delete"; path: string[]; value?: unknown; raw: string };

@@ -7,6 +7,7 @@
 import { realpathSync } from "node:fs";
 import { embeddedRoot } from "../assets/embedded.ts";
 import { ConfigError } from "../errors.ts";
+import { configAccess } from "./access.ts";
 import { handleAlmostServers } from "./almost-servers.ts";
 import { swapAgents } from "./agent-swap.ts";
 import { buildCliLayer } from "./cli-layer.ts";
@@ -111,8 +112,9 @@ export async function resolveGlobalConfig(req: ResolveRequest): Promise<Resolved
   foldDummyModels(merged.dict);
 
   const dict = merged.dict;
-  const read = (key: string): unknown => (Object.hasOwn(dict, key) ? located(merged.locs, () => resolveAt(dict, [key])) : undefined);
-  const locate = (key: string) => locationOf(merged.locs, [key]);
+  const config = configAccess({ dict, locate: (path) => locationOf(merged.locs, path) });
+  const read = config.read;
+  const locate = config.where;
 
   checkGlobalKeys((key) => Object.hasOwn(dict, key), read, locate);
   mark("resolve: global keys");

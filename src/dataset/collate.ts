@@ -9,12 +9,13 @@ import { basename, dirname, extname, join } from "node:path";
 import { Compile } from "typebox/compile";
 import { ConfigError } from "../errors.ts";
 import { log } from "../log.ts";
-import { resolveAt } from "../config/interpolate.ts";
+import { configAccess } from "../config/access.ts";
 import { resolveInRoots } from "../config/roots.ts";
 import type { ResolvedConfig } from "../config/types.ts";
-import { readLines } from "../rollout/jsonl.ts";
+import { readLines } from "../util/jsonl.ts";
 import { ResponseCreateParams } from "../servers/openai-schemas.ts";
-import { pyJsonDumps } from "../servers/py-json.ts";
+import { pyJsonDumps } from "../util/py-json.ts";
+import type { DatasetEntry } from "./dataset-entry.ts";
 import { downloadDataset } from "./hub.ts";
 import { applyPrompt, loadPromptConfig, type PromptConfig } from "./prompt.ts";
 import { diffMetrics, DatasetStats } from "./stats.ts";
@@ -32,18 +33,6 @@ export interface CollateOptions {
   sidecars?: boolean;
 }
 
-/** One in-scope dataset of one agent. */
-export interface DatasetEntry {
-  agent: string;
-  config: Record<string, unknown>;
-  name: string;
-  type: string;
-  /** Resolved absolute path. */
-  path: string;
-  repeats: number;
-  prompt?: PromptConfig;
-}
-
 /** Dataset types in scope per mode. */
 export function typesInScope(mode: CollateOptions["mode"]): string[] {
   return mode === "example_validation" ? ["example"] : ["train", "validation", "benchmark"];
@@ -55,7 +44,7 @@ export function findDatasets(resolved: ResolvedConfig, mode: CollateOptions["mod
   const out: DatasetEntry[] = [];
   for (const s of resolved.servers) {
     if (s.serverType !== "responses_api_agents") continue;
-    const raw = resolveAt(resolved.dict, [s.name, s.serverType, s.implementation, "datasets"]) as unknown;
+    const raw = configAccess(resolved).at([s.name, s.serverType, s.implementation, "datasets"]);
     if (!Array.isArray(raw)) continue;
     for (const d of raw as Record<string, unknown>[]) {
       if (!d || typeof d !== "object" || !scope.includes(String(d.type))) continue;

@@ -8,7 +8,7 @@
 import { existsSync } from "node:fs";
 import { ConfigError } from "../errors.ts";
 import { log } from "../log.ts";
-import { resolveAt } from "../config/interpolate.ts";
+import { configAccess } from "../config/access.ts";
 import { resolveGlobalConfig } from "../config/resolve.ts";
 import { resolveInRoots, searchRoots } from "../config/roots.ts";
 
@@ -46,7 +46,7 @@ export async function resourcesServerInfo(path: string, cwd?: string): Promise<R
       hint: "point it at a resources server config, e.g. resources_servers/<name>/configs/<name>.yaml",
     });
   }
-  const domain = Object.hasOwn(rs.leaf, "domain") ? resolveAt(resolved.dict, [rs.name, rs.serverType, rs.implementation, "domain"]) : undefined;
+  const domain = Object.hasOwn(rs.leaf, "domain") ? configAccess(resolved).at([rs.name, rs.serverType, rs.implementation, "domain"]) : undefined;
   return { name: rs.implementation, domain: domain === undefined || domain === null || domain === "" ? undefined : String(domain) };
 }
 

@@ -8,7 +8,7 @@ import { existsSync, statSync } from "node:fs";
 import { basename, resolve } from "node:path";
 import { ConfigError, ConfigErrors } from "../errors.ts";
 import { log } from "../log.ts";
-import { readLines } from "../rollout/jsonl.ts";
+import { readLines } from "../util/jsonl.ts";
 import { commitFile, type CommitResult } from "./hf-commit.ts";
 import { HubHttp, HubHttpError } from "./hf-http.ts";
 import { hfCollectionSlug, hfRepoId, resourcesServerInfo } from "./hf-naming.ts";

@@ -8,25 +8,14 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { ConfigError, RuntimeError } from "../errors.ts";
 import { log } from "../log.ts";
-import { resolveAt } from "../config/interpolate.ts";
 import type { ResolvedConfig } from "../config/types.ts";
-import type { DatasetEntry } from "./collate.ts";
+import type { DatasetEntry } from "./dataset-entry.ts";
 import { readEnv } from "../env.ts";
 import { MlflowRegistry, mlflowHttp } from "./gitlab-mlflow.ts";
 import { downloadFromGitlab } from "./gitlab-transfer.ts";
 import { keysOf } from "./upload-keys.ts";
 
 const DOWNLOAD_TIMEOUT_MS = 600_000;
-
-function top(resolved: ResolvedConfig, key: string): string | undefined {
-  if (!Object.hasOwn(resolved.dict, key)) return undefined;
-  try {
-    const v = resolveAt(resolved.dict, [key]);
-    return v === null || v === undefined || v === "" ? undefined : String(v);
-  } catch {
-    return undefined;
-  }
-}
 
 /** Download one dataset to its `jsonl_fpath`. */
 export async function downloadDataset(d: DatasetEntry, dataSource: "huggingface" | "gitlab", resolved: ResolvedConfig): Promise<void> {
@@ -49,14 +38,15 @@ export async function downloadDataset(d: DatasetEntry, dataSource: "huggingface"
     await downloadFromGitlab({ datasetName: String(id.dataset_name), version: String(id.version), artifactPath: String(id.artifact_fpath), outputPath: d.path }, registry);
     return;
   }
-  const token = top(resolved, "hf_token");
+  const keys = keysOf(resolved);
+  const token = keys.str("hf_token");
   if (!token) throw new ConfigError(`downloading '${d.name}' from Hugging Face needs hf_token`, { key: "hf_token", hint: "set +hf_token=… (or in env.yaml)" });
   const repo = String(hf!.repo_id ?? "");
   const artifact = hf!.artifact_fpath === undefined ? undefined : String(hf!.artifact_fpath);
   if (!repo || !artifact) {
     throw new ConfigError(`dataset '${d.name}': a Hugging Face source needs repo_id and artifact_fpath here (split downloads need \`gym dataset download\`)`, { hint: "add artifact_fpath to the source block" });
   }
-  const endpoint = (top(resolved, "hf_endpoint") ?? readEnv().hfEndpoint ?? "https://huggingface.co").replace(/\/$/, "");
+  const endpoint = (keys.str("hf_endpoint") ?? readEnv().hfEndpoint ?? "https://huggingface.co").replace(/\/$/, "");
   const url = `${endpoint}/datasets/${repo}/resolve/main/${artifact}`;
   log.info(`Downloading dataset \`${d.name}\` from ${url}`);
   const res = await fetch(url, { headers: { authorization: `Bearer ${token}` }, signal: AbortSignal.timeout(DOWNLOAD_TIMEOUT_MS) }).catch((e) => {

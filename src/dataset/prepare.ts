@@ -9,7 +9,7 @@ import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { ConfigError, RuntimeError } from "../errors.ts";
 import { log } from "../log.ts";
-import { resolveAt } from "../config/interpolate.ts";
+import { configAccess } from "../config/access.ts";
 import { resolveInRoots } from "../config/roots.ts";
 import type { ResolvedConfig } from "../config/types.ts";
 
@@ -47,7 +47,7 @@ export function benchmarkJobs(resolved: ResolvedConfig, opts: { resolvePaths?: b
   const jobs: BenchmarkJob[] = [];
   for (const s of resolved.servers) {
     if (s.serverType !== "responses_api_agents") continue;
-    const datasets = resolveAt(resolved.dict, [s.name, s.serverType, s.implementation, "datasets"]);
+    const datasets = configAccess(resolved).at([s.name, s.serverType, s.implementation, "datasets"]);
     if (!Array.isArray(datasets)) continue;
     const bench = (datasets as Record<string, unknown>[]).filter((d) => d && d.type === "benchmark");
     if (bench.length === 0) continue;

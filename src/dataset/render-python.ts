@@ -6,7 +6,7 @@
  * and the output line are then rendered from it.
  */
 import { pyStrRepr } from "../util/py-repr.ts";
-import { pyJsonDumps } from "../servers/py-json.ts";
+import { pyJsonDumps } from "../util/py-json.ts";
 
 /** A JSON number whose Python rendering is not JavaScript's `String(n)`. */
 export class PyNumber {

@@ -8,7 +8,7 @@
 import { existsSync } from "node:fs";
 import { ConfigError } from "../errors.ts";
 import { resolveInRoots } from "../config/roots.ts";
-import { readLines } from "../rollout/jsonl.ts";
+import { readLines } from "../util/jsonl.ts";
 import { formatMap, loadPromptConfig, type PromptConfig } from "./prompt.ts";
 import { parsePyJson, pyDumps, PyNumber, pyStrOf } from "./render-python.ts";
 import { withStagedOutputs } from "./upload-files.ts";

@@ -3,7 +3,7 @@
  * accumulators merged with Chan's formula, the per-dataset metrics document, and the
  * tolerant diff against an earlier `_metrics.json` (step 4).
  */
-import { pyJsonDumps } from "../servers/py-json.ts";
+import { pyJsonDumps } from "../util/py-json.ts";
 
 /** Running count/mean/variance/min/max of one numeric statistic. */
 export class AvgMinMax {

@@ -8,7 +8,7 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { resolveAt } from "../config/interpolate.ts";
+import { configAccess } from "../config/access.ts";
 import { resolveGlobalConfig } from "../config/resolve.ts";
 import type { ServerType } from "../config/types.ts";
 import { collate } from "../dataset/collate.ts";
@@ -163,7 +163,7 @@ export async function exampleRun(opts: ExampleRunOptions): Promise<Check> {
       }
     }
     const cfg = rolloutConfigFrom({
-      ...rolloutView(dict, (k) => resolveAt(dict, [k])),
+      ...rolloutView(configAccess(resolved)),
       input_jsonl_fpath: inputPath,
       output_jsonl_fpath: output,
       limit: null,

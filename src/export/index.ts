@@ -7,10 +7,11 @@ import { closeSync, openSync, rmSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { log } from "../log.ts";
-import { readLines } from "../rollout/jsonl.ts";
+import { readLines } from "../util/jsonl.ts";
 import { openMlflow } from "./mlflow.ts";
 import { sanitizeRollout, type Exporter } from "./types.ts";
 import { openWandb } from "./wandb.ts";
+import type { ConfigAccess } from "../config/access.ts";
 
 /** What the driver calls. */
 export interface Exporters {
@@ -32,16 +33,10 @@ async function bestEffort(name: string, what: string, fn: () => Promise<void>): 
   }
 }
 
-/** Open the configured backends. `read` resolves a top-level key (interpolations applied). */
-export async function setupExporters(dict: Record<string, unknown>, read: (key: string) => unknown): Promise<Exporters> {
-  const get = (k: string) => {
-    if (!Object.hasOwn(dict, k)) return undefined;
-    try {
-      return read(k);
-    } catch {
-      return undefined;
-    }
-  };
+/** Open the configured backends named by the config's tracker keys. */
+export async function setupExporters(config: ConfigAccess): Promise<Exporters> {
+  const get = config.read;
+  const dict = config.dict;
   const backends: Exporter[] = [];
   for (const open of [openWandb, openMlflow]) {
     try {

@@ -7,6 +7,7 @@
 import { redactSecrets } from "../config/redact.ts";
 import { log } from "../log.ts";
 import { call, flattenParams, setting, type Exporter, type ExporterFactory } from "./types.ts";
+import { RuntimeError } from "../errors.ts";
 
 /** MLflow's key length limit. */
 export const MAX_ENTITY_KEY_LENGTH = 250;
@@ -66,11 +67,11 @@ export const openMlflow: ExporterFactory = async (get, dict) => {
     const r = await postJson("experiments/create", { name: experimentName }, [400, 409]);
     // Another shard may have created it between the lookup and the create: look it up again.
     experimentId = r.status < 300 ? String(r.body.experiment_id) : await findExperiment();
-    if (!experimentId) throw new Error(`MLflow: could not create experiment '${experimentName}'`);
+    if (!experimentId) throw new RuntimeError(`MLflow: could not create experiment '${experimentName}'`, { hint: "check mlflow_tracking_uri and that the token may create experiments" });
   }
   const created = await postJson("runs/create", { experiment_id: experimentId, run_name: runName, start_time: Date.now() });
   const runId = String((created.body.run as { info?: { run_id?: string } } | undefined)?.info?.run_id ?? "");
-  if (!runId) throw new Error("MLflow: runs/create returned no run id");
+  if (!runId) throw new RuntimeError("MLflow: runs/create returned no run id", { hint: "check that mlflow_tracking_uri points at an MLflow tracking server" });
   log.info(`MLflow run ${runId} in experiment '${experimentName}'`);
   const artifact = (name: string) => `${uri}/api/2.0/mlflow-artifacts/artifacts/${experimentId}/${runId}/artifacts/${name}`;
   const safeConfig = redactSecrets(dict);

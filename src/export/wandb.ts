@@ -6,6 +6,7 @@
 import { redactSecrets } from "../config/redact.ts";
 import { log } from "../log.ts";
 import { call, setting, type Exporter, type ExporterFactory } from "./types.ts";
+import { ConfigError, RuntimeError } from "../errors.ts";
 
 const UPSERT = `mutation UpsertBucket($name: String, $project: String, $entity: String, $displayName: String, $config: JSONString) {
   upsertBucket(input: {name: $name, modelName: $project, entityName: $entity, displayName: $displayName, config: $config}) {
@@ -34,12 +35,12 @@ export const openWandb: ExporterFactory = async (get, dict) => {
   const gql = async (query: string, variables: Record<string, unknown>) => {
     const res = await call(`${base}/graphql`, { method: "POST", headers: { authorization: auth, "content-type": "application/json" }, body: JSON.stringify({ query, variables }) });
     const body = (await res.json()) as { data?: Record<string, unknown>; errors?: { message: string }[] };
-    if (body.errors?.length) throw new Error(`W&B GraphQL: ${body.errors.map((e) => e.message).join("; ")}`);
+    if (body.errors?.length) throw new RuntimeError(`W&B GraphQL: ${body.errors.map((e) => e.message).join("; ")}`, { hint: "check wandb_api_key, wandb_project and wandb_base_url" });
     return body.data ?? {};
   };
   let entity = setting(get, "wandb_entity");
   if (!entity) entity = String(((await gql(VIEWER, {})).viewer as { entity?: string } | undefined)?.entity ?? "");
-  if (!entity) throw new Error("W&B: no entity (set wandb_entity)");
+  if (!entity) throw new ConfigError("W&B: no entity for this API key", { key: "wandb_entity", hint: "set +wandb_entity=<team or user>" });
   const run = runId();
   const config: Record<string, { value: unknown }> = {};
   for (const [k, v] of Object.entries(redactSecrets(dict))) config[k] = { value: v };
@@ -72,7 +73,7 @@ export const openWandb: ExporterFactory = async (get, dict) => {
       const path = `media/table/Rollouts_${step}_${sha256.slice(0, 20)}.table.json`;
       const created = (await gql(CREATE_FILES, { entity, project, run, files: [path] })).createRunFiles as { files?: { name: string; uploadUrl: string }[] } | undefined;
       const url = created?.files?.find((f) => f.name === path)?.uploadUrl;
-      if (!url) throw new Error("W&B: createRunFiles returned no upload URL");
+      if (!url) throw new RuntimeError("W&B: createRunFiles returned no upload URL", { hint: "check wandb_base_url points at a W&B server" });
       await call(url, { method: "PUT", body: bytes, headers: { "content-type": "application/json" } });
       await history({ Rollouts: { _type: "table-file", path, sha256, size: bytes.length, ncols: 1, nrows: rows.length } });
     },

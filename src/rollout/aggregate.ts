@@ -7,7 +7,7 @@
 import { log } from "../log.ts";
 import { writeFileAtomic } from "../util/atomic-write.ts";
 import { postJson } from "./http.ts";
-import { readJsonl } from "./jsonl.ts";
+import { readJsonl } from "../util/jsonl.ts";
 import { computeAggregateMetrics, keyMetrics, type AggregateMetrics, type VerifyResponse } from "./metrics.ts";
 
 /** Payload keys removed before `/aggregate_metrics` (§11.9 step 2). */

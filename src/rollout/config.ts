@@ -7,6 +7,7 @@ import { ConfigError } from "../errors.ts";
 import { log } from "../log.ts";
 import type { ConfigDict } from "../config/types.ts";
 import { shardSliceFrom, type ShardSlice } from "./shard-slice.ts";
+import type { ConfigAccess } from "../config/access.ts";
 
 /** `num_repeats`: one count for every agent, or per agent with an optional `_default`. */
 export type NumRepeats = number | Record<string, number>;
@@ -248,9 +249,9 @@ export const ROLLOUT_KEYS = [
   "environment_routing_mode", "environment_server_name", "environment_server_routes", "num_shards", "shard_index",
 ] as const;
 
-/** A dict of the driver's keys with interpolations resolved by `resolve` (keys absent from `dict` are left out). */
-export function rolloutView(dict: ConfigDict, resolve: (key: string) => unknown): ConfigDict {
+/** A dict of the driver's keys, interpolated (keys the config does not set are left out). */
+export function rolloutView(config: ConfigAccess): ConfigDict {
   const out: ConfigDict = {};
-  for (const k of ROLLOUT_KEYS) if (Object.hasOwn(dict, k)) out[k] = resolve(k);
+  for (const k of ROLLOUT_KEYS) if (config.has(k)) out[k] = config.read(k);
   return out;
 }

@@ -4,7 +4,8 @@
  * gates every (task, rollout) pair that succeeded, failed terminally or used up its attempts.
  */
 import { existsSync } from "node:fs";
-import { readLines, repairTornTail } from "./jsonl.ts";
+import { repairTornTail } from "./jsonl.ts";
+import { readLines } from "../util/jsonl.ts";
 import type { RolloutPaths } from "./paths.ts";
 
 /** Rollout indices per task are below this; keys pack (task, rollout) into one number. */

@@ -6,7 +6,8 @@
 import { existsSync, renameSync, rmSync, statSync } from "node:fs";
 import { ConfigError } from "../errors.ts";
 import { log } from "../log.ts";
-import { BufferedJsonlWriter, readLines } from "./jsonl.ts";
+import { BufferedJsonlWriter } from "./jsonl.ts";
+import { readLines } from "../util/jsonl.ts";
 import type { NumRepeats, RolloutConfig } from "./config.ts";
 import { inShard } from "./shard-slice.ts";
 import type { Row } from "./record.ts";

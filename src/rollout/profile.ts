@@ -6,7 +6,7 @@
 import { writeFileSync } from "node:fs";
 import { RuntimeError } from "../errors.ts";
 import { pairKey } from "./journal.ts";
-import { readJsonl } from "./jsonl.ts";
+import { readJsonl } from "../util/jsonl.ts";
 import { computeAggregateMetrics } from "./metrics.ts";
 import { outputStem } from "./paths.ts";
 

@@ -10,7 +10,8 @@ import { ConfigError } from "../errors.ts";
 import { log } from "../log.ts";
 import { postJson } from "./http.ts";
 import { pairKey } from "./journal.ts";
-import { JsonlAppender, readJsonl, repairTornTail } from "./jsonl.ts";
+import { JsonlAppender, repairTornTail } from "./jsonl.ts";
+import { readJsonl } from "../util/jsonl.ts";
 import { rolloutPaths } from "./paths.ts";
 import type { Row } from "./record.ts";
 

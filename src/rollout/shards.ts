@@ -6,7 +6,8 @@
  */
 import { existsSync, renameSync, writeFileSync } from "node:fs";
 import { basename, extname, isAbsolute, resolve } from "node:path";
-import { JsonlAppender, readJsonl } from "./jsonl.ts";
+import { JsonlAppender } from "./jsonl.ts";
+import { readJsonl } from "../util/jsonl.ts";
 
 function hasGlob(p: string): boolean {
   return /[*?[\]{}]/.test(p);

@@ -7,7 +7,7 @@ import { existsSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { log } from "../log.ts";
 import type { RolloutConfig } from "./config.ts";
 import { pairKey, readJournal, type JournalState } from "./journal.ts";
-import { readLines } from "./jsonl.ts";
+import { readLines } from "../util/jsonl.ts";
 import { checkInput, materialize, type MaterializeOptions } from "./materialize.ts";
 import type { RolloutPaths } from "./paths.ts";
 import { checkJournalInput, recordJournalInput } from "./journal-input.ts";

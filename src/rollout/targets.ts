@@ -4,7 +4,7 @@
  * (`--no-serve`), so the driver core only ever sees this small interface.
  */
 import { ConfigError } from "../errors.ts";
-import { resolveAt } from "../config/interpolate.ts";
+import { configAccess } from "../config/access.ts";
 import type { ConfigDict } from "../config/types.ts";
 import { poolMetrics } from "../runtime/http/pool-metrics.ts";
 
@@ -57,13 +57,7 @@ function leaves(dict: ConfigDict): Leaf[] {
 
 /** A leaf value with `${…}` references resolved against the whole config (values may be interpolated). */
 function leafValue(dict: ConfigDict, l: Leaf, key: string): unknown {
-  const raw = l.leaf[key];
-  if (typeof raw !== "string" || !raw.includes("${")) return raw;
-  try {
-    return resolveAt(dict, [l.name, l.serverType, l.implementation, key]);
-  } catch {
-    return raw;
-  }
+  return configAccess({ dict }).at([l.name, l.serverType, l.implementation, key]);
 }
 
 function addressOf(dict: ConfigDict, l: Leaf): { baseUrl: string; host: string; port: number } {

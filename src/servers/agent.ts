@@ -10,10 +10,12 @@ import { HttpError, InnerServerError, RawJson, RequestValidationError, type Requ
 import { AgentSessionClose, AgentSessionCreate, PATHS, type ToolAccess } from "./episode-protocol.ts";
 import { innerJson, type InnerClient, type InnerResponse } from "./inner-client.ts";
 import { NeMoGymResponse, ResponseCreateParams } from "./openai-schemas.ts";
-import { pyErrorRepr, pyJsonDumps, pyJsonLoads } from "./py-json.ts";
+import { pyJsonDumps } from "../util/py-json.ts";
+import { pyErrorRepr, pyJsonLoads } from "./py-json.ts";
 import { pyError } from "./py-error.ts";
 import { bodyValidator } from "./validation.ts";
 import { Compile } from "typebox/compile";
+import { ConfigError } from "../errors.ts";
 
 type Obj = Record<string, unknown>;
 
@@ -34,7 +36,7 @@ export function agentConfigFromLeaf(leaf: Obj, instanceName: string): AgentConfi
     const v = leaf[key] as { name?: unknown } | undefined;
     if (optional && (v === undefined || v === null)) return undefined;
     if (!v || typeof v.name !== "string" || v.name === "" || v.name === "???") {
-      throw new Error(`${instanceName}: ${key}.name is not set; point it at a ${key === "model_server" ? "responses_api_models" : "resources_servers"} instance`);
+      throw new ConfigError(`${instanceName}: ${key}.name is not set`, { key: `${key}.name`, hint: `point it at a ${key === "model_server" ? "responses_api_models" : "resources_servers"} instance` });
     }
     return v.name;
   };

@@ -9,7 +9,7 @@
  */
 import { mkdir, open, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { resolveAt } from "../config/interpolate.ts";
+import { configAccess } from "../config/access.ts";
 import type { ConfigDict } from "../config/types.ts";
 import { log } from "../log.ts";
 import { HttpError, InnerServerError, type RequestContext } from "../runtime/http/http-types.ts";
@@ -49,13 +49,7 @@ function truthy(v: unknown): boolean {
 }
 
 function topLevel(dict: ConfigDict, key: string): unknown {
-  const raw = dict[key];
-  if (typeof raw !== "string" || !raw.includes("${")) return raw;
-  try {
-    return resolveAt(dict, [key]);
-  } catch {
-    return raw;
-  }
+  return configAccess({ dict }).read(key);
 }
 
 /** The capture store of one model server, or undefined when capture is off in the config. */

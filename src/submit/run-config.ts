@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { isAbsolute, join } from "node:path";
 import { resolveGlobalConfig } from "../config/resolve.ts";
-import { resolveAt } from "../config/interpolate.ts";
+import { configAccess } from "../config/access.ts";
 import { ConfigError, GymError } from "../errors.ts";
 import { leaves, pyStr } from "./render/flatten.ts";
 import type { SubmitConfig } from "./schema.ts";
@@ -45,7 +45,7 @@ export async function checkRunConfigs(cfg: SubmitConfig, opts: { remote: boolean
     try {
       const overrides = leaves(run).map(([p, v]) => `+${p}=${pyStr(v)}`);
       const resolved = await resolveGlobalConfig({ selectors: { configPaths: [], modelType, searchDirs: [benchDir] }, overrides, cwd: benchDir, offline: true });
-      const split = Object.hasOwn(resolved.dict, "split") ? resolveAt(resolved.dict, ["split"]) : undefined;
+      const split = configAccess(resolved).read("split");
       if (typeof split !== "string" || !SPLITS.includes(split)) {
         throw new ConfigError(`split must be one of ${SPLITS.join(", ")} for \`gym eval run\`, got ${JSON.stringify(split ?? null)}`, { key: "split", hint: "set driver.benchmarks.<name>.run.split (e.g. benchmark)" });
       }

@@ -10,14 +10,17 @@ function strict<P extends TProperties>(props: P, opts: { default?: unknown } = {
   return Type.Object(props, { additionalProperties: false, ...opts });
 }
 
+// A field with a default is not `Optional`: validation fills defaults before it checks
+// (Value.Default, then Check), so the derived type of a validated config has the field.
+
 /** `T | null`, default null. */
 function nullable<T extends TSchema>(t: T) {
-  return Type.Optional(Type.Union([t, Type.Null()], { default: null }));
+  return Type.Union([t, Type.Null()], { default: null });
 }
 
-/** An optional field with a default. */
+/** A field the user may leave out, filled with its default. */
 function opt<T extends TSchema>(t: T, def: unknown) {
-  return Type.Optional(Type.Unsafe<Static<T>>({ ...t, default: def }));
+  return Type.Unsafe<Static<T>>({ ...t, default: def });
 }
 
 /** `env` map: name → prefixed value (`lit:`, `host:`, `runtime:`; checked in env-values.ts). */
@@ -30,13 +33,13 @@ export const HealthCheck = strict({
   timeout_seconds: opt(Type.Integer(), 60),
 });
 /** Health check of a service. */
-export type HealthCheck = { path: string; port: number | null; timeout_seconds: number };
+export type HealthCheck = Static<typeof HealthCheck>;
 
 const common = {
   container: Type.Optional(Type.String()),
   placement: Type.Optional(Type.String()),
   health_check: Type.Optional(HealthCheck),
-  env: Type.Optional(EnvMap),
+  env: EnvMap,
   mounts: opt(Type.Array(Type.String()), []),
   pre_command: opt(Type.String(), ""),
 };
@@ -98,7 +101,7 @@ export const RayService = strict({
   ...common,
   node_pools: opt(Type.Array(Type.String()), []),
   port: opt(Type.Integer(), 6379),
-  resources: Type.Optional(Type.Record(Type.String(), Type.Record(Type.String(), Type.Number()), { default: {} })),
+  resources: Type.Record(Type.String(), Type.Record(Type.String(), Type.Number()), { default: {} }),
   num_cpus: nullable(Type.Number()),
   num_gpus: nullable(Type.Number()),
   extra_args: opt(Type.String(), ""),
@@ -112,7 +115,7 @@ export const NodePool = strict({
   nodes: opt(Type.Integer({ minimum: 0 }), 1),
   ntasks_per_node: opt(Type.Integer({ minimum: 1 }), 1),
   gpus_per_node: nullable(Type.Integer({ minimum: 0 })),
-  extra_args: Type.Optional(ExtraArgs),
+  extra_args: ExtraArgs,
 });
 
 /** `compute.<name>` with `type: slurm`. */
@@ -122,21 +125,23 @@ export const SlurmCompute = strict({
   hostname: nullable(Type.String()),
   walltime: nullable(Type.String()),
   forward_env: opt(Type.Array(Type.String()), []),
-  node_pools: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { default: {} })),
-  extra_args: Type.Optional(ExtraArgs),
+  node_pools: Type.Record(Type.String(), Type.Unknown(), { default: {} }),
+  extra_args: ExtraArgs,
   container_runtime: opt(Type.Enum(["pyxis", "none"]), "pyxis"),
 });
 
 /** `resumable` as a mapping. */
+// Optional, unlike other defaulted fields: it is checked inside Benchmark's union (where TypeBox
+// fills no defaults) before validation types it on its own with its defaults.
 export const Resumable = strict({
-  max_retries: opt(Type.Integer({ minimum: 0 }), 3),
-  max_walltime: nullable(Type.String()),
+  max_retries: Type.Optional(opt(Type.Integer({ minimum: 0 }), 3)),
+  max_walltime: Type.Optional(nullable(Type.String())),
 });
 
 /** One benchmark of the driver. */
 export const Benchmark = strict({
-  prepare: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { default: {} })),
-  run: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { default: {} })),
+  prepare: Type.Record(Type.String(), Type.Unknown(), { default: {} }),
+  run: Type.Record(Type.String(), Type.Unknown(), { default: {} }),
   command: nullable(Type.String()),
   resumable: opt(Type.Union([Type.Boolean(), Resumable]), false),
   shards: Type.Optional(Type.Union([Type.Integer({ minimum: 1 }), Type.Unknown()])),
@@ -162,7 +167,7 @@ export const Driver = strict({
   policy_host: opt(Type.String(), "localhost"),
   policy_model_type: opt(Type.String(), "openai_model"),
   benchmarks: Type.Record(Type.String(), Type.Unknown()),
-  env: Type.Optional(EnvMap),
+  env: EnvMap,
   mounts: opt(Type.Array(Type.String()), []),
 });
 
@@ -182,8 +187,8 @@ export const Otel = strict(
     gym_telemetry: opt(Type.Boolean(), true),
     gym_span_groups: opt(Type.String(), "default,verify"),
     gym_logs: opt(Type.Boolean(), true),
-    gpu_metrics_port: Type.Optional(Type.Union([Type.Integer(), Type.Null()], { default: 9400 })),
-    node_metrics_port: Type.Optional(Type.Union([Type.Integer(), Type.Null()], { default: 9100 })),
+    gpu_metrics_port: Type.Union([Type.Integer(), Type.Null()], { default: 9400 }),
+    node_metrics_port: Type.Union([Type.Integer(), Type.Null()], { default: 9100 }),
     scrape_interval_seconds: opt(Type.Integer({ minimum: 1 }), 15),
     health_check_timeout_seconds: opt(Type.Integer({ minimum: 1 }), 300),
   },
@@ -202,140 +207,64 @@ export const SubmitTop = strict({
 /** Names of the service types (the discriminator values). */
 export const SERVICE_TYPES = ["vllm", "vllm_pd", "ray"] as const;
 
-// ---- validated shapes (after defaults) -------------------------------------------------------
+// ---- validated shapes: derived from the schemas (after defaults) ----------------------------
+// Entries checked one at a time (services' tiers, node pools, benchmarks) are typed by their own
+// schema; validation sets `placement` (default: the compute entry) and every health check.
 
-/** Fields every validated service has. */
-export interface ServiceCommon {
-  container?: string;
+/** What validation adds to every service and tier. */
+interface Placed {
   placement: string;
   health_check?: HealthCheck;
-  env: Record<string, string>;
-  mounts: string[];
-  pre_command: string;
 }
 
 /** A validated `vllm` service (also the shape of a derived PD tier). */
-export interface VllmConfig extends ServiceCommon {
-  type: "vllm";
-  node_pool: string | null;
-  model: string;
-  port: number;
-  served_model_name: string | null;
-  tensor_parallel_size: number;
-  pipeline_parallel_size: number;
-  number_of_instances: number;
-  trust_remote_code: boolean;
-  use_ray_serve: boolean;
-  extra_args: string;
-  data_parallel_rpc_port: number;
-}
+export type VllmConfig = Static<typeof VllmService> & Placed;
 
 /** A validated `vllm_pd` service (tiers already derived). */
-export interface VllmPdConfig extends ServiceCommon {
-  type: "vllm_pd";
-  node_pool: string | null;
-  model: string;
-  served_model_name: string | null;
-  port: number;
-  prefill: VllmConfig;
-  decode: VllmConfig;
-  server_per_node: boolean;
-  nixl_side_channel_port: number;
-  prefill_policy: string;
-  decode_policy: string;
-  intra_node_data_parallel_size: number;
-  request_timeout_secs: number;
-  log_level: string;
-  kv_connector: string;
-  kv_load_failure_policy: string;
-}
+export type VllmPdConfig = Omit<Static<typeof VllmPdService>, "prefill" | "decode"> & Placed & { prefill: VllmConfig; decode: VllmConfig };
 
 /** A validated `ray` service. */
-export interface RayConfig extends ServiceCommon {
-  type: "ray";
-  node_pools: string[];
-  port: number;
-  resources: Record<string, Record<string, number>>;
-  num_cpus: number | null;
-  num_gpus: number | null;
-  extra_args: string;
-}
+export type RayConfig = Static<typeof RayService> & Placed;
 
 /** Any validated service. */
 export type ServiceConfig = VllmConfig | VllmPdConfig | RayConfig;
 
+/** Fields every validated service has. */
+export type ServiceCommon = Pick<ServiceConfig, "container" | "placement" | "health_check" | "env" | "mounts" | "pre_command">;
+
 /** A validated node pool. */
-export interface NodePoolConfig {
-  partition: string;
-  nodes: number;
-  ntasks_per_node: number;
-  gpus_per_node: number | null;
-  extra_args: Record<string, string | number | boolean>;
-}
+export type NodePoolConfig = Static<typeof NodePool>;
 
 /** A validated Slurm compute entry. */
-export interface SlurmConfig {
-  type: "slurm";
-  account: string;
-  hostname: string | null;
-  walltime: string | null;
-  forward_env: string[];
-  node_pools: Record<string, NodePoolConfig>;
-  extra_args: Record<string, string | number | boolean>;
-  container_runtime: "pyxis" | "none";
-}
+export type SlurmConfig = Omit<Static<typeof SlurmCompute>, "node_pools"> & { node_pools: Record<string, NodePoolConfig> };
+
+/** A validated `resumable` mapping (its defaults filled). */
+export type ResumableConfig = Required<Static<typeof Resumable>>;
 
 /** A validated benchmark. */
-export interface BenchmarkConfig {
-  prepare: Record<string, unknown>;
-  run: Record<string, unknown>;
-  command: string | null;
-  resumable: boolean | { max_retries: number; max_walltime: string | null };
+export type BenchmarkConfig = Omit<Static<typeof Benchmark>, "resumable" | "shards"> & {
+  resumable: boolean | ResumableConfig;
   /** Sharded collection over a job array (issue 20); absent = one job. Normalized to the mapping by validate. */
   shards?: ShardsConfig;
-}
+};
 
-/** A validated `shards` value. */
-export interface ShardsConfig {
-  count: number;
-  max_parallel: number | null;
-}
+/** A validated `shards` value (a bare count becomes `{count, max_parallel: null}`). */
+export type ShardsConfig = { count: number; max_parallel: number | null };
 
 /** A validated driver. */
-export interface DriverConfig {
-  container: string;
-  gym_install: { repo: string; ref: string } | null;
-  policy_model: string | null;
-  policy_host: string;
-  policy_model_type: string;
-  benchmarks: Record<string, BenchmarkConfig>;
-  env: Record<string, string>;
-  mounts: string[];
-}
+export type DriverConfig = Omit<Static<typeof Driver>, "benchmarks"> & { benchmarks: Record<string, BenchmarkConfig> };
 
 /** Validated `otel`. */
-export type OtelConfig = {
-  enabled: boolean;
-  endpoint: string | null;
-  service_name: string | null;
-  token_env: string;
-  binary: string;
-  container: string | null;
-  component: string;
-  gym_telemetry: boolean;
-  gym_span_groups: string;
-  gym_logs: boolean;
-  gpu_metrics_port: number | null;
-  node_metrics_port: number | null;
-  scrape_interval_seconds: number;
-  health_check_timeout_seconds: number;
-};
+export type OtelConfig = Static<typeof Otel>;
+
+/** Validated `job`. */
+export type JobConfig = Static<typeof Job>;
 
 /** A validated submit config (what `--resolve-only` prints and `resolved-config.yaml` holds). */
 export interface SubmitConfig {
   services: Record<string, ServiceConfig>;
   compute: Record<string, SlurmConfig>;
   driver: DriverConfig;
-  job: { output_path: string };
+  job: JobConfig;
   otel: OtelConfig;
 }

@@ -5,7 +5,7 @@
  * renderer, and warnings for stderr.
  */
 import { Value } from "typebox/value";
-import type { TSchema } from "typebox";
+import type { Static, TSchema } from "typebox";
 import { ConfigError } from "../errors.ts";
 import { collectSchemaProblems, noProblems, type SchemaProblems } from "./_schema-errors.ts";
 import { crossFieldChecks } from "./_validate-cross.ts";
@@ -29,10 +29,14 @@ export interface ValidateOptions {
   lookupEnv: (name: string) => string | undefined;
 }
 
-function typed<T>(schema: TSchema, raw: unknown, prefix: string, probs: SchemaProblems): T {
-  const value = Value.Default(schema, structuredClone(raw)) as T;
+/**
+ * `raw` with the schema's defaults, typed by the schema. Its problems go to `probs`, and every
+ * caller throws on problems before the value is used, so the type is what the check proved.
+ */
+function typed<T extends TSchema>(schema: T, raw: unknown, prefix: string, probs: SchemaProblems): Static<T> {
+  const value = Value.Default(schema, structuredClone(raw));
   collectSchemaProblems(schema, value, prefix, probs);
-  return value;
+  return value as Static<T>;
 }
 
 function isMap(v: unknown): v is Record<string, unknown> {
@@ -73,12 +77,14 @@ export function validateSubmit(dict: Record<string, unknown>, path: string, opts
     ]);
   }
   const computeName = computeNames[0]!;
-  const compute = typedTagged<S.SlurmConfig>(computeRaw[computeName], `compute.${computeName}`, ["slurm"], { slurm: S.SlurmCompute }, probs);
-  if (compute && isMap(compute.node_pools)) {
-    for (const [pn, raw] of Object.entries(compute.node_pools)) {
-      compute.node_pools[pn] = typed<S.NodePoolConfig>(S.NodePool, raw ?? {}, `compute.${computeName}.slurm.node_pools.${pn}`, probs);
+  const computeEntry = typedTagged(computeRaw[computeName], `compute.${computeName}`, { slurm: S.SlurmCompute }, probs);
+  const nodePools: Record<string, S.NodePoolConfig> = {};
+  if (computeEntry && isMap(computeEntry.node_pools)) {
+    for (const [pn, raw] of Object.entries(computeEntry.node_pools)) {
+      nodePools[pn] = typed(S.NodePool, raw ?? {}, `compute.${computeName}.slurm.node_pools.${pn}`, probs);
     }
   }
+  const compute: S.SlurmConfig | undefined = computeEntry && { ...computeEntry, node_pools: nodePools };
   const bare = compute?.container_runtime === "none";
 
   // services, one at a time so paths carry the type tag.
@@ -88,20 +94,26 @@ export function validateSubmit(dict: Record<string, unknown>, path: string, opts
     if (svc) services[name] = svc;
   }
 
-  const driver = typed<S.DriverConfig>(S.Driver, dict.driver, "driver", probs);
-  if (isMap(driver.benchmarks)) {
-    for (const [bn, raw] of Object.entries(driver.benchmarks)) {
-      const b = typed<S.BenchmarkConfig>(S.Benchmark, raw ?? {}, `driver.benchmarks.${bn}`, probs);
-      if (isMap(b.resumable)) b.resumable = typed(S.Resumable, b.resumable, `driver.benchmarks.${bn}.resumable`, probs);
-      if (b.shards !== undefined) b.shards = shardsOf(b.shards, `driver.benchmarks.${bn}.shards`, probs);
-      driver.benchmarks[bn] = b;
+  const driverEntry = typed(S.Driver, dict.driver, "driver", probs);
+  const benchmarks: Record<string, S.BenchmarkConfig> = {};
+  if (isMap(driverEntry.benchmarks)) {
+    for (const [bn, raw] of Object.entries(driverEntry.benchmarks)) {
+      const b = typed(S.Benchmark, raw ?? {}, `driver.benchmarks.${bn}`, probs);
+      let resumable: S.BenchmarkConfig["resumable"] = b.resumable === true;
+      if (isMap(b.resumable)) {
+        const r = typed(S.Resumable, b.resumable, `driver.benchmarks.${bn}.resumable`, probs);
+        resumable = { max_retries: r.max_retries ?? 3, max_walltime: r.max_walltime ?? null };
+      }
+      const { shards: rawShards, ...rest } = b;
+      benchmarks[bn] = { ...rest, resumable, ...(rawShards !== undefined ? { shards: shardsOf(rawShards, `driver.benchmarks.${bn}.shards`, probs) } : {}) };
     }
   }
+  const driver: S.DriverConfig = { ...driverEntry, benchmarks };
   if (bare && dict.driver && isMap(dict.driver) && "container" in dict.driver) {
     warnings.push(`compute '${computeName}' has container_runtime: none, so driver.container is ignored (the driver runs on the node).`);
   }
-  const job = typed<{ output_path: string }>(S.Job, dict.job, "job", probs);
-  const otel = typed<S.OtelConfig>(S.Otel, dict.otel ?? {}, "otel", probs);
+  const job = typed(S.Job, dict.job, "job", probs);
+  const otel = typed(S.Otel, dict.otel ?? {}, "otel", probs);
   if (probs.missing.length > 0 || probs.invalid.length > 0) throw invalid(path, [...problemsToParts(probs), ...cross]);
 
   if (!isEnvName(otel.token_env)) cross.push(`otel.token_env: '${otel.token_env}' is not a valid environment variable name`);
@@ -124,7 +136,9 @@ export function validateSubmit(dict: Record<string, unknown>, path: string, opts
   return { config, hostValues, warnings };
 }
 
-function typedTagged<T>(raw: unknown, prefix: string, tags: string[], schemas: Record<string, TSchema>, probs: SchemaProblems): T | undefined {
+/** An entry discriminated by `type`, typed by the schema of its tag. */
+function typedTagged<M extends Record<string, TSchema>>(raw: unknown, prefix: string, schemas: M, probs: SchemaProblems): Static<M[keyof M]> | undefined {
+  const tags = Object.keys(schemas);
   if (!isMap(raw)) {
     probs.invalid.push(`${prefix} (Input should be a valid dictionary)`);
     return undefined;
@@ -138,7 +152,7 @@ function typedTagged<T>(raw: unknown, prefix: string, tags: string[], schemas: R
     probs.invalid.push(`${prefix} (Input tag '${String(tag)}' found using 'type' does not match any of the expected tags: ${tags.map((t) => `'${t}'`).join(", ")})`);
     return undefined;
   }
-  return typed<T>(schemas[tag]!, raw, `${prefix}.${tag}`, probs);
+  return typed(schemas[tag] as M[keyof M], raw, `${prefix}.${tag}`, probs);
 }
 
 const TIER_ONLY = ["server_per_node", "nixl_side_channel_port"] as const;
@@ -160,46 +174,58 @@ function typedService(
     input = { ...raw };
     delete (input as Record<string, unknown>).node_pool;
   }
-  const svc = typedTagged<S.ServiceConfig>(input, prefix, [...S.SERVICE_TYPES], { vllm: S.VllmService, vllm_pd: S.VllmPdService, ray: S.RayService }, probs);
-  if (!svc) return undefined;
-  const tagPath = `${prefix}.${svc.type}`;
-  containerRule(svc as S.ServiceCommon, tagPath, name, bare, probs, warnings);
-  svc.placement ??= computeName;
-  if (svc.type === "vllm") {
-    svc.health_check = healthFor(svc.health_check, svc.port);
+  const entry = typedTagged(input, prefix, { vllm: S.VllmService, vllm_pd: S.VllmPdService, ray: S.RayService }, probs);
+  if (!entry) return undefined;
+  const tagPath = `${prefix}.${entry.type}`;
+  containerRule(entry, tagPath, name, bare, probs, warnings);
+  const placement = entry.placement ?? computeName;
+  if (entry.type === "vllm") {
+    const svc: S.VllmConfig = { ...entry, placement, health_check: healthFor(entry.health_check, entry.port) };
     if (Number.isInteger(svc.number_of_instances) && svc.number_of_instances < 1) cross.push(`number_of_instances must be >= 1, got ${svc.number_of_instances} (${tagPath}.number_of_instances)`);
-  } else if (svc.type === "vllm_pd") {
-    svc.health_check = healthFor(svc.health_check, svc.port);
-    const rawPd = (input as Record<string, unknown>) ?? {};
-    for (const role of ["prefill", "decode"] as const) {
-      const tierRaw = rawPd[role];
-      if (!isMap(tierRaw)) continue;
-      const tierIn: Record<string, unknown> = { ...tierRaw };
-      for (const f of TIER_ONLY) {
-        if (f in tierIn) {
-          cross.push(`${f} is set on the ${role} tier. Set it on the vllm_pd service itself; it applies to both tiers. (${tagPath}.${role}.${f})`);
-          delete tierIn[f];
-        }
-      }
-      const derived: Record<string, unknown> = { type: "vllm", port: svc.port + (role === "prefill" ? 1 : 2) };
-      for (const k of ["container", "model", "served_model_name"] as const) if (svc[k] !== undefined && svc[k] !== null) derived[k] = svc[k];
-      const tier = typed<S.VllmConfig>(S.VllmTier, { ...derived, ...tierIn }, `${tagPath}.${role}`, probs);
-      tier.type = "vllm";
-      tier.placement ??= computeName;
-      tier.health_check = healthFor(tier.health_check, tier.port);
-      if (tier.model === undefined) probs.missing.push(`${tagPath}.${role}.model`);
-      containerRule(tier, `${tagPath}.${role}`, `${name}.${role}`, bare, probs, warnings);
-      if (tier.number_of_instances < 1) cross.push(`number_of_instances must be >= 1, got ${tier.number_of_instances} (${tagPath}.${role}.number_of_instances)`);
-      svc[role] = tier;
-    }
-    const decodeRaw = rawPd.decode;
-    if (isMap(decodeRaw) && !("data_parallel_rpc_port" in decodeRaw) && isMap(svc.prefill)) {
-      svc.decode.data_parallel_rpc_port = svc.prefill.data_parallel_rpc_port + 1;
-    }
-  } else if (svc.health_check) {
-    svc.health_check = healthFor(svc.health_check, svc.port);
+    return svc;
   }
+  if (entry.type === "vllm_pd") {
+    const rawPd = isMap(input) ? input : {};
+    const tier = (role: "prefill" | "decode") => typedTier(entry, role, rawPd[role], { name, tagPath, computeName, bare }, probs, cross, warnings);
+    const prefill = tier("prefill");
+    const decode = tier("decode");
+    // A tier that is not a map is already a schema problem: validation fails before this is used.
+    if (!prefill || !decode) return undefined;
+    const svc: S.VllmPdConfig = { ...entry, placement, health_check: healthFor(entry.health_check, entry.port), prefill, decode };
+    const decodeRaw = rawPd.decode;
+    if (isMap(decodeRaw) && !("data_parallel_rpc_port" in decodeRaw)) svc.decode.data_parallel_rpc_port = svc.prefill.data_parallel_rpc_port + 1;
+    return svc;
+  }
+  const svc: S.RayConfig = { ...entry, placement, ...(entry.health_check ? { health_check: healthFor(entry.health_check, entry.port) } : {}) };
   return svc;
+}
+
+/** One tier of a `vllm_pd` service: the service's container/model/name and port + 1 or + 2, then the tier's own keys. */
+function typedTier(
+  svc: Static<typeof S.VllmPdService>,
+  role: "prefill" | "decode",
+  tierRaw: unknown,
+  at: { name: string; tagPath: string; computeName: string; bare: boolean },
+  probs: SchemaProblems,
+  cross: string[],
+  warnings: string[],
+): S.VllmConfig | undefined {
+  if (!isMap(tierRaw)) return undefined;
+  const tierIn: Record<string, unknown> = { ...tierRaw };
+  for (const f of TIER_ONLY) {
+    if (f in tierIn) {
+      cross.push(`${f} is set on the ${role} tier. Set it on the vllm_pd service itself; it applies to both tiers. (${at.tagPath}.${role}.${f})`);
+      delete tierIn[f];
+    }
+  }
+  const derived: Record<string, unknown> = { type: "vllm", port: svc.port + (role === "prefill" ? 1 : 2) };
+  for (const k of ["container", "model", "served_model_name"] as const) if (svc[k] !== undefined && svc[k] !== null) derived[k] = svc[k];
+  const t = typed(S.VllmTier, { ...derived, ...tierIn }, `${at.tagPath}.${role}`, probs);
+  if (t.model === undefined) probs.missing.push(`${at.tagPath}.${role}.model`);
+  const tier: S.VllmConfig = { ...t, type: "vllm", model: t.model ?? "", placement: t.placement ?? at.computeName, health_check: healthFor(t.health_check, t.port) };
+  containerRule(tier, `${at.tagPath}.${role}`, `${at.name}.${role}`, at.bare, probs, warnings);
+  if (tier.number_of_instances < 1) cross.push(`number_of_instances must be >= 1, got ${tier.number_of_instances} (${at.tagPath}.${role}.number_of_instances)`);
+  return tier;
 }
 
 function healthFor(hc: S.HealthCheck | undefined, port: number): S.HealthCheck {
@@ -207,7 +233,7 @@ function healthFor(hc: S.HealthCheck | undefined, port: number): S.HealthCheck {
   return { ...base, port: base.port ?? port };
 }
 
-function containerRule(svc: S.ServiceCommon, tagPath: string, label: string, bare: boolean, probs: SchemaProblems, warnings: string[]): void {
+function containerRule(svc: { container?: string }, tagPath: string, label: string, bare: boolean, probs: SchemaProblems, warnings: string[]): void {
   if (!bare && svc.container === undefined) probs.missing.push(`${tagPath}.container`);
   if (bare && svc.container !== undefined && !label.includes(".")) {
     warnings.push(`container_runtime is none, so the container of service '${label}' is ignored (the step runs on the node).`);
@@ -216,6 +242,6 @@ function containerRule(svc: S.ServiceCommon, tagPath: string, label: string, bar
 
 /** `shards: N` or `{count, max_parallel}` → the mapping (undefined after recording a problem). */
 function shardsOf(raw: unknown, path: string, probs: SchemaProblems): S.ShardsConfig {
-  if (isMap(raw)) return typed<S.ShardsConfig>(S.Shards, raw, path, probs);
-  return typed<S.ShardsConfig>(S.Shards, { count: raw }, path, probs);
+  const v = typed(S.Shards, isMap(raw) ? raw : { count: raw }, path, probs);
+  return { count: v.count, max_parallel: v.max_parallel ?? null };
 }

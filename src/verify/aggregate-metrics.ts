@@ -5,6 +5,7 @@
  * its own, and `gym eval profile` / `aggregate` reuse it. It lives in verify/ because both
  * servers/ and rollout/ need it and servers must not depend on rollout (DESIGN.md flow).
  */
+import { ConfigError } from "../errors.ts";
 
 /** A verify response (a rollout record minus the heavy payloads). */
 export type VerifyResponse = Record<string, unknown>;
@@ -131,7 +132,11 @@ function defaultAggregateMetrics(entries: VerifyResponse[]): AggregateMetrics {
     const task = typeof e._ng_task_index === "number" ? e._ng_task_index : 0;
     const rollout = typeof e._ng_rollout_index === "number" ? e._ng_rollout_index : 0;
     const key = `${task}:${rollout}`;
-    if (seen.has(key)) throw new Error(`Duplicate verify response row for rollout key (${task}, ${rollout})`);
+    if (seen.has(key)) {
+      throw new ConfigError(`Duplicate verify response row for rollout key (${task}, ${rollout})`, {
+        hint: "each (task, rollout) pair may appear once: shards given to `gym eval aggregate` must not overlap (check the -i globs)",
+      });
+    }
     seen.add(key);
     const list = byTask.get(task) ?? [];
     list.push({ rollout, numeric: numericFields(e) });

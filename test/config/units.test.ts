@@ -64,15 +64,3 @@ describe("validation reports every problem", () => {
     expect(check(schema, value)).toHaveLength(12);
   });
 });
-
-describe("dataset source mirroring (§6.6)", () => {
-  test("a single legacy identifier reads as source; source reads back as its legacy field; both legacy → no source", async () => {
-    const { datasetSourceView } = await import("../../src/config/dataset-source.ts");
-    const gl = { dataset_name: "d", version: "1.0.0", artifact_fpath: "a.jsonl" };
-    expect(datasetSourceView({ gitlab_identifier: gl }).source).toEqual({ type: "gitlab", ...gl });
-    const v = datasetSourceView({ source: { type: "huggingface", repo_id: "o/r" } });
-    expect(v.huggingface_identifier).toEqual({ repo_id: "o/r" });
-    expect(v.gitlab_identifier).toBeUndefined();
-    expect(datasetSourceView({ gitlab_identifier: gl, huggingface_identifier: { repo_id: "o/r" } }).source).toBeUndefined();
-  });
-});

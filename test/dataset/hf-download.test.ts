@@ -35,7 +35,7 @@ beforeEach(() => {
 });
 
 function keys(dict: Record<string, unknown>) {
-  return keysOf({ dict, servers: [], roots: [] });
+  return keysOf({ dict });
 }
 
 describe("download keys (upstream's validation rules)", () => {

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { setupExporters } from "../../src/export/index.ts";
+import { configAccess } from "../../src/config/access.ts";
 import { sanitizeMlflowKey } from "../../src/export/mlflow.ts";
 
 interface Hit {
@@ -59,7 +60,7 @@ function startTracker(opts: { failMetrics?: boolean } = {}) {
 }
 
 function getter(dict: Record<string, unknown>) {
-  return (k: string) => dict[k];
+  return configAccess({ dict });
 }
 
 describe("exporters", () => {
@@ -67,7 +68,7 @@ describe("exporters", () => {
     const t = startTracker();
     try {
       const dict = { wandb_project: "p", wandb_name: "n", wandb_api_key: "****", wandb_base_url: t.url, mlflow_tracking_uri: t.url, mlflow_experiment_name: "e" };
-      const ex = await setupExporters(dict, getter(dict));
+      const ex = await setupExporters(getter(dict));
       expect(ex.names).toEqual([]);
       ex.spoolRollout({ reward: 1 });
       await ex.logMetrics({ a: 1 });
@@ -82,7 +83,7 @@ describe("exporters", () => {
     const t = startTracker();
     try {
       const dict = { wandb_project: "proj", wandb_name: "my run", wandb_api_key: "k123", wandb_base_url: t.url, policy_api_key: "sk-secret" };
-      const ex = await setupExporters(dict, getter(dict));
+      const ex = await setupExporters(getter(dict));
       expect(ex.names).toEqual(["wandb"]);
       ex.spoolRollout({ reward: 1, ng_trajectory: { big: true }, _ng_task_index: 0 });
       ex.spoolRollout({ reward: 0, _ng_task_index: 1 });
@@ -115,7 +116,7 @@ describe("exporters", () => {
     const t = startTracker({ failMetrics: true });
     try {
       const dict = { mlflow_tracking_uri: t.url, mlflow_experiment_name: "exp", mlflow_run_name: "run", mlflow_tracking_token: "tok", nested: { a: [1, 2] }, hf_token: "hf_secret" };
-      const ex = await setupExporters(dict, getter(dict));
+      const ex = await setupExporters(getter(dict));
       expect(ex.names).toEqual(["mlflow"]);
       ex.spoolRollout({ reward: 1 });
       await ex.logMetrics({ "agent/pass@1/accuracy": 50, "agent/label": "x" }); // metrics batch fails → warning only

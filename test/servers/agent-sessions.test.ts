@@ -35,8 +35,12 @@ describe("agent sessions", () => {
     // The closed session's cookie cannot take another turn.
     expect((await post(h, "/v1/responses", { input: "hi" }, cookie)).status).toBe(409);
     // The sweep runs every min(window, 30 s): here every 150 ms.
-    await Bun.sleep(400);
-    const late = await post(h, "/v1/agent_sessions/close", { agent_session_id: "s1", episode_id: episode }, cookie);
+    // Wait (bounded) for the sweep to forget the closed session instead of guessing a fixed time.
+    let late = await post(h, "/v1/agent_sessions/close", { agent_session_id: "s1", episode_id: episode }, cookie);
+    for (const t0 = performance.now(); late.status !== 409 && performance.now() - t0 < 10_000; ) {
+      await Bun.sleep(50);
+      late = await post(h, "/v1/agent_sessions/close", { agent_session_id: "s1", episode_id: episode }, cookie);
+    }
     expect(late.status).toBe(409);
   });
 });

@@ -8,6 +8,7 @@
  */
 import { readFileSync } from "node:fs";
 import { HttpError } from "../../runtime/http/http-types.ts";
+import { ConfigError } from "../../errors.ts";
 
 type Obj = Record<string, unknown>;
 
@@ -59,12 +60,12 @@ export class ReplayBook {
       try {
         row = JSON.parse(raw) as Obj;
       } catch (e) {
-        throw new Error(`${path}:${i + 1}: not a JSON object (${(e as Error).message})`);
+        throw new ConfigError(`${path}:${i + 1}: not a JSON object (${(e as Error).message})`, { location: { file: path, line: i + 1 }, hint: "replay_jsonl_fpath must be a rollouts file written by gym eval run" });
       }
       const rcp = row.responses_create_params as Obj | undefined;
       const response = row.response as Obj | undefined;
       if (!rcp || !response || !Array.isArray(response.output)) {
-        throw new Error(`${path}:${i + 1}: a replay row needs responses_create_params.input and response.output (a rollouts file written by gym eval run)`);
+        throw new ConfigError(`${path}:${i + 1}: a replay row needs responses_create_params.input and response.output`, { location: { file: path, line: i + 1 }, hint: "replay_jsonl_fpath must be a rollouts file written by gym eval run" });
       }
       const idx = [row._ng_task_index, row._ng_rollout_index].every((x) => x !== undefined) ? ` (task ${String(row._ng_task_index)}, rollout ${String(row._ng_rollout_index)})` : "";
       this.rows.push({ line: i + 1, input: normalizeInput(rcp.input), output: (response.output as unknown[]).map(normalizeItem) as Obj[], response, label: `line ${i + 1}${idx}` });

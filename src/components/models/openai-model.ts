@@ -11,6 +11,7 @@ import { pyError } from "../../servers/py-error.ts";
 import { bool, clientsFor, obj, str } from "../_support.ts";
 import type { BuiltinComponent } from "../registry.ts";
 import { authHeaders, Endpoint } from "./_endpoint.ts";
+import { ConfigError } from "../../errors.ts";
 
 const CLASS_NAME = "SimpleModelServer";
 const validResponse = Compile(NeMoGymResponse);
@@ -22,7 +23,7 @@ export const component: BuiltinComponent = {
   className: CLASS_NAME,
   async create(ctx) {
     const base = str(ctx, "openai_base_url");
-    if (!base) throw new Error(`${ctx.instanceName}: openai_base_url is not set (usually \${policy_base_url} from env.yaml)`);
+    if (!base) throw new ConfigError(`${ctx.instanceName}: openai_base_url is not set (usually \${policy_base_url} from env.yaml)`, { key: "openai_base_url", hint: "set policy_base_url in env.yaml, or pass --model-url URL" });
     const model = str(ctx, "openai_model");
     const extra = obj(ctx, "extra_body") ?? {};
     const dropReasoning = bool(ctx, "drop_input_reasoning_items", false);

@@ -13,6 +13,7 @@ import { str } from "../_support.ts";
 import type { BuiltinComponent, ComponentContext } from "../registry.ts";
 import { countWords, responseObject, scriptedChatCompletion, scriptedResponse } from "./_scripted-core.ts";
 import { ReplayBook } from "./_scripted-replay.ts";
+import { ConfigError } from "../../errors.ts";
 
 const CLASS_NAME = "ScriptedModelServer";
 /** The model id scripted_model reports and lists. */
@@ -24,7 +25,10 @@ async function replayPath(ctx: ComponentContext, p: string): Promise<string> {
   if (existsSync(found)) return found;
   const abs = resolve(p);
   if (existsSync(abs)) return abs;
-  throw new Error(`${ctx.instanceName}: replay_jsonl_fpath ${p} was not found in the working directory or the search roots (${roots.join(", ")})`);
+  throw new ConfigError(`${ctx.instanceName}: replay_jsonl_fpath ${p} was not found in the working directory or the search roots (${roots.join(", ")})`, {
+    key: "replay_jsonl_fpath",
+    hint: "point it at a rollouts file written by gym eval run (absolute, or relative to the cwd or a search root)",
+  });
 }
 
 /** The scripted backend (replay when a book is given). */

@@ -17,6 +17,7 @@ import { authHeaders, Endpoint } from "./_endpoint.ts";
 import { InnerServerError } from "../../runtime/http/http-types.ts";
 import { loadChatTemplate, type ChatTemplate } from "../../servers/chat-template.ts";
 import { checkCompletionsRequest, completionBody, completionToChat, rawPrompt, templateInputs, type CompletionsOptions } from "../../servers/vllm-completions.ts";
+import { ConfigError } from "../../errors.ts";
 
 const CLASS_NAME = "VLLMModel";
 /** The chat-body keys upstream copies into the `/tokenize` call (`_TOKENIZE_CHAT_FIELDS`). */
@@ -51,9 +52,9 @@ export interface VllmOptions extends VllmPreprocessOptions {
 export function vllmOptions(ctx: ComponentContext): VllmOptions {
   const raw = ctx.config.base_url;
   const baseUrls = (Array.isArray(raw) ? raw : [raw]).filter((u) => typeof u === "string" && u !== "") as string[];
-  if (baseUrls.length === 0) throw new Error(`${ctx.instanceName}: base_url is not set (a URL or a list of URLs, usually \${policy_base_url})`);
+  if (baseUrls.length === 0) throw new ConfigError(`${ctx.instanceName}: base_url is not set (a URL or a list of URLs, usually \${policy_base_url})`, { key: "base_url", hint: "set policy_base_url in env.yaml, or pass --model-url URL" });
   const model = str(ctx, "model");
-  if (!model) throw new Error(`${ctx.instanceName}: model is not set (usually \${policy_model_name})`);
+  if (!model) throw new ConfigError(`${ctx.instanceName}: model is not set (usually \${policy_model_name})`, { key: "model", hint: "set policy_model_name in env.yaml, or pass -m/--model NAME" });
   return {
     baseUrls,
     apiKey: str(ctx, "api_key"),

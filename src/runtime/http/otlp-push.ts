@@ -7,6 +7,7 @@
 import { log } from "../../log.ts";
 import { encodeMetricsRequest } from "./otlp-proto.ts";
 import { poolMetrics } from "./pool-metrics.ts";
+import { RuntimeError } from "../../errors.ts";
 
 /** The OTLP/HTTP encodings gym sends. */
 export type OtlpProtocol = "http/protobuf" | "http/json";
@@ -37,7 +38,7 @@ export async function postOtlp(endpoint: string, body: unknown, protocol: OtlpPr
   const [payload, type] = protocol === "http/json" ? [JSON.stringify(body), "application/json"] : [encodeMetricsRequest(body), "application/x-protobuf"];
   const res = await fetch(endpoint, { method: "POST", body: payload, headers: { "content-type": type }, signal: AbortSignal.timeout(10_000) });
   await res.arrayBuffer();
-  if (!res.ok) throw new Error(`HTTP ${res.status}`);
+  if (!res.ok) throw new RuntimeError(`the OTLP collector answered HTTP ${res.status}`, { hint: "check OTEL_EXPORTER_OTLP_METRICS_ENDPOINT and the collector's logs" });
 }
 
 /**

@@ -15,7 +15,7 @@ import { bindInRange, isAddressInUse, portRangeFromConfig } from "./ports.ts";
 import { poolLimits, reportPoolLimits } from "../http/pool.ts";
 import { Profiler, setActiveProfiler } from "./profiling.ts";
 import { proxySettingsFromConfig } from "../http/proxy-headers.ts";
-import { raiseFdLimit } from "./rlimit.ts";
+import { openFileLimits } from "../http/http-fd-budget.ts";
 import { ConfigError, RuntimeError } from "../../errors.ts";
 
 /** Messages between supervisor and child. */
@@ -83,7 +83,6 @@ function watchParent(stop: (why: string) => void): void {
 
 /** Run one server process until it is told to stop; resolves with the exit code. */
 export async function runChildServer(opts: ChildServeOptions): Promise<number> {
-  const fdLimit = raiseFdLimit();
   const initial = parseChildConfig(opts.dictYaml, opts.instanceName);
   opts.prepare?.(initial);
   const proxy = proxySettingsFromConfig(initial.global);
@@ -152,7 +151,7 @@ export async function runChildServer(opts: ChildServeOptions): Promise<number> {
     throw err;
   }
   const workers = Number(cfg.leaf.num_workers ?? 1);
-  reportPoolLimits(cfg.global, poolLimits(cfg.global, workers > 1 ? workers : 1, opts.instanceName), opts.instanceName, fdLimit?.soft);
+  reportPoolLimits(cfg.global, poolLimits(cfg.global, workers > 1 ? workers : 1, opts.instanceName), opts.instanceName, openFileLimits()?.soft);
   const routes = [...app.routes];
   if (cfg.global.profiling_enabled === true) {
     if (/\s/.test(opts.instanceName)) {

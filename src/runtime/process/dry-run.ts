@@ -5,21 +5,17 @@
  */
 import { existsSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
-import { resolveAt } from "../../config/interpolate.ts";
+import { configAccess } from "../../config/access.ts";
 import type { ResolvedConfig, ServerType } from "../../config/types.ts";
 
 /** One line per server that could not be launched; empty when all could. */
 export function launchProblems(resolved: ResolvedConfig, isBuiltin: (t: ServerType, impl: string) => boolean): string[] {
   const problems: string[] = [];
-  const python = typeof resolved.dict.python_executable === "string" && resolved.dict.python_executable !== "" ? resolved.dict.python_executable : "python3";
+  const config = configAccess(resolved);
+  const python = config.globals().python_executable ?? "python3";
   for (const s of resolved.servers) {
     if (isBuiltin(s.serverType, s.implementation)) continue;
-    let entrypoint: unknown;
-    try {
-      entrypoint = resolveAt(resolved.dict, [s.name, s.serverType, s.implementation, "entrypoint"]);
-    } catch {
-      entrypoint = s.leaf.entrypoint;
-    }
+    const entrypoint = config.at([s.name, s.serverType, s.implementation, "entrypoint"]);
     if (!s.dir) {
       problems.push(`${s.name}: ${s.serverType}/${s.implementation} is not built in and has no directory under the search roots`);
       continue;

@@ -4,9 +4,9 @@
  * model servers) must answer within `model_endpoint_readiness_timeout_seconds` (0 skips; a host
  * that does not resolve is reported once and skipped). Probes never use a proxy (D34).
  */
-import { resolveAt } from "../../config/interpolate.ts";
+import { configAccess } from "../../config/access.ts";
 import type { ConfigDict } from "../../config/types.ts";
-import { RuntimeError } from "../../errors.ts";
+import { ConfigError, RuntimeError } from "../../errors.ts";
 
 /** Outcome of one server probe (upstream's status names). */
 export type ProbeStatus = "success" | "connection_error" | "timeout" | "unknown_error";
@@ -36,6 +36,7 @@ export interface ModelEndpoint {
 export function modelEndpoints(dict: ConfigDict, serverNames: string[]): ModelEndpoint[] {
   const out: ModelEndpoint[] = [];
   const seen = new Set<string>();
+  const config = configAccess({ dict });
   for (const name of serverNames) {
     const top = dict[name] as Record<string, unknown> | undefined;
     const impls = top?.responses_api_models as Record<string, unknown> | undefined;
@@ -47,9 +48,11 @@ export function modelEndpoints(dict: ConfigDict, serverNames: string[]): ModelEn
         if (!key.endsWith("base_url")) continue;
         let value: unknown;
         try {
-          value = resolveAt(dict, [name, "responses_api_models", impl, key]);
-        } catch {
-          continue;
+          value = config.at([name, "responses_api_models", impl, key]);
+        } catch (err) {
+          // A URL that does not resolve here fails in the model server itself, with the key named.
+          if (err instanceof ConfigError) continue;
+          throw err;
         }
         for (const v of Array.isArray(value) ? value : [value]) {
           if (typeof v !== "string" || v.trim() === "") continue;
@@ -67,7 +70,7 @@ export function modelEndpoints(dict: ConfigDict, serverNames: string[]): ModelEn
 /** Outcome of a model endpoint probe. */
 export type EndpointStatus = "answering" | "refused" | "unresolvable";
 
-/** Probe `<url>/models` for a `/v1` URL, else the URL: any HTTP reply or TLS error counts as answering. */
+/** Probe `<url>/models` for a `/v1` URL, else the URL: any HTTP reply or TLS error counts as answering, nothing else does. */
 export async function probeModelEndpoint(url: string, timeoutMs = 5000): Promise<EndpointStatus> {
   const base = url.replace(/\/+$/, "");
   const target = base.endsWith("/v1") ? `${base}/models` : base;
@@ -85,9 +88,11 @@ export async function probeModelEndpoint(url: string, timeoutMs = 5000): Promise
     const e = err as { name?: string; code?: string; message?: string };
     const text = `${e.code ?? ""} ${e.message ?? ""}`;
     if (/ENOTFOUND|EAI_AGAIN|getaddrinfo|DNS/i.test(text)) return "unresolvable";
-    if (e.name === "TimeoutError" || /ECONNREFUSED|ECONNRESET|Unable to connect|EHOSTUNREACH|ENETUNREACH|ETIMEDOUT/i.test(text)) return "refused";
-    // TLS failures and other request errors mean something answered.
-    return "answering";
+    // A TLS failure means a server completed part of a handshake: something is listening.
+    if (/CERT|SSL|TLS|SELF_SIGNED|UNABLE_TO_VERIFY|HANDSHAKE/i.test(`${e.name ?? ""} ${text}`)) return "answering";
+    // Anything else (refused, reset, timed out, a reply that is not HTTP, an error we do not know)
+    // is not proof of a model server: keep waiting, and the timeout names the endpoint.
+    return "refused";
   }
 }
 

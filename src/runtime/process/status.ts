@@ -25,7 +25,7 @@ export async function envStatus(head: { host: string; port: number }): Promise<E
   try {
     const res = await fetch(`${base}/server_instances`, { signal: AbortSignal.timeout(5000), proxy: false } as RequestInit);
     instances = (await res.json()) as ServerInstanceDisplay[];
-    if (!Array.isArray(instances)) throw new Error(`unexpected answer ${JSON.stringify(instances).slice(0, 100)}`);
+    if (!Array.isArray(instances)) throw new RuntimeError(`the head server answered /server_instances with ${JSON.stringify(instances).slice(0, 100)}, not a list`, { hint: "is the head_server address that of a gym (or NeMo Gym) head server?" });
   } catch (err) {
     throw new RuntimeError(`Could not connect to the head server at ${base}. Perhaps you are not running a server or your head server is on a different port?`, {
       hint: "start one with `gym env start …`, or pass ++head_server.port=<port> (and ++head_server.host=<host>) where it runs",

@@ -5,7 +5,7 @@
  * never imports components/.
  */
 import { dirname, isAbsolute, resolve as resolvePath } from "node:path";
-import { resolveAt } from "../../config/interpolate.ts";
+import { configAccess, type ConfigAccess } from "../../config/access.ts";
 import type { ResolvedConfig, ServerInstance, ServerType } from "../../config/types.ts";
 import { ConfigError, RuntimeError } from "../../errors.ts";
 import { log } from "../../log.ts";
@@ -68,16 +68,6 @@ interface Managed {
 const EXTERNAL_RESPAWN_ROUNDS = 5;
 const BIND_LOST = /address already in use|EADDRINUSE|Errno 98|only one usage of each socket address/i;
 
-function read(dict: Record<string, unknown>, path: string[]): unknown {
-  try {
-    return resolveAt(dict, path);
-  } catch {
-    let cur: unknown = dict;
-    for (const k of path) cur = cur && typeof cur === "object" ? (cur as Record<string, unknown>)[k] : undefined;
-    return cur;
-  }
-}
-
 function urlOf(host: string, port: number): string {
   return `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
 }
@@ -91,21 +81,24 @@ export class Supervisor {
   private readonly managed: Managed[] = [];
   private readonly watchdog: Watchdog;
   private readonly dict: Record<string, unknown>;
+  /** Interpolated reads of the live dict (a key that does not resolve is a ConfigError naming it). */
+  private readonly cfg: ConfigAccess;
   private stopping: Promise<void> | undefined;
   private published = false;
   private exitWatch = Promise.withResolvers<RuntimeError>();
 
   constructor(private readonly opts: SupervisorOptions) {
     this.dict = opts.resolved.dict;
+    this.cfg = configAccess(opts.resolved);
     const out = opts.out ?? ((line: string) => process.stderr.write(`${line}\n`));
     // D39: status lines quote endpoint URLs (model readiness); credentials in them are masked.
     this.out = (line) => out(maskUrlSecrets(line));
     this.command = opts.command ?? selfCommand();
     this.watchdog = new Watchdog(this.command);
-    const configured = opts.logDir ?? (typeof this.dict.nemo_gym_log_dir === "string" && this.dict.nemo_gym_log_dir !== "" ? this.dict.nemo_gym_log_dir : undefined);
+    const configured = opts.logDir ?? (this.cfg.globals().nemo_gym_log_dir || undefined);
     this.logDir = configured ? (isAbsolute(configured) ? configured : resolvePath(configured)) : defaultLogDir();
     // Default per-run dirs would pile up in /tmp forever: keep the newest `log_dirs_to_keep`.
-    if (!configured) pruneLogDirs(dirname(this.logDir), logDirsToKeep(this.dict.log_dirs_to_keep));
+    if (!configured) pruneLogDirs(dirname(this.logDir), logDirsToKeep(this.cfg.read("log_dirs_to_keep")));
   }
 
   /** The live config: after `start()` it holds every final port (build an in-process ServerClient from it). */
@@ -145,7 +138,7 @@ export class Supervisor {
       );
     }
     servers.forEach((s, index) => {
-      const at = (k: string) => read(this.dict, [s.name, s.serverType, s.implementation, k]);
+      const at = (k: string) => this.cfg.at([s.name, s.serverType, s.implementation, k]);
       const builtin = this.opts.isBuiltin(s.serverType, s.implementation);
       const entrypoint = at("entrypoint");
       if (!builtin && (!s.dir || typeof entrypoint !== "string" || entrypoint === "")) {
@@ -196,7 +189,7 @@ export class Supervisor {
 
   private spawnExternal(m: Managed, yaml: string): ChildProcess {
     const env = childEnv({ configYaml: yaml, instance: m.name, maxHttpRequests: m.maxHttpRequests, dict: this.dict });
-    const python = typeof this.dict.python_executable === "string" && this.dict.python_executable !== "" ? this.dict.python_executable : "python3";
+    const python = this.cfg.globals().python_executable ?? "python3";
     const spec = externalSpec(m.name, m.dir!, m.entrypoint!, python, env);
     let child: ChildProcess;
     try {
@@ -241,10 +234,10 @@ export class Supervisor {
     const proxy = proxySettingsFromConfig(this.dict);
     this.plan(this.opts.resolved.servers);
     await this.opts.checkConfigs?.(this.opts.resolved);
-    const spinup = Number(this.dict.server_spinup_timeout_seconds ?? 600);
+    const spinup = Number(this.cfg.read("server_spinup_timeout_seconds") ?? 600);
     const deadline = spinup > 0 ? performance.now() + spinup * 1000 : Number.POSITIVE_INFINITY;
 
-    const headCfg = (this.dict.head_server ?? {}) as Record<string, unknown>;
+    const headCfg = this.cfg.globals().head_server ?? {};
     const headHost = String(headCfg.host || "127.0.0.1");
     const headPort = Number(headCfg.port ?? 11000);
     try {
@@ -335,7 +328,7 @@ export class Supervisor {
 
     // 5. Readiness step 2: upstream model endpoints.
     const endpoints = modelEndpoints(this.dict, this.managed.map((m) => m.name));
-    const modelTimeout = Number(this.dict.model_endpoint_readiness_timeout_seconds ?? 600);
+    const modelTimeout = Number(this.cfg.read("model_endpoint_readiness_timeout_seconds") ?? 600);
     await this.guard(waitForModelEndpoints(endpoints, modelTimeout, { info: this.out, warn: this.out }));
 
     mark("ready");
@@ -419,7 +412,7 @@ export class Supervisor {
 
   /** A start-up timeout is a runtime failure (D31: exit 1), not a config error. */
   private spinupError(pending: Managed[]): RuntimeError {
-    const t = Number(this.dict.server_spinup_timeout_seconds ?? 600);
+    const t = Number(this.cfg.read("server_spinup_timeout_seconds") ?? 600);
     const names = pending.map((m) => m.name);
     const logs = pending.map((m) => `  - ${m.name}: ${m.log.file}`).join("\n");
     return new RuntimeError(

@@ -45,6 +45,26 @@ describe("model endpoints", () => {
     expect(await probeModelEndpoint("http://no-such-host.invalid/v1")).toBe("unresolvable");
   });
 
+  test("probe: a peer whose reply is not HTTP (an error the probe does not know) is not 'answering'", async () => {
+    // Answers every connection with bytes that are no HTTP status line, then closes.
+    const garbage = Bun.listen({
+      hostname: "127.0.0.1",
+      port: 0,
+      socket: {
+        open(sock) {
+          sock.write("\x00\x01 this is not http\r\n\r\n");
+          sock.end();
+        },
+        data() {},
+      },
+    });
+    try {
+      expect(await probeModelEndpoint(`http://127.0.0.1:${garbage.port}/v1`, 3000)).toBe("refused");
+    } finally {
+      garbage.stop(true);
+    }
+  });
+
   test("waiting: unresolvable hosts are reported once and skipped; a refused endpoint times out naming the key", async () => {
     const info: string[] = [];
     const warn: string[] = [];

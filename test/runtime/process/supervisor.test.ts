@@ -192,6 +192,15 @@ describe("Supervisor", () => {
     expect(sup.head.port).toBeUndefined();
   });
 
+  test("a server key that does not resolve is a ConfigError naming it, before anything starts (not a silently raw value)", async () => {
+    const sup = supervisor([{ ...builtinRs, leaf: { ...builtinRs.leaf, port: "${no_such_port_key}" } }]);
+    const err = (await sup.start().catch((e) => e)) as ConfigError;
+    expect(err).toBeInstanceOf(ConfigError);
+    expect(err.message).toContain("references 'no_such_port_key'");
+    expect(err.key).toBe("tool_rs.resources_servers.example_single_tool_call.port");
+    expect(sup.pids.length).toBe(0);
+  });
+
   test("num_workers: 2 runs two processes sharing one port", async () => {
     const sup = supervisor([{ ...builtinRs, leaf: { ...builtinRs.leaf, num_workers: 2 } }]);
     await sup.start();
@@ -205,7 +214,8 @@ describe("Supervisor", () => {
     const never: ServerDef = { name: "sleepy", type: "resources_servers", impl: "never_binds", leaf: { entrypoint: "run.sh", domain: "other" }, external: true };
     const sup = supervisor([never], { server_spinup_timeout_seconds: 3 });
     const starting = sup.start().catch((e) => e);
-    await Bun.sleep(300);
+    // The head listens before any child is spawned: wait for that (bounded), not for a fixed time.
+    for (const t0 = performance.now(); sup.head.port === undefined && performance.now() - t0 < 10_000; ) await Bun.sleep(5);
     const base = `http://127.0.0.1:${sup.head.port}`;
     const cfg = await getJson(`${base}/global_config_dict_yaml`);
     expect(cfg.status).toBe(503);
