@@ -2,108 +2,186 @@
 import f0 from "../../assets/environment_servers/legacy_agent/configs/legacy_agent.yaml" with { type: "text" };
 import f1 from "../../assets/environment_servers/single_agent_turn/configs/single_agent_turn.yaml" with { type: "text" };
 import f2 from "../../assets/environment_servers/single_agent_turn_legacy/configs/single_agent_turn_legacy.yaml" with { type: "text" };
-import f3 from "../../assets/resources_servers/code_gen/configs/code_gen.yaml" with { type: "text" };
-import f4 from "../../assets/resources_servers/code_gen/data/example.jsonl" with { type: "text" };
-import f5 from "../../assets/resources_servers/code_gen/data/example_metrics.json" with { type: "text" };
-import f6 from "../../assets/resources_servers/code_gen/data/example_rollouts.jsonl" with { type: "text" };
-import f7 from "../../assets/resources_servers/equivalence_llm_judge/configs/equivalence_llm_judge.yaml" with { type: "text" };
-import f8 from "../../assets/resources_servers/equivalence_llm_judge/configs/lc_judge.yaml" with { type: "text" };
-import f9 from "../../assets/resources_servers/equivalence_llm_judge/configs/nl2bash-equivalency.yaml" with { type: "text" };
-import f10 from "../../assets/resources_servers/equivalence_llm_judge/data/example.jsonl" with { type: "text" };
-import f11 from "../../assets/resources_servers/equivalence_llm_judge/data/example_metrics.json" with { type: "text" };
-import f12 from "../../assets/resources_servers/equivalence_llm_judge/data/example_metrics_openqa.json" with { type: "text" };
-import f13 from "../../assets/resources_servers/equivalence_llm_judge/data/example_nl2bash.jsonl" with { type: "text" };
-import f14 from "../../assets/resources_servers/equivalence_llm_judge/data/example_openqa.jsonl" with { type: "text" };
-import f15 from "../../assets/resources_servers/equivalence_llm_judge/data/example_openqa_metrics.json" with { type: "text" };
-import f16 from "../../assets/resources_servers/equivalence_llm_judge/data/example_prepare.jsonl" with { type: "text" };
-import f17 from "../../assets/resources_servers/equivalence_llm_judge/data/example_rollouts.jsonl" with { type: "text" };
-import f18 from "../../assets/resources_servers/equivalence_llm_judge/data/example_rollouts_openqa.jsonl" with { type: "text" };
-import f19 from "../../assets/resources_servers/equivalence_llm_judge/prompt_templates/equivalence_llm_judge.txt" with { type: "text" };
-import f20 from "../../assets/resources_servers/equivalence_llm_judge/prompt_templates/lc.txt" with { type: "text" };
-import f21 from "../../assets/resources_servers/equivalence_llm_judge/prompt_templates/lc_judge.txt" with { type: "text" };
-import f22 from "../../assets/resources_servers/example_multi_step/configs/example_multi_step.yaml" with { type: "text" };
-import f23 from "../../assets/resources_servers/example_multi_step/data/example.jsonl" with { type: "text" };
-import f24 from "../../assets/resources_servers/example_multi_step/data/example_metrics.json" with { type: "text" };
-import f25 from "../../assets/resources_servers/example_multi_step/data/example_rollouts.jsonl" with { type: "text" };
-import f26 from "../../assets/resources_servers/example_session_state_mgmt/configs/example_session_state_mgmt.yaml" with { type: "text" };
-import f27 from "../../assets/resources_servers/example_session_state_mgmt/data/example.jsonl" with { type: "text" };
-import f28 from "../../assets/resources_servers/example_session_state_mgmt/data/example_metrics.json" with { type: "text" };
-import f29 from "../../assets/resources_servers/example_session_state_mgmt/data/example_rollouts.jsonl" with { type: "text" };
-import f30 from "../../assets/resources_servers/example_single_tool_call/configs/example_single_tool_call.yaml" with { type: "text" };
-import f31 from "../../assets/resources_servers/example_single_tool_call/configs/example_single_tool_call_single_agent_turn.yaml" with { type: "text" };
-import f32 from "../../assets/resources_servers/example_single_tool_call/data/example.jsonl" with { type: "text" };
-import f33 from "../../assets/resources_servers/example_single_tool_call/data/example_metrics.json" with { type: "text" };
-import f34 from "../../assets/resources_servers/example_single_tool_call/data/example_rollouts.jsonl" with { type: "text" };
-import f35 from "../../assets/resources_servers/gpqa_diamond/configs/gpqa_diamond.yaml" with { type: "text" };
-import f36 from "../../assets/resources_servers/gpqa_diamond/data/example.jsonl" with { type: "text" };
-import f37 from "../../assets/resources_servers/gpqa_diamond/data/example_metrics.json" with { type: "text" };
-import f38 from "../../assets/resources_servers/gpqa_diamond/data/example_rollouts.jsonl" with { type: "text" };
-import f39 from "../../assets/resources_servers/mcqa/configs/mcqa.yaml" with { type: "text" };
-import f40 from "../../assets/resources_servers/mcqa/data/example.jsonl" with { type: "text" };
-import f41 from "../../assets/resources_servers/mcqa/data/example_metrics.json" with { type: "text" };
-import f42 from "../../assets/resources_servers/mcqa/data/example_rollouts.jsonl" with { type: "text" };
-import f43 from "../../assets/resources_servers/mcqa/data/example_rollouts_with_template_metadata.jsonl" with { type: "text" };
-import f44 from "../../assets/resources_servers/mcqa/data/example_with_template_metadata.jsonl" with { type: "text" };
-import f45 from "../../assets/resources_servers/mcqa/data/example_with_template_metadata_metrics.json" with { type: "text" };
-import f46 from "../../assets/responses_api_agents/simple_agent/configs/simple_agent.yaml" with { type: "text" };
-import f47 from "../../assets/responses_api_models/azure_openai_model/configs/azure_openai_model.yaml" with { type: "text" };
-import f48 from "../../assets/responses_api_models/openai_model/configs/openai_model.yaml" with { type: "text" };
-import f49 from "../../assets/responses_api_models/scripted_model/configs/scripted_model.yaml" with { type: "text" };
-import f50 from "../../assets/responses_api_models/vllm_model/configs/vllm_model.yaml" with { type: "text" };
-import f51 from "../../assets/responses_api_models/vllm_model/configs/vllm_model_for_training.yaml" with { type: "text" };
+import f3 from "../../assets/resources_servers/arc_agi/configs/arc_agi.yaml" with { type: "text" };
+import f4 from "../../assets/resources_servers/arc_agi/data/example.jsonl" with { type: "text" };
+import f5 from "../../assets/resources_servers/arc_agi/data/example_metrics.json" with { type: "text" };
+import f6 from "../../assets/resources_servers/arc_agi/data/example_prepare.jsonl" with { type: "text" };
+import f7 from "../../assets/resources_servers/arc_agi/data/example_rollouts.jsonl" with { type: "text" };
+import f8 from "../../assets/resources_servers/calendar/configs/calendar.yaml" with { type: "text" };
+import f9 from "../../assets/resources_servers/calendar/configs/calendar_v2.yaml" with { type: "text" };
+import f10 from "../../assets/resources_servers/calendar/data/example.jsonl" with { type: "text" };
+import f11 from "../../assets/resources_servers/calendar/data/example_metrics.json" with { type: "text" };
+import f12 from "../../assets/resources_servers/calendar/data/example_rollouts.jsonl" with { type: "text" };
+import f13 from "../../assets/resources_servers/circle_click/configs/circle_click.yaml" with { type: "text" };
+import f14 from "../../assets/resources_servers/circle_click/data/example.jsonl" with { type: "text" };
+import f15 from "../../assets/resources_servers/circle_click/data/example_metrics.json" with { type: "text" };
+import f16 from "../../assets/resources_servers/circle_click/data/example_rollouts.jsonl" with { type: "text" };
+import f17 from "../../assets/resources_servers/circle_click/data/example_rollouts_agent_metrics.json" with { type: "text" };
+import f18 from "../../assets/resources_servers/circle_click/data/example_rollouts_materialized_inputs.jsonl" with { type: "text" };
+import f19 from "../../assets/resources_servers/circle_click/data/example_rollouts_reward_profiling.jsonl" with { type: "text" };
+import f20 from "../../assets/resources_servers/circle_count/configs/circle_count.yaml" with { type: "text" };
+import f21 from "../../assets/resources_servers/circle_count/data/example.jsonl" with { type: "text" };
+import f22 from "../../assets/resources_servers/circle_count/data/example_metrics.json" with { type: "text" };
+import f23 from "../../assets/resources_servers/circle_count/data/example_rollouts.jsonl" with { type: "text" };
+import f24 from "../../assets/resources_servers/circle_count/data/example_rollouts_aggregate_metrics.json" with { type: "text" };
+import f25 from "../../assets/resources_servers/circle_count/data/example_rollouts_materialized_inputs.jsonl" with { type: "text" };
+import f26 from "../../assets/resources_servers/code_gen/configs/code_gen.yaml" with { type: "text" };
+import f27 from "../../assets/resources_servers/code_gen/data/example.jsonl" with { type: "text" };
+import f28 from "../../assets/resources_servers/code_gen/data/example_metrics.json" with { type: "text" };
+import f29 from "../../assets/resources_servers/code_gen/data/example_rollouts.jsonl" with { type: "text" };
+import f30 from "../../assets/resources_servers/equivalence_llm_judge/configs/equivalence_llm_judge.yaml" with { type: "text" };
+import f31 from "../../assets/resources_servers/equivalence_llm_judge/configs/lc_judge.yaml" with { type: "text" };
+import f32 from "../../assets/resources_servers/equivalence_llm_judge/configs/nl2bash-equivalency.yaml" with { type: "text" };
+import f33 from "../../assets/resources_servers/equivalence_llm_judge/data/example.jsonl" with { type: "text" };
+import f34 from "../../assets/resources_servers/equivalence_llm_judge/data/example_metrics.json" with { type: "text" };
+import f35 from "../../assets/resources_servers/equivalence_llm_judge/data/example_metrics_openqa.json" with { type: "text" };
+import f36 from "../../assets/resources_servers/equivalence_llm_judge/data/example_nl2bash.jsonl" with { type: "text" };
+import f37 from "../../assets/resources_servers/equivalence_llm_judge/data/example_openqa.jsonl" with { type: "text" };
+import f38 from "../../assets/resources_servers/equivalence_llm_judge/data/example_openqa_metrics.json" with { type: "text" };
+import f39 from "../../assets/resources_servers/equivalence_llm_judge/data/example_prepare.jsonl" with { type: "text" };
+import f40 from "../../assets/resources_servers/equivalence_llm_judge/data/example_rollouts.jsonl" with { type: "text" };
+import f41 from "../../assets/resources_servers/equivalence_llm_judge/data/example_rollouts_openqa.jsonl" with { type: "text" };
+import f42 from "../../assets/resources_servers/equivalence_llm_judge/prompt_templates/equivalence_llm_judge.txt" with { type: "text" };
+import f43 from "../../assets/resources_servers/equivalence_llm_judge/prompt_templates/lc.txt" with { type: "text" };
+import f44 from "../../assets/resources_servers/equivalence_llm_judge/prompt_templates/lc_judge.txt" with { type: "text" };
+import f45 from "../../assets/resources_servers/equivalence_rule/configs/lc.yaml" with { type: "text" };
+import f46 from "../../assets/resources_servers/equivalence_rule/data/example.jsonl" with { type: "text" };
+import f47 from "../../assets/resources_servers/equivalence_rule/data/example_metrics.json" with { type: "text" };
+import f48 from "../../assets/resources_servers/equivalence_rule/data/example_rollouts.jsonl" with { type: "text" };
+import f49 from "../../assets/resources_servers/example_multi_step/configs/example_multi_step.yaml" with { type: "text" };
+import f50 from "../../assets/resources_servers/example_multi_step/data/example.jsonl" with { type: "text" };
+import f51 from "../../assets/resources_servers/example_multi_step/data/example_metrics.json" with { type: "text" };
+import f52 from "../../assets/resources_servers/example_multi_step/data/example_rollouts.jsonl" with { type: "text" };
+import f53 from "../../assets/resources_servers/example_session_state_mgmt/configs/example_session_state_mgmt.yaml" with { type: "text" };
+import f54 from "../../assets/resources_servers/example_session_state_mgmt/data/example.jsonl" with { type: "text" };
+import f55 from "../../assets/resources_servers/example_session_state_mgmt/data/example_metrics.json" with { type: "text" };
+import f56 from "../../assets/resources_servers/example_session_state_mgmt/data/example_rollouts.jsonl" with { type: "text" };
+import f57 from "../../assets/resources_servers/example_single_tool_call/configs/example_single_tool_call.yaml" with { type: "text" };
+import f58 from "../../assets/resources_servers/example_single_tool_call/configs/example_single_tool_call_single_agent_turn.yaml" with { type: "text" };
+import f59 from "../../assets/resources_servers/example_single_tool_call/data/example.jsonl" with { type: "text" };
+import f60 from "../../assets/resources_servers/example_single_tool_call/data/example_metrics.json" with { type: "text" };
+import f61 from "../../assets/resources_servers/example_single_tool_call/data/example_rollouts.jsonl" with { type: "text" };
+import f62 from "../../assets/resources_servers/example_tool_call_multireward/configs/example_tool_call_multireward.yaml" with { type: "text" };
+import f63 from "../../assets/resources_servers/example_tool_call_multireward/data/example.jsonl" with { type: "text" };
+import f64 from "../../assets/resources_servers/example_tool_call_multireward/data/example_metrics.json" with { type: "text" };
+import f65 from "../../assets/resources_servers/example_tool_call_multireward/data/example_rollouts.jsonl" with { type: "text" };
+import f66 from "../../assets/resources_servers/gpqa_diamond/configs/gpqa_diamond.yaml" with { type: "text" };
+import f67 from "../../assets/resources_servers/gpqa_diamond/data/example.jsonl" with { type: "text" };
+import f68 from "../../assets/resources_servers/gpqa_diamond/data/example_metrics.json" with { type: "text" };
+import f69 from "../../assets/resources_servers/gpqa_diamond/data/example_rollouts.jsonl" with { type: "text" };
+import f70 from "../../assets/resources_servers/math_advanced_calculations/configs/math_advanced_calculations.yaml" with { type: "text" };
+import f71 from "../../assets/resources_servers/math_advanced_calculations/data/example.jsonl" with { type: "text" };
+import f72 from "../../assets/resources_servers/math_advanced_calculations/data/example_metrics.json" with { type: "text" };
+import f73 from "../../assets/resources_servers/math_advanced_calculations/data/example_rollouts.jsonl" with { type: "text" };
+import f74 from "../../assets/resources_servers/mcqa/configs/mcqa.yaml" with { type: "text" };
+import f75 from "../../assets/resources_servers/mcqa/data/example.jsonl" with { type: "text" };
+import f76 from "../../assets/resources_servers/mcqa/data/example_metrics.json" with { type: "text" };
+import f77 from "../../assets/resources_servers/mcqa/data/example_rollouts.jsonl" with { type: "text" };
+import f78 from "../../assets/resources_servers/mcqa/data/example_rollouts_with_template_metadata.jsonl" with { type: "text" };
+import f79 from "../../assets/resources_servers/mcqa/data/example_with_template_metadata.jsonl" with { type: "text" };
+import f80 from "../../assets/resources_servers/mcqa/data/example_with_template_metadata_metrics.json" with { type: "text" };
+import f81 from "../../assets/resources_servers/xlam_fc/configs/xlam_fc.yaml" with { type: "text" };
+import f82 from "../../assets/resources_servers/xlam_fc/data/example.jsonl" with { type: "text" };
+import f83 from "../../assets/resources_servers/xlam_fc/data/example_metrics.json" with { type: "text" };
+import f84 from "../../assets/resources_servers/xlam_fc/data/example_rollouts.jsonl" with { type: "text" };
+import f85 from "../../assets/responses_api_agents/simple_agent/configs/simple_agent.yaml" with { type: "text" };
+import f86 from "../../assets/responses_api_models/azure_openai_model/configs/azure_openai_model.yaml" with { type: "text" };
+import f87 from "../../assets/responses_api_models/openai_model/configs/openai_model.yaml" with { type: "text" };
+import f88 from "../../assets/responses_api_models/scripted_model/configs/scripted_model.yaml" with { type: "text" };
+import f89 from "../../assets/responses_api_models/vllm_model/configs/vllm_model.yaml" with { type: "text" };
+import f90 from "../../assets/responses_api_models/vllm_model/configs/vllm_model_for_training.yaml" with { type: "text" };
 
 /** Embedded install root: [relative path, file text] pairs (digest.gen.ts holds their digest). */
 export const ASSET_FILES: [string, string][] = [
   ["environment_servers/legacy_agent/configs/legacy_agent.yaml", f0 as unknown as string],
   ["environment_servers/single_agent_turn/configs/single_agent_turn.yaml", f1 as unknown as string],
   ["environment_servers/single_agent_turn_legacy/configs/single_agent_turn_legacy.yaml", f2 as unknown as string],
-  ["resources_servers/code_gen/configs/code_gen.yaml", f3 as unknown as string],
-  ["resources_servers/code_gen/data/example.jsonl", f4 as unknown as string],
-  ["resources_servers/code_gen/data/example_metrics.json", f5 as unknown as string],
-  ["resources_servers/code_gen/data/example_rollouts.jsonl", f6 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/configs/equivalence_llm_judge.yaml", f7 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/configs/lc_judge.yaml", f8 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/configs/nl2bash-equivalency.yaml", f9 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/data/example.jsonl", f10 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/data/example_metrics.json", f11 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/data/example_metrics_openqa.json", f12 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/data/example_nl2bash.jsonl", f13 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/data/example_openqa.jsonl", f14 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/data/example_openqa_metrics.json", f15 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/data/example_prepare.jsonl", f16 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/data/example_rollouts.jsonl", f17 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/data/example_rollouts_openqa.jsonl", f18 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/prompt_templates/equivalence_llm_judge.txt", f19 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/prompt_templates/lc.txt", f20 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/prompt_templates/lc_judge.txt", f21 as unknown as string],
-  ["resources_servers/example_multi_step/configs/example_multi_step.yaml", f22 as unknown as string],
-  ["resources_servers/example_multi_step/data/example.jsonl", f23 as unknown as string],
-  ["resources_servers/example_multi_step/data/example_metrics.json", f24 as unknown as string],
-  ["resources_servers/example_multi_step/data/example_rollouts.jsonl", f25 as unknown as string],
-  ["resources_servers/example_session_state_mgmt/configs/example_session_state_mgmt.yaml", f26 as unknown as string],
-  ["resources_servers/example_session_state_mgmt/data/example.jsonl", f27 as unknown as string],
-  ["resources_servers/example_session_state_mgmt/data/example_metrics.json", f28 as unknown as string],
-  ["resources_servers/example_session_state_mgmt/data/example_rollouts.jsonl", f29 as unknown as string],
-  ["resources_servers/example_single_tool_call/configs/example_single_tool_call.yaml", f30 as unknown as string],
-  ["resources_servers/example_single_tool_call/configs/example_single_tool_call_single_agent_turn.yaml", f31 as unknown as string],
-  ["resources_servers/example_single_tool_call/data/example.jsonl", f32 as unknown as string],
-  ["resources_servers/example_single_tool_call/data/example_metrics.json", f33 as unknown as string],
-  ["resources_servers/example_single_tool_call/data/example_rollouts.jsonl", f34 as unknown as string],
-  ["resources_servers/gpqa_diamond/configs/gpqa_diamond.yaml", f35 as unknown as string],
-  ["resources_servers/gpqa_diamond/data/example.jsonl", f36 as unknown as string],
-  ["resources_servers/gpqa_diamond/data/example_metrics.json", f37 as unknown as string],
-  ["resources_servers/gpqa_diamond/data/example_rollouts.jsonl", f38 as unknown as string],
-  ["resources_servers/mcqa/configs/mcqa.yaml", f39 as unknown as string],
-  ["resources_servers/mcqa/data/example.jsonl", f40 as unknown as string],
-  ["resources_servers/mcqa/data/example_metrics.json", f41 as unknown as string],
-  ["resources_servers/mcqa/data/example_rollouts.jsonl", f42 as unknown as string],
-  ["resources_servers/mcqa/data/example_rollouts_with_template_metadata.jsonl", f43 as unknown as string],
-  ["resources_servers/mcqa/data/example_with_template_metadata.jsonl", f44 as unknown as string],
-  ["resources_servers/mcqa/data/example_with_template_metadata_metrics.json", f45 as unknown as string],
-  ["responses_api_agents/simple_agent/configs/simple_agent.yaml", f46 as unknown as string],
-  ["responses_api_models/azure_openai_model/configs/azure_openai_model.yaml", f47 as unknown as string],
-  ["responses_api_models/openai_model/configs/openai_model.yaml", f48 as unknown as string],
-  ["responses_api_models/scripted_model/configs/scripted_model.yaml", f49 as unknown as string],
-  ["responses_api_models/vllm_model/configs/vllm_model.yaml", f50 as unknown as string],
-  ["responses_api_models/vllm_model/configs/vllm_model_for_training.yaml", f51 as unknown as string],
+  ["resources_servers/arc_agi/configs/arc_agi.yaml", f3 as unknown as string],
+  ["resources_servers/arc_agi/data/example.jsonl", f4 as unknown as string],
+  ["resources_servers/arc_agi/data/example_metrics.json", f5 as unknown as string],
+  ["resources_servers/arc_agi/data/example_prepare.jsonl", f6 as unknown as string],
+  ["resources_servers/arc_agi/data/example_rollouts.jsonl", f7 as unknown as string],
+  ["resources_servers/calendar/configs/calendar.yaml", f8 as unknown as string],
+  ["resources_servers/calendar/configs/calendar_v2.yaml", f9 as unknown as string],
+  ["resources_servers/calendar/data/example.jsonl", f10 as unknown as string],
+  ["resources_servers/calendar/data/example_metrics.json", f11 as unknown as string],
+  ["resources_servers/calendar/data/example_rollouts.jsonl", f12 as unknown as string],
+  ["resources_servers/circle_click/configs/circle_click.yaml", f13 as unknown as string],
+  ["resources_servers/circle_click/data/example.jsonl", f14 as unknown as string],
+  ["resources_servers/circle_click/data/example_metrics.json", f15 as unknown as string],
+  ["resources_servers/circle_click/data/example_rollouts.jsonl", f16 as unknown as string],
+  ["resources_servers/circle_click/data/example_rollouts_agent_metrics.json", f17 as unknown as string],
+  ["resources_servers/circle_click/data/example_rollouts_materialized_inputs.jsonl", f18 as unknown as string],
+  ["resources_servers/circle_click/data/example_rollouts_reward_profiling.jsonl", f19 as unknown as string],
+  ["resources_servers/circle_count/configs/circle_count.yaml", f20 as unknown as string],
+  ["resources_servers/circle_count/data/example.jsonl", f21 as unknown as string],
+  ["resources_servers/circle_count/data/example_metrics.json", f22 as unknown as string],
+  ["resources_servers/circle_count/data/example_rollouts.jsonl", f23 as unknown as string],
+  ["resources_servers/circle_count/data/example_rollouts_aggregate_metrics.json", f24 as unknown as string],
+  ["resources_servers/circle_count/data/example_rollouts_materialized_inputs.jsonl", f25 as unknown as string],
+  ["resources_servers/code_gen/configs/code_gen.yaml", f26 as unknown as string],
+  ["resources_servers/code_gen/data/example.jsonl", f27 as unknown as string],
+  ["resources_servers/code_gen/data/example_metrics.json", f28 as unknown as string],
+  ["resources_servers/code_gen/data/example_rollouts.jsonl", f29 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/configs/equivalence_llm_judge.yaml", f30 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/configs/lc_judge.yaml", f31 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/configs/nl2bash-equivalency.yaml", f32 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/data/example.jsonl", f33 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/data/example_metrics.json", f34 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/data/example_metrics_openqa.json", f35 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/data/example_nl2bash.jsonl", f36 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/data/example_openqa.jsonl", f37 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/data/example_openqa_metrics.json", f38 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/data/example_prepare.jsonl", f39 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/data/example_rollouts.jsonl", f40 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/data/example_rollouts_openqa.jsonl", f41 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/prompt_templates/equivalence_llm_judge.txt", f42 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/prompt_templates/lc.txt", f43 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/prompt_templates/lc_judge.txt", f44 as unknown as string],
+  ["resources_servers/equivalence_rule/configs/lc.yaml", f45 as unknown as string],
+  ["resources_servers/equivalence_rule/data/example.jsonl", f46 as unknown as string],
+  ["resources_servers/equivalence_rule/data/example_metrics.json", f47 as unknown as string],
+  ["resources_servers/equivalence_rule/data/example_rollouts.jsonl", f48 as unknown as string],
+  ["resources_servers/example_multi_step/configs/example_multi_step.yaml", f49 as unknown as string],
+  ["resources_servers/example_multi_step/data/example.jsonl", f50 as unknown as string],
+  ["resources_servers/example_multi_step/data/example_metrics.json", f51 as unknown as string],
+  ["resources_servers/example_multi_step/data/example_rollouts.jsonl", f52 as unknown as string],
+  ["resources_servers/example_session_state_mgmt/configs/example_session_state_mgmt.yaml", f53 as unknown as string],
+  ["resources_servers/example_session_state_mgmt/data/example.jsonl", f54 as unknown as string],
+  ["resources_servers/example_session_state_mgmt/data/example_metrics.json", f55 as unknown as string],
+  ["resources_servers/example_session_state_mgmt/data/example_rollouts.jsonl", f56 as unknown as string],
+  ["resources_servers/example_single_tool_call/configs/example_single_tool_call.yaml", f57 as unknown as string],
+  ["resources_servers/example_single_tool_call/configs/example_single_tool_call_single_agent_turn.yaml", f58 as unknown as string],
+  ["resources_servers/example_single_tool_call/data/example.jsonl", f59 as unknown as string],
+  ["resources_servers/example_single_tool_call/data/example_metrics.json", f60 as unknown as string],
+  ["resources_servers/example_single_tool_call/data/example_rollouts.jsonl", f61 as unknown as string],
+  ["resources_servers/example_tool_call_multireward/configs/example_tool_call_multireward.yaml", f62 as unknown as string],
+  ["resources_servers/example_tool_call_multireward/data/example.jsonl", f63 as unknown as string],
+  ["resources_servers/example_tool_call_multireward/data/example_metrics.json", f64 as unknown as string],
+  ["resources_servers/example_tool_call_multireward/data/example_rollouts.jsonl", f65 as unknown as string],
+  ["resources_servers/gpqa_diamond/configs/gpqa_diamond.yaml", f66 as unknown as string],
+  ["resources_servers/gpqa_diamond/data/example.jsonl", f67 as unknown as string],
+  ["resources_servers/gpqa_diamond/data/example_metrics.json", f68 as unknown as string],
+  ["resources_servers/gpqa_diamond/data/example_rollouts.jsonl", f69 as unknown as string],
+  ["resources_servers/math_advanced_calculations/configs/math_advanced_calculations.yaml", f70 as unknown as string],
+  ["resources_servers/math_advanced_calculations/data/example.jsonl", f71 as unknown as string],
+  ["resources_servers/math_advanced_calculations/data/example_metrics.json", f72 as unknown as string],
+  ["resources_servers/math_advanced_calculations/data/example_rollouts.jsonl", f73 as unknown as string],
+  ["resources_servers/mcqa/configs/mcqa.yaml", f74 as unknown as string],
+  ["resources_servers/mcqa/data/example.jsonl", f75 as unknown as string],
+  ["resources_servers/mcqa/data/example_metrics.json", f76 as unknown as string],
+  ["resources_servers/mcqa/data/example_rollouts.jsonl", f77 as unknown as string],
+  ["resources_servers/mcqa/data/example_rollouts_with_template_metadata.jsonl", f78 as unknown as string],
+  ["resources_servers/mcqa/data/example_with_template_metadata.jsonl", f79 as unknown as string],
+  ["resources_servers/mcqa/data/example_with_template_metadata_metrics.json", f80 as unknown as string],
+  ["resources_servers/xlam_fc/configs/xlam_fc.yaml", f81 as unknown as string],
+  ["resources_servers/xlam_fc/data/example.jsonl", f82 as unknown as string],
+  ["resources_servers/xlam_fc/data/example_metrics.json", f83 as unknown as string],
+  ["resources_servers/xlam_fc/data/example_rollouts.jsonl", f84 as unknown as string],
+  ["responses_api_agents/simple_agent/configs/simple_agent.yaml", f85 as unknown as string],
+  ["responses_api_models/azure_openai_model/configs/azure_openai_model.yaml", f86 as unknown as string],
+  ["responses_api_models/openai_model/configs/openai_model.yaml", f87 as unknown as string],
+  ["responses_api_models/scripted_model/configs/scripted_model.yaml", f88 as unknown as string],
+  ["responses_api_models/vllm_model/configs/vllm_model.yaml", f89 as unknown as string],
+  ["responses_api_models/vllm_model/configs/vllm_model_for_training.yaml", f90 as unknown as string],
 ];

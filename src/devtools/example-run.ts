@@ -5,7 +5,7 @@
  * the rows sent end to end through the rollout driver. Every row must come back verified with a
  * numeric reward; a deadline bounds the whole run.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { resolveAt } from "../config/interpolate.ts";
@@ -17,7 +17,7 @@ import { runRollouts } from "../rollout/driver.ts";
 import { rolloutPaths } from "../rollout/paths.ts";
 import { targetsFromConfig } from "../rollout/targets.ts";
 import { Supervisor } from "../runtime/process/supervisor.ts";
-import { fail, pass, type Check } from "./check.ts";
+import { fail, pass, skip, type Check } from "./check.ts";
 
 /** Inputs of one end-to-end example run. */
 export interface ExampleRunOptions {
@@ -81,7 +81,7 @@ function firstFailure(path: string): string {
 /** Run the server's example rows end to end with `scripted_model`; one check. */
 export async function exampleRun(opts: ExampleRunOptions): Promise<Check> {
   const CHECK = opts.replay ? "replay" : "example run";
-  const work = mkdtempSync(join(tmpdir(), `gym-env-test-${opts.name}-`));
+  const work = mkdtempSync(join(tmpdir(), `gym-env-test-${opts.name.replaceAll("/", "-")}-`));
   let supervisor: Supervisor | undefined;
   const stop = new AbortController();
   const timer = setTimeout(() => stop.abort(), opts.deadlineMs);
@@ -108,10 +108,28 @@ export async function exampleRun(opts: ExampleRunOptions): Promise<Check> {
     if (!collated.example) {
       return fail(CHECK, `no agent in configs/${opts.name}.yaml has a dataset of type example`, `add one to the agent that drives ${opts.name} (see \`gym env init --resources-server NAME\`)`);
     }
+    let inputPath = collated.example;
+    let unrecorded = 0;
+    if (opts.replay) {
+      // Replay only the example rows that have a recording: upstream's recorded rollouts may repeat
+      // a few prompts (arc_agi) or come from an older example.jsonl (math_advanced_calculations).
+      // Recordings keyed by task index keep every row (filtering would shift the indices).
+      const rec = recordedRewards(opts.replay);
+      const rows = readFileSync(collated.example, "utf8").split("\n").filter((l) => l.trim() !== "");
+      const kept = rec.byTask.size > 0 ? rows : rows.filter((l) => rec.byPrompt.has(promptKey(JSON.parse(l) as Record<string, unknown>)));
+      unrecorded = rows.length - kept.length;
+      if (kept.length === 0) {
+        return skip(CHECK, `none of the ${rows.length} example rows has a recording in ${opts.replay} (the recordings were made from other prompts); nothing to replay`);
+      }
+      if (unrecorded > 0) {
+        inputPath = join(work, "replay_inputs.jsonl");
+        writeFileSync(inputPath, `${kept.join("\n")}\n`);
+      }
+    }
     const dict = resolved.dict;
     const cfg = rolloutConfigFrom({
       ...rolloutView(dict, (k) => resolveAt(dict, [k])),
-      input_jsonl_fpath: collated.example,
+      input_jsonl_fpath: inputPath,
       output_jsonl_fpath: output,
       limit: null,
       num_repeats: 1,
@@ -144,7 +162,7 @@ export async function exampleRun(opts: ExampleRunOptions): Promise<Check> {
       if (diffs.length > 0) {
         return fail(CHECK, `replaying ${opts.replay} gave different rewards:\n${diffs.join("\n")}`, "the tools or the verifier changed behaviour; if that is intended, record the example rollouts again");
       }
-      return pass(CHECK, `${summary.done}/${summary.total} recorded rollouts replayed, every reward as recorded`);
+      return pass(CHECK, `${summary.done}/${summary.total} recorded rollouts replayed, every reward as recorded${unrecorded ? ` (${unrecorded} example row(s) without a recording not replayed)` : ""}`);
     }
     return pass(CHECK, `${summary.done}/${summary.total} example rows ran end to end with scripted_model (mean reward ${mean.toFixed(3)})`);
   } catch (err) {
