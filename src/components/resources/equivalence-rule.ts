@@ -28,7 +28,9 @@ export const component: BuiltinComponent = {
       verifySchema: { expected_answer: Type.String() },
       verify: (body) => {
         const score = gradeEquivalence(outputText(body.response), body.expected_answer as string, r);
-        return { expected_answer: body.expected_answer, reward: score, equivalence_score: score };
+        // Upstream's request and response models allow extra fields, so the row's own fields are echoed.
+        const { responses_create_params: _p, response: _r, ...row } = body;
+        return { ...row, reward: score, equivalence_score: score };
       },
     });
   },
