@@ -19,8 +19,10 @@ export function gradeClick(response: unknown, circles: Obj[], targetColor: strin
     try {
       if (typeof call.arguments !== "string") throw new TypeError("arguments are not a string");
       const args = JSON.parse(call.arguments) as Obj;
-      if (!args || typeof args !== "object" || Array.isArray(args) || !("x" in args) || !("y" in args)) throw new TypeError("no x / y");
+      if (!args || typeof args !== "object" || Array.isArray(args)) throw new TypeError("arguments are not an object");
+      if (!Object.hasOwn(args, "x")) throw new TypeError("no x");
       x = pyInt(args.x);
+      if (!Object.hasOwn(args, "y")) throw new TypeError("no y");
       y = pyInt(args.y);
     } catch {
       // Upstream leaves an unparsable click unset (a half-parsed one keeps x): reward 0.
