@@ -80,16 +80,20 @@ import f77 from "../../assets/resources_servers/mcqa/data/example_rollouts.jsonl
 import f78 from "../../assets/resources_servers/mcqa/data/example_rollouts_with_template_metadata.jsonl" with { type: "text" };
 import f79 from "../../assets/resources_servers/mcqa/data/example_with_template_metadata.jsonl" with { type: "text" };
 import f80 from "../../assets/resources_servers/mcqa/data/example_with_template_metadata_metrics.json" with { type: "text" };
-import f81 from "../../assets/resources_servers/xlam_fc/configs/xlam_fc.yaml" with { type: "text" };
-import f82 from "../../assets/resources_servers/xlam_fc/data/example.jsonl" with { type: "text" };
-import f83 from "../../assets/resources_servers/xlam_fc/data/example_metrics.json" with { type: "text" };
-import f84 from "../../assets/resources_servers/xlam_fc/data/example_rollouts.jsonl" with { type: "text" };
-import f85 from "../../assets/responses_api_agents/simple_agent/configs/simple_agent.yaml" with { type: "text" };
-import f86 from "../../assets/responses_api_models/azure_openai_model/configs/azure_openai_model.yaml" with { type: "text" };
-import f87 from "../../assets/responses_api_models/openai_model/configs/openai_model.yaml" with { type: "text" };
-import f88 from "../../assets/responses_api_models/scripted_model/configs/scripted_model.yaml" with { type: "text" };
-import f89 from "../../assets/responses_api_models/vllm_model/configs/vllm_model.yaml" with { type: "text" };
-import f90 from "../../assets/responses_api_models/vllm_model/configs/vllm_model_for_training.yaml" with { type: "text" };
+import f81 from "../../assets/resources_servers/string_match/configs/string_match.yaml" with { type: "text" };
+import f82 from "../../assets/resources_servers/string_match/data/example.jsonl" with { type: "text" };
+import f83 from "../../assets/resources_servers/string_match/data/example_metrics.json" with { type: "text" };
+import f84 from "../../assets/resources_servers/string_match/data/example_rollouts.jsonl" with { type: "text" };
+import f85 from "../../assets/resources_servers/xlam_fc/configs/xlam_fc.yaml" with { type: "text" };
+import f86 from "../../assets/resources_servers/xlam_fc/data/example.jsonl" with { type: "text" };
+import f87 from "../../assets/resources_servers/xlam_fc/data/example_metrics.json" with { type: "text" };
+import f88 from "../../assets/resources_servers/xlam_fc/data/example_rollouts.jsonl" with { type: "text" };
+import f89 from "../../assets/responses_api_agents/simple_agent/configs/simple_agent.yaml" with { type: "text" };
+import f90 from "../../assets/responses_api_models/azure_openai_model/configs/azure_openai_model.yaml" with { type: "text" };
+import f91 from "../../assets/responses_api_models/openai_model/configs/openai_model.yaml" with { type: "text" };
+import f92 from "../../assets/responses_api_models/scripted_model/configs/scripted_model.yaml" with { type: "text" };
+import f93 from "../../assets/responses_api_models/vllm_model/configs/vllm_model.yaml" with { type: "text" };
+import f94 from "../../assets/responses_api_models/vllm_model/configs/vllm_model_for_training.yaml" with { type: "text" };
 
 /** Embedded install root: [relative path, file text] pairs (digest.gen.ts holds their digest). */
 export const ASSET_FILES: [string, string][] = [
@@ -174,14 +178,18 @@ export const ASSET_FILES: [string, string][] = [
   ["resources_servers/mcqa/data/example_rollouts_with_template_metadata.jsonl", f78 as unknown as string],
   ["resources_servers/mcqa/data/example_with_template_metadata.jsonl", f79 as unknown as string],
   ["resources_servers/mcqa/data/example_with_template_metadata_metrics.json", f80 as unknown as string],
-  ["resources_servers/xlam_fc/configs/xlam_fc.yaml", f81 as unknown as string],
-  ["resources_servers/xlam_fc/data/example.jsonl", f82 as unknown as string],
-  ["resources_servers/xlam_fc/data/example_metrics.json", f83 as unknown as string],
-  ["resources_servers/xlam_fc/data/example_rollouts.jsonl", f84 as unknown as string],
-  ["responses_api_agents/simple_agent/configs/simple_agent.yaml", f85 as unknown as string],
-  ["responses_api_models/azure_openai_model/configs/azure_openai_model.yaml", f86 as unknown as string],
-  ["responses_api_models/openai_model/configs/openai_model.yaml", f87 as unknown as string],
-  ["responses_api_models/scripted_model/configs/scripted_model.yaml", f88 as unknown as string],
-  ["responses_api_models/vllm_model/configs/vllm_model.yaml", f89 as unknown as string],
-  ["responses_api_models/vllm_model/configs/vllm_model_for_training.yaml", f90 as unknown as string],
+  ["resources_servers/string_match/configs/string_match.yaml", f81 as unknown as string],
+  ["resources_servers/string_match/data/example.jsonl", f82 as unknown as string],
+  ["resources_servers/string_match/data/example_metrics.json", f83 as unknown as string],
+  ["resources_servers/string_match/data/example_rollouts.jsonl", f84 as unknown as string],
+  ["resources_servers/xlam_fc/configs/xlam_fc.yaml", f85 as unknown as string],
+  ["resources_servers/xlam_fc/data/example.jsonl", f86 as unknown as string],
+  ["resources_servers/xlam_fc/data/example_metrics.json", f87 as unknown as string],
+  ["resources_servers/xlam_fc/data/example_rollouts.jsonl", f88 as unknown as string],
+  ["responses_api_agents/simple_agent/configs/simple_agent.yaml", f89 as unknown as string],
+  ["responses_api_models/azure_openai_model/configs/azure_openai_model.yaml", f90 as unknown as string],
+  ["responses_api_models/openai_model/configs/openai_model.yaml", f91 as unknown as string],
+  ["responses_api_models/scripted_model/configs/scripted_model.yaml", f92 as unknown as string],
+  ["responses_api_models/vllm_model/configs/vllm_model.yaml", f93 as unknown as string],
+  ["responses_api_models/vllm_model/configs/vllm_model_for_training.yaml", f94 as unknown as string],
 ];

@@ -24,3 +24,4 @@ registerBuiltin("resources_servers", "math_advanced_calculations", async () => (
 registerBuiltin("resources_servers", "arc_agi", async () => (await import("./resources/arc-agi.ts")).component);
 registerBuiltin("resources_servers", "circle_click", async () => (await import("./resources/circle-click.ts")).component);
 registerBuiltin("resources_servers", "circle_count", async () => (await import("./resources/circle-count.ts")).component);
+registerBuiltin("resources_servers", "string_match", async () => (await import("./resources/string-match.ts")).component);

@@ -13,7 +13,10 @@ import { readJsonl, runGym, tempDir } from "../helpers/tmp.ts";
 const ASSETS = join(import.meta.dir, "..", "..", "assets", "resources_servers");
 type Row = Record<string, any>;
 const lines = (p: string): Row[] => readFileSync(p, "utf8").split("\n").filter((l) => l.trim()).map((l) => JSON.parse(l));
-const promptKey = (r: Row) => JSON.stringify((r.responses_create_params.input as Row[]).map((m) => [m.role, m.content]));
+const stable = (v: unknown): string =>
+  Array.isArray(v) ? `[${v.map(stable).join(",")}]` : v && typeof v === "object" ? `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${stable((v as Row)[k])}`).join(",")}}` : JSON.stringify(v);
+// Recorded inputs gained `type: "message"` and may order keys differently: pair on role and content only.
+const promptKey = (r: Row) => stable((r.responses_create_params.input as Row[]).map((m) => [m.role, m.content]));
 const WIRE = new Set(["responses_create_params", "response", "agent_ref", "reward"]);
 
 function prepare(dir: string, server: string, agent: string): { rollouts: string; inputs: string; recs: Row[] } {
@@ -43,6 +46,7 @@ const SERVERS: [string, string, string][] = [
   ["arc_agi", "arc_agi", "arc_agi_simple_agent"],
   ["circle_click", "circle_click", "circle_click_simple_agent"],
   ["circle_count", "circle_count", "circle_count_simple_agent"],
+  ["string_match", "string_match", "string_match_simple_agent"],
 ];
 
 describe("gym eval reverify reproduces upstream's recorded rewards (rule-based library)", () => {
