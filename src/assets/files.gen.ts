@@ -69,31 +69,35 @@ import f66 from "../../assets/resources_servers/gpqa_diamond/configs/gpqa_diamon
 import f67 from "../../assets/resources_servers/gpqa_diamond/data/example.jsonl" with { type: "text" };
 import f68 from "../../assets/resources_servers/gpqa_diamond/data/example_metrics.json" with { type: "text" };
 import f69 from "../../assets/resources_servers/gpqa_diamond/data/example_rollouts.jsonl" with { type: "text" };
-import f70 from "../../assets/resources_servers/math_advanced_calculations/configs/math_advanced_calculations.yaml" with { type: "text" };
-import f71 from "../../assets/resources_servers/math_advanced_calculations/data/example.jsonl" with { type: "text" };
-import f72 from "../../assets/resources_servers/math_advanced_calculations/data/example_metrics.json" with { type: "text" };
-import f73 from "../../assets/resources_servers/math_advanced_calculations/data/example_rollouts.jsonl" with { type: "text" };
-import f74 from "../../assets/resources_servers/mcqa/configs/mcqa.yaml" with { type: "text" };
-import f75 from "../../assets/resources_servers/mcqa/data/example.jsonl" with { type: "text" };
-import f76 from "../../assets/resources_servers/mcqa/data/example_metrics.json" with { type: "text" };
-import f77 from "../../assets/resources_servers/mcqa/data/example_rollouts.jsonl" with { type: "text" };
-import f78 from "../../assets/resources_servers/mcqa/data/example_rollouts_with_template_metadata.jsonl" with { type: "text" };
-import f79 from "../../assets/resources_servers/mcqa/data/example_with_template_metadata.jsonl" with { type: "text" };
-import f80 from "../../assets/resources_servers/mcqa/data/example_with_template_metadata_metrics.json" with { type: "text" };
-import f81 from "../../assets/resources_servers/string_match/configs/string_match.yaml" with { type: "text" };
-import f82 from "../../assets/resources_servers/string_match/data/example.jsonl" with { type: "text" };
-import f83 from "../../assets/resources_servers/string_match/data/example_metrics.json" with { type: "text" };
-import f84 from "../../assets/resources_servers/string_match/data/example_rollouts.jsonl" with { type: "text" };
-import f85 from "../../assets/resources_servers/xlam_fc/configs/xlam_fc.yaml" with { type: "text" };
-import f86 from "../../assets/resources_servers/xlam_fc/data/example.jsonl" with { type: "text" };
-import f87 from "../../assets/resources_servers/xlam_fc/data/example_metrics.json" with { type: "text" };
-import f88 from "../../assets/resources_servers/xlam_fc/data/example_rollouts.jsonl" with { type: "text" };
-import f89 from "../../assets/responses_api_agents/simple_agent/configs/simple_agent.yaml" with { type: "text" };
-import f90 from "../../assets/responses_api_models/azure_openai_model/configs/azure_openai_model.yaml" with { type: "text" };
-import f91 from "../../assets/responses_api_models/openai_model/configs/openai_model.yaml" with { type: "text" };
-import f92 from "../../assets/responses_api_models/scripted_model/configs/scripted_model.yaml" with { type: "text" };
-import f93 from "../../assets/responses_api_models/vllm_model/configs/vllm_model.yaml" with { type: "text" };
-import f94 from "../../assets/responses_api_models/vllm_model/configs/vllm_model_for_training.yaml" with { type: "text" };
+import f70 from "../../assets/resources_servers/gui_coordinate/configs/gui_coordinate.yaml" with { type: "text" };
+import f71 from "../../assets/resources_servers/gui_coordinate/data/example.jsonl" with { type: "text" };
+import f72 from "../../assets/resources_servers/gui_coordinate/data/example_metrics.json" with { type: "text" };
+import f73 from "../../assets/resources_servers/gui_coordinate/data/example_rollouts.jsonl" with { type: "text" };
+import f74 from "../../assets/resources_servers/math_advanced_calculations/configs/math_advanced_calculations.yaml" with { type: "text" };
+import f75 from "../../assets/resources_servers/math_advanced_calculations/data/example.jsonl" with { type: "text" };
+import f76 from "../../assets/resources_servers/math_advanced_calculations/data/example_metrics.json" with { type: "text" };
+import f77 from "../../assets/resources_servers/math_advanced_calculations/data/example_rollouts.jsonl" with { type: "text" };
+import f78 from "../../assets/resources_servers/mcqa/configs/mcqa.yaml" with { type: "text" };
+import f79 from "../../assets/resources_servers/mcqa/data/example.jsonl" with { type: "text" };
+import f80 from "../../assets/resources_servers/mcqa/data/example_metrics.json" with { type: "text" };
+import f81 from "../../assets/resources_servers/mcqa/data/example_rollouts.jsonl" with { type: "text" };
+import f82 from "../../assets/resources_servers/mcqa/data/example_rollouts_with_template_metadata.jsonl" with { type: "text" };
+import f83 from "../../assets/resources_servers/mcqa/data/example_with_template_metadata.jsonl" with { type: "text" };
+import f84 from "../../assets/resources_servers/mcqa/data/example_with_template_metadata_metrics.json" with { type: "text" };
+import f85 from "../../assets/resources_servers/string_match/configs/string_match.yaml" with { type: "text" };
+import f86 from "../../assets/resources_servers/string_match/data/example.jsonl" with { type: "text" };
+import f87 from "../../assets/resources_servers/string_match/data/example_metrics.json" with { type: "text" };
+import f88 from "../../assets/resources_servers/string_match/data/example_rollouts.jsonl" with { type: "text" };
+import f89 from "../../assets/resources_servers/xlam_fc/configs/xlam_fc.yaml" with { type: "text" };
+import f90 from "../../assets/resources_servers/xlam_fc/data/example.jsonl" with { type: "text" };
+import f91 from "../../assets/resources_servers/xlam_fc/data/example_metrics.json" with { type: "text" };
+import f92 from "../../assets/resources_servers/xlam_fc/data/example_rollouts.jsonl" with { type: "text" };
+import f93 from "../../assets/responses_api_agents/simple_agent/configs/simple_agent.yaml" with { type: "text" };
+import f94 from "../../assets/responses_api_models/azure_openai_model/configs/azure_openai_model.yaml" with { type: "text" };
+import f95 from "../../assets/responses_api_models/openai_model/configs/openai_model.yaml" with { type: "text" };
+import f96 from "../../assets/responses_api_models/scripted_model/configs/scripted_model.yaml" with { type: "text" };
+import f97 from "../../assets/responses_api_models/vllm_model/configs/vllm_model.yaml" with { type: "text" };
+import f98 from "../../assets/responses_api_models/vllm_model/configs/vllm_model_for_training.yaml" with { type: "text" };
 
 /** Embedded install root: [relative path, file text] pairs (digest.gen.ts holds their digest). */
 export const ASSET_FILES: [string, string][] = [
@@ -167,29 +171,33 @@ export const ASSET_FILES: [string, string][] = [
   ["resources_servers/gpqa_diamond/data/example.jsonl", f67 as unknown as string],
   ["resources_servers/gpqa_diamond/data/example_metrics.json", f68 as unknown as string],
   ["resources_servers/gpqa_diamond/data/example_rollouts.jsonl", f69 as unknown as string],
-  ["resources_servers/math_advanced_calculations/configs/math_advanced_calculations.yaml", f70 as unknown as string],
-  ["resources_servers/math_advanced_calculations/data/example.jsonl", f71 as unknown as string],
-  ["resources_servers/math_advanced_calculations/data/example_metrics.json", f72 as unknown as string],
-  ["resources_servers/math_advanced_calculations/data/example_rollouts.jsonl", f73 as unknown as string],
-  ["resources_servers/mcqa/configs/mcqa.yaml", f74 as unknown as string],
-  ["resources_servers/mcqa/data/example.jsonl", f75 as unknown as string],
-  ["resources_servers/mcqa/data/example_metrics.json", f76 as unknown as string],
-  ["resources_servers/mcqa/data/example_rollouts.jsonl", f77 as unknown as string],
-  ["resources_servers/mcqa/data/example_rollouts_with_template_metadata.jsonl", f78 as unknown as string],
-  ["resources_servers/mcqa/data/example_with_template_metadata.jsonl", f79 as unknown as string],
-  ["resources_servers/mcqa/data/example_with_template_metadata_metrics.json", f80 as unknown as string],
-  ["resources_servers/string_match/configs/string_match.yaml", f81 as unknown as string],
-  ["resources_servers/string_match/data/example.jsonl", f82 as unknown as string],
-  ["resources_servers/string_match/data/example_metrics.json", f83 as unknown as string],
-  ["resources_servers/string_match/data/example_rollouts.jsonl", f84 as unknown as string],
-  ["resources_servers/xlam_fc/configs/xlam_fc.yaml", f85 as unknown as string],
-  ["resources_servers/xlam_fc/data/example.jsonl", f86 as unknown as string],
-  ["resources_servers/xlam_fc/data/example_metrics.json", f87 as unknown as string],
-  ["resources_servers/xlam_fc/data/example_rollouts.jsonl", f88 as unknown as string],
-  ["responses_api_agents/simple_agent/configs/simple_agent.yaml", f89 as unknown as string],
-  ["responses_api_models/azure_openai_model/configs/azure_openai_model.yaml", f90 as unknown as string],
-  ["responses_api_models/openai_model/configs/openai_model.yaml", f91 as unknown as string],
-  ["responses_api_models/scripted_model/configs/scripted_model.yaml", f92 as unknown as string],
-  ["responses_api_models/vllm_model/configs/vllm_model.yaml", f93 as unknown as string],
-  ["responses_api_models/vllm_model/configs/vllm_model_for_training.yaml", f94 as unknown as string],
+  ["resources_servers/gui_coordinate/configs/gui_coordinate.yaml", f70 as unknown as string],
+  ["resources_servers/gui_coordinate/data/example.jsonl", f71 as unknown as string],
+  ["resources_servers/gui_coordinate/data/example_metrics.json", f72 as unknown as string],
+  ["resources_servers/gui_coordinate/data/example_rollouts.jsonl", f73 as unknown as string],
+  ["resources_servers/math_advanced_calculations/configs/math_advanced_calculations.yaml", f74 as unknown as string],
+  ["resources_servers/math_advanced_calculations/data/example.jsonl", f75 as unknown as string],
+  ["resources_servers/math_advanced_calculations/data/example_metrics.json", f76 as unknown as string],
+  ["resources_servers/math_advanced_calculations/data/example_rollouts.jsonl", f77 as unknown as string],
+  ["resources_servers/mcqa/configs/mcqa.yaml", f78 as unknown as string],
+  ["resources_servers/mcqa/data/example.jsonl", f79 as unknown as string],
+  ["resources_servers/mcqa/data/example_metrics.json", f80 as unknown as string],
+  ["resources_servers/mcqa/data/example_rollouts.jsonl", f81 as unknown as string],
+  ["resources_servers/mcqa/data/example_rollouts_with_template_metadata.jsonl", f82 as unknown as string],
+  ["resources_servers/mcqa/data/example_with_template_metadata.jsonl", f83 as unknown as string],
+  ["resources_servers/mcqa/data/example_with_template_metadata_metrics.json", f84 as unknown as string],
+  ["resources_servers/string_match/configs/string_match.yaml", f85 as unknown as string],
+  ["resources_servers/string_match/data/example.jsonl", f86 as unknown as string],
+  ["resources_servers/string_match/data/example_metrics.json", f87 as unknown as string],
+  ["resources_servers/string_match/data/example_rollouts.jsonl", f88 as unknown as string],
+  ["resources_servers/xlam_fc/configs/xlam_fc.yaml", f89 as unknown as string],
+  ["resources_servers/xlam_fc/data/example.jsonl", f90 as unknown as string],
+  ["resources_servers/xlam_fc/data/example_metrics.json", f91 as unknown as string],
+  ["resources_servers/xlam_fc/data/example_rollouts.jsonl", f92 as unknown as string],
+  ["responses_api_agents/simple_agent/configs/simple_agent.yaml", f93 as unknown as string],
+  ["responses_api_models/azure_openai_model/configs/azure_openai_model.yaml", f94 as unknown as string],
+  ["responses_api_models/openai_model/configs/openai_model.yaml", f95 as unknown as string],
+  ["responses_api_models/scripted_model/configs/scripted_model.yaml", f96 as unknown as string],
+  ["responses_api_models/vllm_model/configs/vllm_model.yaml", f97 as unknown as string],
+  ["responses_api_models/vllm_model/configs/vllm_model_for_training.yaml", f98 as unknown as string],
 ];

@@ -25,3 +25,4 @@ registerBuiltin("resources_servers", "arc_agi", async () => (await import("./res
 registerBuiltin("resources_servers", "circle_click", async () => (await import("./resources/circle-click.ts")).component);
 registerBuiltin("resources_servers", "circle_count", async () => (await import("./resources/circle-count.ts")).component);
 registerBuiltin("resources_servers", "string_match", async () => (await import("./resources/string-match.ts")).component);
+registerBuiltin("resources_servers", "gui_coordinate", async () => (await import("./resources/gui-coordinate.ts")).component);

@@ -47,6 +47,7 @@ const SERVERS: [string, string, string][] = [
   ["circle_click", "circle_click", "circle_click_simple_agent"],
   ["circle_count", "circle_count", "circle_count_simple_agent"],
   ["string_match", "string_match", "string_match_simple_agent"],
+  ["gui_coordinate", "gui_coordinate", "gui_coordinate_simple_agent"],
 ];
 
 describe("gym eval reverify reproduces upstream's recorded rewards (rule-based library)", () => {

@@ -10,6 +10,7 @@ import { gradeClick, gradeCount } from "../../src/verify/rules/circles.ts";
 import { gradeEquivalence } from "../../src/verify/rules/equivalence.ts";
 import { callMathTool, gradeMultiverse, MathToolError } from "../../src/verify/rules/multiverse-math.ts";
 import { gradeMultiReward, gradeXlam } from "../../src/verify/rules/tool-call-match.ts";
+import { gradeGuiCoordinate, parseExpectedPoint, parsePoint } from "../../src/verify/rules/gui-coordinate.ts";
 import { pyEqual } from "../../src/util/py-equal.ts";
 import { pyFloat, pyInt } from "../../src/util/py-int.ts";
 import { sequenceRatio } from "../../src/util/py-sequence-matcher.ts";
@@ -190,4 +191,15 @@ describe("math_advanced_calculations tools and verify", () => {
     ["no outputs", [], [1], 0],
     ["empty ground truth", [], [], 1],
   ] as const)("%s", (_n, items, gt, reward) => expect(gradeMultiverse({ output: items }, gt as unknown as unknown[])).toBe(reward));
+});
+
+describe("gui_coordinate (upstream tests/test_app.py cases)", () => {
+  test.each([["0.5,0.25", [0.5, 0.25]], ["not,coords", null], ["0.1,0.2,0.3", null], [" 0.5 , 1e-1", [0.5, 0.1]]] as const)("expected %p → %p", (s, want) => expect(parseExpectedPoint(s)).toEqual(want as never));
+  test.each([
+    ["<point>(500, 250)</point>", [0.5, 0.25]], ["<point>[(500,250)]</point>", [0.5, 0.25]], ["I will click <point>( 500 , 250 )</point> now.", [0.5, 0.25]],
+    ["<point>500 250</point>", null], ["no point here", null], ["<point>(1, 2)</point> <point>(3, 4)</point>", [0.001, 0.002]],
+  ] as const)("point in %p → %p", (t, want) => expect(parsePoint(t)).toEqual(want as never));
+  test.each([["<point>(500, 250)</point>", 1.0], ["<point>(550, 250)</point>", 0.25], ["<point>(900, 900)</point>", 0.0], ["nothing", 0.0]] as const)("reward of %p with max_dist 0.1 = %p", (t, want) =>
+    expect(gradeGuiCoordinate(t, "0.5,0.25", 0.1).reward).toBeCloseTo(want, 12));
+  test("an unparsable expected answer gives 0 and no extraction", () => expect(gradeGuiCoordinate("<point>(1, 1)</point>", "x", 0.15)).toEqual({ reward: 0, expected_answer: "x", extracted_x: null, extracted_y: null, distance: null }));
 });
