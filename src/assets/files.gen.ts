@@ -84,20 +84,33 @@ import f81 from "../../assets/resources_servers/mcqa/data/example_rollouts.jsonl
 import f82 from "../../assets/resources_servers/mcqa/data/example_rollouts_with_template_metadata.jsonl" with { type: "text" };
 import f83 from "../../assets/resources_servers/mcqa/data/example_with_template_metadata.jsonl" with { type: "text" };
 import f84 from "../../assets/resources_servers/mcqa/data/example_with_template_metadata_metrics.json" with { type: "text" };
-import f85 from "../../assets/resources_servers/string_match/configs/string_match.yaml" with { type: "text" };
-import f86 from "../../assets/resources_servers/string_match/data/example.jsonl" with { type: "text" };
-import f87 from "../../assets/resources_servers/string_match/data/example_metrics.json" with { type: "text" };
-import f88 from "../../assets/resources_servers/string_match/data/example_rollouts.jsonl" with { type: "text" };
-import f89 from "../../assets/resources_servers/xlam_fc/configs/xlam_fc.yaml" with { type: "text" };
-import f90 from "../../assets/resources_servers/xlam_fc/data/example.jsonl" with { type: "text" };
-import f91 from "../../assets/resources_servers/xlam_fc/data/example_metrics.json" with { type: "text" };
-import f92 from "../../assets/resources_servers/xlam_fc/data/example_rollouts.jsonl" with { type: "text" };
-import f93 from "../../assets/responses_api_agents/simple_agent/configs/simple_agent.yaml" with { type: "text" };
-import f94 from "../../assets/responses_api_models/azure_openai_model/configs/azure_openai_model.yaml" with { type: "text" };
-import f95 from "../../assets/responses_api_models/openai_model/configs/openai_model.yaml" with { type: "text" };
-import f96 from "../../assets/responses_api_models/scripted_model/configs/scripted_model.yaml" with { type: "text" };
-import f97 from "../../assets/responses_api_models/vllm_model/configs/vllm_model.yaml" with { type: "text" };
-import f98 from "../../assets/responses_api_models/vllm_model/configs/vllm_model_for_training.yaml" with { type: "text" };
+import f85 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/droid_pivot_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
+import f86 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/parallel_tool_calls_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
+import f87 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/search_pivot_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
+import f88 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
+import f89 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/swe_pivot_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
+import f90 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/toolcall_schema_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
+import f91 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/example.jsonl" with { type: "text" };
+import f92 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/example_metrics.json" with { type: "text" };
+import f93 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/example_rollouts.jsonl" with { type: "text" };
+import f94 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example.jsonl" with { type: "text" };
+import f95 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example_metrics.json" with { type: "text" };
+import f96 from "../../assets/resources_servers/string_match/configs/string_match.yaml" with { type: "text" };
+import f97 from "../../assets/resources_servers/string_match/data/example.jsonl" with { type: "text" };
+import f98 from "../../assets/resources_servers/string_match/data/example_metrics.json" with { type: "text" };
+import f99 from "../../assets/resources_servers/string_match/data/example_rollouts.jsonl" with { type: "text" };
+import f100 from "../../assets/resources_servers/xlam_fc/configs/xlam_fc.yaml" with { type: "text" };
+import f101 from "../../assets/resources_servers/xlam_fc/data/example.jsonl" with { type: "text" };
+import f102 from "../../assets/resources_servers/xlam_fc/data/example_metrics.json" with { type: "text" };
+import f103 from "../../assets/resources_servers/xlam_fc/data/example_rollouts.jsonl" with { type: "text" };
+import f104 from "../../assets/responses_api_agents/non_executing_simple_agent/configs/non_executing_simple_agent.yaml" with { type: "text" };
+import f105 from "../../assets/responses_api_agents/simple_agent/configs/simple_agent.yaml" with { type: "text" };
+import f106 from "../../assets/responses_api_agents/tool_simulation_agent/configs/tool_simulation_agent.yaml" with { type: "text" };
+import f107 from "../../assets/responses_api_models/azure_openai_model/configs/azure_openai_model.yaml" with { type: "text" };
+import f108 from "../../assets/responses_api_models/openai_model/configs/openai_model.yaml" with { type: "text" };
+import f109 from "../../assets/responses_api_models/scripted_model/configs/scripted_model.yaml" with { type: "text" };
+import f110 from "../../assets/responses_api_models/vllm_model/configs/vllm_model.yaml" with { type: "text" };
+import f111 from "../../assets/responses_api_models/vllm_model/configs/vllm_model_for_training.yaml" with { type: "text" };
 
 /** Embedded install root: [relative path, file text] pairs (digest.gen.ts holds their digest). */
 export const ASSET_FILES: [string, string][] = [
@@ -186,18 +199,31 @@ export const ASSET_FILES: [string, string][] = [
   ["resources_servers/mcqa/data/example_rollouts_with_template_metadata.jsonl", f82 as unknown as string],
   ["resources_servers/mcqa/data/example_with_template_metadata.jsonl", f83 as unknown as string],
   ["resources_servers/mcqa/data/example_with_template_metadata_metrics.json", f84 as unknown as string],
-  ["resources_servers/string_match/configs/string_match.yaml", f85 as unknown as string],
-  ["resources_servers/string_match/data/example.jsonl", f86 as unknown as string],
-  ["resources_servers/string_match/data/example_metrics.json", f87 as unknown as string],
-  ["resources_servers/string_match/data/example_rollouts.jsonl", f88 as unknown as string],
-  ["resources_servers/xlam_fc/configs/xlam_fc.yaml", f89 as unknown as string],
-  ["resources_servers/xlam_fc/data/example.jsonl", f90 as unknown as string],
-  ["resources_servers/xlam_fc/data/example_metrics.json", f91 as unknown as string],
-  ["resources_servers/xlam_fc/data/example_rollouts.jsonl", f92 as unknown as string],
-  ["responses_api_agents/simple_agent/configs/simple_agent.yaml", f93 as unknown as string],
-  ["responses_api_models/azure_openai_model/configs/azure_openai_model.yaml", f94 as unknown as string],
-  ["responses_api_models/openai_model/configs/openai_model.yaml", f95 as unknown as string],
-  ["responses_api_models/scripted_model/configs/scripted_model.yaml", f96 as unknown as string],
-  ["responses_api_models/vllm_model/configs/vllm_model.yaml", f97 as unknown as string],
-  ["responses_api_models/vllm_model/configs/vllm_model_for_training.yaml", f98 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/droid_pivot_single_step_tool_use_with_argument_comparison.yaml", f85 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/parallel_tool_calls_single_step_tool_use_with_argument_comparison.yaml", f86 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/search_pivot_single_step_tool_use_with_argument_comparison.yaml", f87 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/single_step_tool_use_with_argument_comparison.yaml", f88 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/swe_pivot_single_step_tool_use_with_argument_comparison.yaml", f89 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/toolcall_schema_single_step_tool_use_with_argument_comparison.yaml", f90 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/data/example.jsonl", f91 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/data/example_metrics.json", f92 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/data/example_rollouts.jsonl", f93 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example.jsonl", f94 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example_metrics.json", f95 as unknown as string],
+  ["resources_servers/string_match/configs/string_match.yaml", f96 as unknown as string],
+  ["resources_servers/string_match/data/example.jsonl", f97 as unknown as string],
+  ["resources_servers/string_match/data/example_metrics.json", f98 as unknown as string],
+  ["resources_servers/string_match/data/example_rollouts.jsonl", f99 as unknown as string],
+  ["resources_servers/xlam_fc/configs/xlam_fc.yaml", f100 as unknown as string],
+  ["resources_servers/xlam_fc/data/example.jsonl", f101 as unknown as string],
+  ["resources_servers/xlam_fc/data/example_metrics.json", f102 as unknown as string],
+  ["resources_servers/xlam_fc/data/example_rollouts.jsonl", f103 as unknown as string],
+  ["responses_api_agents/non_executing_simple_agent/configs/non_executing_simple_agent.yaml", f104 as unknown as string],
+  ["responses_api_agents/simple_agent/configs/simple_agent.yaml", f105 as unknown as string],
+  ["responses_api_agents/tool_simulation_agent/configs/tool_simulation_agent.yaml", f106 as unknown as string],
+  ["responses_api_models/azure_openai_model/configs/azure_openai_model.yaml", f107 as unknown as string],
+  ["responses_api_models/openai_model/configs/openai_model.yaml", f108 as unknown as string],
+  ["responses_api_models/scripted_model/configs/scripted_model.yaml", f109 as unknown as string],
+  ["responses_api_models/vllm_model/configs/vllm_model.yaml", f110 as unknown as string],
+  ["responses_api_models/vllm_model/configs/vllm_model_for_training.yaml", f111 as unknown as string],
 ];

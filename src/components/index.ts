@@ -26,3 +26,6 @@ registerBuiltin("resources_servers", "circle_click", async () => (await import("
 registerBuiltin("resources_servers", "circle_count", async () => (await import("./resources/circle-count.ts")).component);
 registerBuiltin("resources_servers", "string_match", async () => (await import("./resources/string-match.ts")).component);
 registerBuiltin("resources_servers", "gui_coordinate", async () => (await import("./resources/gui-coordinate.ts")).component);
+registerBuiltin("responses_api_agents", "non_executing_simple_agent", async () => (await import("./agents/single-call-agents.ts")).nonExecutingComponent);
+registerBuiltin("responses_api_agents", "tool_simulation_agent", async () => (await import("./agents/single-call-agents.ts")).toolSimulationComponent);
+registerBuiltin("resources_servers", "single_step_tool_use_with_argument_comparison", async () => (await import("./resources/single-step-tool-use.ts")).component);
