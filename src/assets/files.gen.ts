@@ -73,44 +73,48 @@ import f70 from "../../assets/resources_servers/gui_coordinate/configs/gui_coord
 import f71 from "../../assets/resources_servers/gui_coordinate/data/example.jsonl" with { type: "text" };
 import f72 from "../../assets/resources_servers/gui_coordinate/data/example_metrics.json" with { type: "text" };
 import f73 from "../../assets/resources_servers/gui_coordinate/data/example_rollouts.jsonl" with { type: "text" };
-import f74 from "../../assets/resources_servers/math_advanced_calculations/configs/math_advanced_calculations.yaml" with { type: "text" };
-import f75 from "../../assets/resources_servers/math_advanced_calculations/data/example.jsonl" with { type: "text" };
-import f76 from "../../assets/resources_servers/math_advanced_calculations/data/example_metrics.json" with { type: "text" };
-import f77 from "../../assets/resources_servers/math_advanced_calculations/data/example_rollouts.jsonl" with { type: "text" };
-import f78 from "../../assets/resources_servers/mcqa/configs/mcqa.yaml" with { type: "text" };
-import f79 from "../../assets/resources_servers/mcqa/data/example.jsonl" with { type: "text" };
-import f80 from "../../assets/resources_servers/mcqa/data/example_metrics.json" with { type: "text" };
-import f81 from "../../assets/resources_servers/mcqa/data/example_rollouts.jsonl" with { type: "text" };
-import f82 from "../../assets/resources_servers/mcqa/data/example_rollouts_with_template_metadata.jsonl" with { type: "text" };
-import f83 from "../../assets/resources_servers/mcqa/data/example_with_template_metadata.jsonl" with { type: "text" };
-import f84 from "../../assets/resources_servers/mcqa/data/example_with_template_metadata_metrics.json" with { type: "text" };
-import f85 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/droid_pivot_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
-import f86 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/parallel_tool_calls_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
-import f87 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/search_pivot_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
-import f88 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
-import f89 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/swe_pivot_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
-import f90 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/toolcall_schema_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
-import f91 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/example.jsonl" with { type: "text" };
-import f92 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/example_metrics.json" with { type: "text" };
-import f93 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/example_rollouts.jsonl" with { type: "text" };
-import f94 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example.jsonl" with { type: "text" };
-import f95 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example_metrics.json" with { type: "text" };
-import f96 from "../../assets/resources_servers/string_match/configs/string_match.yaml" with { type: "text" };
-import f97 from "../../assets/resources_servers/string_match/data/example.jsonl" with { type: "text" };
-import f98 from "../../assets/resources_servers/string_match/data/example_metrics.json" with { type: "text" };
-import f99 from "../../assets/resources_servers/string_match/data/example_rollouts.jsonl" with { type: "text" };
-import f100 from "../../assets/resources_servers/xlam_fc/configs/xlam_fc.yaml" with { type: "text" };
-import f101 from "../../assets/resources_servers/xlam_fc/data/example.jsonl" with { type: "text" };
-import f102 from "../../assets/resources_servers/xlam_fc/data/example_metrics.json" with { type: "text" };
-import f103 from "../../assets/resources_servers/xlam_fc/data/example_rollouts.jsonl" with { type: "text" };
-import f104 from "../../assets/responses_api_agents/non_executing_simple_agent/configs/non_executing_simple_agent.yaml" with { type: "text" };
-import f105 from "../../assets/responses_api_agents/simple_agent/configs/simple_agent.yaml" with { type: "text" };
-import f106 from "../../assets/responses_api_agents/tool_simulation_agent/configs/tool_simulation_agent.yaml" with { type: "text" };
-import f107 from "../../assets/responses_api_models/azure_openai_model/configs/azure_openai_model.yaml" with { type: "text" };
-import f108 from "../../assets/responses_api_models/openai_model/configs/openai_model.yaml" with { type: "text" };
-import f109 from "../../assets/responses_api_models/scripted_model/configs/scripted_model.yaml" with { type: "text" };
-import f110 from "../../assets/responses_api_models/vllm_model/configs/vllm_model.yaml" with { type: "text" };
-import f111 from "../../assets/responses_api_models/vllm_model/configs/vllm_model_for_training.yaml" with { type: "text" };
+import f74 from "../../assets/resources_servers/lc_niah/configs/lc_niah.yaml" with { type: "text" };
+import f75 from "../../assets/resources_servers/lc_niah/data/example.jsonl" with { type: "text" };
+import f76 from "../../assets/resources_servers/lc_niah/data/example_metrics.json" with { type: "text" };
+import f77 from "../../assets/resources_servers/lc_niah/data/example_rollouts.jsonl" with { type: "text" };
+import f78 from "../../assets/resources_servers/math_advanced_calculations/configs/math_advanced_calculations.yaml" with { type: "text" };
+import f79 from "../../assets/resources_servers/math_advanced_calculations/data/example.jsonl" with { type: "text" };
+import f80 from "../../assets/resources_servers/math_advanced_calculations/data/example_metrics.json" with { type: "text" };
+import f81 from "../../assets/resources_servers/math_advanced_calculations/data/example_rollouts.jsonl" with { type: "text" };
+import f82 from "../../assets/resources_servers/mcqa/configs/mcqa.yaml" with { type: "text" };
+import f83 from "../../assets/resources_servers/mcqa/data/example.jsonl" with { type: "text" };
+import f84 from "../../assets/resources_servers/mcqa/data/example_metrics.json" with { type: "text" };
+import f85 from "../../assets/resources_servers/mcqa/data/example_rollouts.jsonl" with { type: "text" };
+import f86 from "../../assets/resources_servers/mcqa/data/example_rollouts_with_template_metadata.jsonl" with { type: "text" };
+import f87 from "../../assets/resources_servers/mcqa/data/example_with_template_metadata.jsonl" with { type: "text" };
+import f88 from "../../assets/resources_servers/mcqa/data/example_with_template_metadata_metrics.json" with { type: "text" };
+import f89 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/droid_pivot_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
+import f90 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/parallel_tool_calls_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
+import f91 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/search_pivot_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
+import f92 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
+import f93 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/swe_pivot_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
+import f94 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/toolcall_schema_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
+import f95 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/example.jsonl" with { type: "text" };
+import f96 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/example_metrics.json" with { type: "text" };
+import f97 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/example_rollouts.jsonl" with { type: "text" };
+import f98 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example.jsonl" with { type: "text" };
+import f99 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example_metrics.json" with { type: "text" };
+import f100 from "../../assets/resources_servers/string_match/configs/string_match.yaml" with { type: "text" };
+import f101 from "../../assets/resources_servers/string_match/data/example.jsonl" with { type: "text" };
+import f102 from "../../assets/resources_servers/string_match/data/example_metrics.json" with { type: "text" };
+import f103 from "../../assets/resources_servers/string_match/data/example_rollouts.jsonl" with { type: "text" };
+import f104 from "../../assets/resources_servers/xlam_fc/configs/xlam_fc.yaml" with { type: "text" };
+import f105 from "../../assets/resources_servers/xlam_fc/data/example.jsonl" with { type: "text" };
+import f106 from "../../assets/resources_servers/xlam_fc/data/example_metrics.json" with { type: "text" };
+import f107 from "../../assets/resources_servers/xlam_fc/data/example_rollouts.jsonl" with { type: "text" };
+import f108 from "../../assets/responses_api_agents/non_executing_simple_agent/configs/non_executing_simple_agent.yaml" with { type: "text" };
+import f109 from "../../assets/responses_api_agents/simple_agent/configs/simple_agent.yaml" with { type: "text" };
+import f110 from "../../assets/responses_api_agents/tool_simulation_agent/configs/tool_simulation_agent.yaml" with { type: "text" };
+import f111 from "../../assets/responses_api_models/azure_openai_model/configs/azure_openai_model.yaml" with { type: "text" };
+import f112 from "../../assets/responses_api_models/openai_model/configs/openai_model.yaml" with { type: "text" };
+import f113 from "../../assets/responses_api_models/scripted_model/configs/scripted_model.yaml" with { type: "text" };
+import f114 from "../../assets/responses_api_models/vllm_model/configs/vllm_model.yaml" with { type: "text" };
+import f115 from "../../assets/responses_api_models/vllm_model/configs/vllm_model_for_training.yaml" with { type: "text" };
 
 /** Embedded install root: [relative path, file text] pairs (digest.gen.ts holds their digest). */
 export const ASSET_FILES: [string, string][] = [
@@ -188,42 +192,46 @@ export const ASSET_FILES: [string, string][] = [
   ["resources_servers/gui_coordinate/data/example.jsonl", f71 as unknown as string],
   ["resources_servers/gui_coordinate/data/example_metrics.json", f72 as unknown as string],
   ["resources_servers/gui_coordinate/data/example_rollouts.jsonl", f73 as unknown as string],
-  ["resources_servers/math_advanced_calculations/configs/math_advanced_calculations.yaml", f74 as unknown as string],
-  ["resources_servers/math_advanced_calculations/data/example.jsonl", f75 as unknown as string],
-  ["resources_servers/math_advanced_calculations/data/example_metrics.json", f76 as unknown as string],
-  ["resources_servers/math_advanced_calculations/data/example_rollouts.jsonl", f77 as unknown as string],
-  ["resources_servers/mcqa/configs/mcqa.yaml", f78 as unknown as string],
-  ["resources_servers/mcqa/data/example.jsonl", f79 as unknown as string],
-  ["resources_servers/mcqa/data/example_metrics.json", f80 as unknown as string],
-  ["resources_servers/mcqa/data/example_rollouts.jsonl", f81 as unknown as string],
-  ["resources_servers/mcqa/data/example_rollouts_with_template_metadata.jsonl", f82 as unknown as string],
-  ["resources_servers/mcqa/data/example_with_template_metadata.jsonl", f83 as unknown as string],
-  ["resources_servers/mcqa/data/example_with_template_metadata_metrics.json", f84 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/droid_pivot_single_step_tool_use_with_argument_comparison.yaml", f85 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/parallel_tool_calls_single_step_tool_use_with_argument_comparison.yaml", f86 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/search_pivot_single_step_tool_use_with_argument_comparison.yaml", f87 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/single_step_tool_use_with_argument_comparison.yaml", f88 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/swe_pivot_single_step_tool_use_with_argument_comparison.yaml", f89 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/toolcall_schema_single_step_tool_use_with_argument_comparison.yaml", f90 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/data/example.jsonl", f91 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/data/example_metrics.json", f92 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/data/example_rollouts.jsonl", f93 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example.jsonl", f94 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example_metrics.json", f95 as unknown as string],
-  ["resources_servers/string_match/configs/string_match.yaml", f96 as unknown as string],
-  ["resources_servers/string_match/data/example.jsonl", f97 as unknown as string],
-  ["resources_servers/string_match/data/example_metrics.json", f98 as unknown as string],
-  ["resources_servers/string_match/data/example_rollouts.jsonl", f99 as unknown as string],
-  ["resources_servers/xlam_fc/configs/xlam_fc.yaml", f100 as unknown as string],
-  ["resources_servers/xlam_fc/data/example.jsonl", f101 as unknown as string],
-  ["resources_servers/xlam_fc/data/example_metrics.json", f102 as unknown as string],
-  ["resources_servers/xlam_fc/data/example_rollouts.jsonl", f103 as unknown as string],
-  ["responses_api_agents/non_executing_simple_agent/configs/non_executing_simple_agent.yaml", f104 as unknown as string],
-  ["responses_api_agents/simple_agent/configs/simple_agent.yaml", f105 as unknown as string],
-  ["responses_api_agents/tool_simulation_agent/configs/tool_simulation_agent.yaml", f106 as unknown as string],
-  ["responses_api_models/azure_openai_model/configs/azure_openai_model.yaml", f107 as unknown as string],
-  ["responses_api_models/openai_model/configs/openai_model.yaml", f108 as unknown as string],
-  ["responses_api_models/scripted_model/configs/scripted_model.yaml", f109 as unknown as string],
-  ["responses_api_models/vllm_model/configs/vllm_model.yaml", f110 as unknown as string],
-  ["responses_api_models/vllm_model/configs/vllm_model_for_training.yaml", f111 as unknown as string],
+  ["resources_servers/lc_niah/configs/lc_niah.yaml", f74 as unknown as string],
+  ["resources_servers/lc_niah/data/example.jsonl", f75 as unknown as string],
+  ["resources_servers/lc_niah/data/example_metrics.json", f76 as unknown as string],
+  ["resources_servers/lc_niah/data/example_rollouts.jsonl", f77 as unknown as string],
+  ["resources_servers/math_advanced_calculations/configs/math_advanced_calculations.yaml", f78 as unknown as string],
+  ["resources_servers/math_advanced_calculations/data/example.jsonl", f79 as unknown as string],
+  ["resources_servers/math_advanced_calculations/data/example_metrics.json", f80 as unknown as string],
+  ["resources_servers/math_advanced_calculations/data/example_rollouts.jsonl", f81 as unknown as string],
+  ["resources_servers/mcqa/configs/mcqa.yaml", f82 as unknown as string],
+  ["resources_servers/mcqa/data/example.jsonl", f83 as unknown as string],
+  ["resources_servers/mcqa/data/example_metrics.json", f84 as unknown as string],
+  ["resources_servers/mcqa/data/example_rollouts.jsonl", f85 as unknown as string],
+  ["resources_servers/mcqa/data/example_rollouts_with_template_metadata.jsonl", f86 as unknown as string],
+  ["resources_servers/mcqa/data/example_with_template_metadata.jsonl", f87 as unknown as string],
+  ["resources_servers/mcqa/data/example_with_template_metadata_metrics.json", f88 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/droid_pivot_single_step_tool_use_with_argument_comparison.yaml", f89 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/parallel_tool_calls_single_step_tool_use_with_argument_comparison.yaml", f90 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/search_pivot_single_step_tool_use_with_argument_comparison.yaml", f91 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/single_step_tool_use_with_argument_comparison.yaml", f92 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/swe_pivot_single_step_tool_use_with_argument_comparison.yaml", f93 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/toolcall_schema_single_step_tool_use_with_argument_comparison.yaml", f94 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/data/example.jsonl", f95 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/data/example_metrics.json", f96 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/data/example_rollouts.jsonl", f97 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example.jsonl", f98 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example_metrics.json", f99 as unknown as string],
+  ["resources_servers/string_match/configs/string_match.yaml", f100 as unknown as string],
+  ["resources_servers/string_match/data/example.jsonl", f101 as unknown as string],
+  ["resources_servers/string_match/data/example_metrics.json", f102 as unknown as string],
+  ["resources_servers/string_match/data/example_rollouts.jsonl", f103 as unknown as string],
+  ["resources_servers/xlam_fc/configs/xlam_fc.yaml", f104 as unknown as string],
+  ["resources_servers/xlam_fc/data/example.jsonl", f105 as unknown as string],
+  ["resources_servers/xlam_fc/data/example_metrics.json", f106 as unknown as string],
+  ["resources_servers/xlam_fc/data/example_rollouts.jsonl", f107 as unknown as string],
+  ["responses_api_agents/non_executing_simple_agent/configs/non_executing_simple_agent.yaml", f108 as unknown as string],
+  ["responses_api_agents/simple_agent/configs/simple_agent.yaml", f109 as unknown as string],
+  ["responses_api_agents/tool_simulation_agent/configs/tool_simulation_agent.yaml", f110 as unknown as string],
+  ["responses_api_models/azure_openai_model/configs/azure_openai_model.yaml", f111 as unknown as string],
+  ["responses_api_models/openai_model/configs/openai_model.yaml", f112 as unknown as string],
+  ["responses_api_models/scripted_model/configs/scripted_model.yaml", f113 as unknown as string],
+  ["responses_api_models/vllm_model/configs/vllm_model.yaml", f114 as unknown as string],
+  ["responses_api_models/vllm_model/configs/vllm_model_for_training.yaml", f115 as unknown as string],
 ];

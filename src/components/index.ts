@@ -29,3 +29,4 @@ registerBuiltin("resources_servers", "gui_coordinate", async () => (await import
 registerBuiltin("responses_api_agents", "non_executing_simple_agent", async () => (await import("./agents/single-call-agents.ts")).nonExecutingComponent);
 registerBuiltin("responses_api_agents", "tool_simulation_agent", async () => (await import("./agents/single-call-agents.ts")).toolSimulationComponent);
 registerBuiltin("resources_servers", "single_step_tool_use_with_argument_comparison", async () => (await import("./resources/single-step-tool-use.ts")).component);
+registerBuiltin("resources_servers", "lc_niah", async () => (await import("./resources/lc-niah.ts")).component);

@@ -11,14 +11,14 @@ function codePoints(s: string): number[] {
 }
 
 /** b's element → ascending positions, popular elements dropped (difflib's b2j with autojunk). */
-function indexB(b: number[]): Map<number, number[]> {
+function indexB(b: number[], autojunk = true): Map<number, number[]> {
   const b2j = new Map<number, number[]>();
   b.forEach((x, j) => {
     const list = b2j.get(x);
     if (list) list.push(j);
     else b2j.set(x, [j]);
   });
-  if (b.length >= 200) {
+  if (autojunk && b.length >= 200) {
     const limit = Math.floor(b.length / 100) + 1;
     for (const [x, list] of b2j) if (list.length > limit) b2j.delete(x);
   }
@@ -53,12 +53,18 @@ function longest(a: number[], b: number[], b2j: Map<number, number[]>, alo: numb
   return [besti, bestj, bestsize];
 }
 
-/** `SequenceMatcher(None, a, b).ratio()`: 2·M / (len(a) + len(b)), 1.0 for two empty strings. */
-export function sequenceRatio(as: string, bs: string): number {
+/** `SequenceMatcher(None, a, b, autojunk=…).find_longest_match(0, len(a), 0, len(b)).size` (code points). */
+export function longestMatchSize(as: string, bs: string, autojunk = true): number {
+  const a = codePoints(as), b = codePoints(bs);
+  return longest(a, b, indexB(b, autojunk), 0, a.length, 0, b.length)[2];
+}
+
+/** `SequenceMatcher(None, a, b, autojunk=…).ratio()`: 2·M / (len(a) + len(b)), 1.0 for two empty strings. */
+export function sequenceRatio(as: string, bs: string, autojunk = true): number {
   const a = codePoints(as), b = codePoints(bs);
   const total = a.length + b.length;
   if (total === 0) return 1.0;
-  const b2j = indexB(b);
+  const b2j = indexB(b, autojunk);
   let matched = 0;
   const queue: [number, number, number, number][] = [[0, a.length, 0, b.length]];
   while (queue.length > 0) {

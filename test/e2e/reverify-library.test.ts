@@ -48,6 +48,7 @@ const SERVERS: [string, string, string][] = [
   ["circle_count", "circle_count", "circle_count_simple_agent"],
   ["string_match", "string_match", "string_match_simple_agent"],
   ["gui_coordinate", "gui_coordinate", "gui_coordinate_simple_agent"],
+  ["lc_niah", "lc_niah", "lc_niah_simple_agent"],
   ["single_step_tool_use_with_argument_comparison", "single_step_tool_use_with_argument_comparison", "single_step_tool_use_with_argument_comparison_agent"],
 ];
 
