@@ -2,236 +2,284 @@
 import f0 from "../../assets/environment_servers/legacy_agent/configs/legacy_agent.yaml" with { type: "text" };
 import f1 from "../../assets/environment_servers/single_agent_turn/configs/single_agent_turn.yaml" with { type: "text" };
 import f2 from "../../assets/environment_servers/single_agent_turn_legacy/configs/single_agent_turn_legacy.yaml" with { type: "text" };
-import f3 from "../../assets/resources_servers/arc_agi/configs/arc_agi.yaml" with { type: "text" };
-import f4 from "../../assets/resources_servers/arc_agi/data/example.jsonl" with { type: "text" };
-import f5 from "../../assets/resources_servers/arc_agi/data/example_metrics.json" with { type: "text" };
-import f6 from "../../assets/resources_servers/arc_agi/data/example_prepare.jsonl" with { type: "text" };
-import f7 from "../../assets/resources_servers/arc_agi/data/example_rollouts.jsonl" with { type: "text" };
-import f8 from "../../assets/resources_servers/calendar/configs/calendar.yaml" with { type: "text" };
-import f9 from "../../assets/resources_servers/calendar/configs/calendar_v2.yaml" with { type: "text" };
-import f10 from "../../assets/resources_servers/calendar/data/example.jsonl" with { type: "text" };
-import f11 from "../../assets/resources_servers/calendar/data/example_metrics.json" with { type: "text" };
-import f12 from "../../assets/resources_servers/calendar/data/example_rollouts.jsonl" with { type: "text" };
-import f13 from "../../assets/resources_servers/circle_click/configs/circle_click.yaml" with { type: "text" };
-import f14 from "../../assets/resources_servers/circle_click/data/example.jsonl" with { type: "text" };
-import f15 from "../../assets/resources_servers/circle_click/data/example_metrics.json" with { type: "text" };
-import f16 from "../../assets/resources_servers/circle_click/data/example_rollouts.jsonl" with { type: "text" };
-import f17 from "../../assets/resources_servers/circle_click/data/example_rollouts_agent_metrics.json" with { type: "text" };
-import f18 from "../../assets/resources_servers/circle_click/data/example_rollouts_materialized_inputs.jsonl" with { type: "text" };
-import f19 from "../../assets/resources_servers/circle_click/data/example_rollouts_reward_profiling.jsonl" with { type: "text" };
-import f20 from "../../assets/resources_servers/circle_count/configs/circle_count.yaml" with { type: "text" };
-import f21 from "../../assets/resources_servers/circle_count/data/example.jsonl" with { type: "text" };
-import f22 from "../../assets/resources_servers/circle_count/data/example_metrics.json" with { type: "text" };
-import f23 from "../../assets/resources_servers/circle_count/data/example_rollouts.jsonl" with { type: "text" };
-import f24 from "../../assets/resources_servers/circle_count/data/example_rollouts_aggregate_metrics.json" with { type: "text" };
-import f25 from "../../assets/resources_servers/circle_count/data/example_rollouts_materialized_inputs.jsonl" with { type: "text" };
-import f26 from "../../assets/resources_servers/code_gen/configs/code_gen.yaml" with { type: "text" };
-import f27 from "../../assets/resources_servers/code_gen/data/example.jsonl" with { type: "text" };
-import f28 from "../../assets/resources_servers/code_gen/data/example_metrics.json" with { type: "text" };
-import f29 from "../../assets/resources_servers/code_gen/data/example_rollouts.jsonl" with { type: "text" };
-import f30 from "../../assets/resources_servers/equivalence_llm_judge/configs/equivalence_llm_judge.yaml" with { type: "text" };
-import f31 from "../../assets/resources_servers/equivalence_llm_judge/configs/lc_judge.yaml" with { type: "text" };
-import f32 from "../../assets/resources_servers/equivalence_llm_judge/configs/nl2bash-equivalency.yaml" with { type: "text" };
-import f33 from "../../assets/resources_servers/equivalence_llm_judge/data/example.jsonl" with { type: "text" };
-import f34 from "../../assets/resources_servers/equivalence_llm_judge/data/example_metrics.json" with { type: "text" };
-import f35 from "../../assets/resources_servers/equivalence_llm_judge/data/example_metrics_openqa.json" with { type: "text" };
-import f36 from "../../assets/resources_servers/equivalence_llm_judge/data/example_nl2bash.jsonl" with { type: "text" };
-import f37 from "../../assets/resources_servers/equivalence_llm_judge/data/example_openqa.jsonl" with { type: "text" };
-import f38 from "../../assets/resources_servers/equivalence_llm_judge/data/example_openqa_metrics.json" with { type: "text" };
-import f39 from "../../assets/resources_servers/equivalence_llm_judge/data/example_prepare.jsonl" with { type: "text" };
-import f40 from "../../assets/resources_servers/equivalence_llm_judge/data/example_rollouts.jsonl" with { type: "text" };
-import f41 from "../../assets/resources_servers/equivalence_llm_judge/data/example_rollouts_openqa.jsonl" with { type: "text" };
-import f42 from "../../assets/resources_servers/equivalence_llm_judge/prompt_templates/equivalence_llm_judge.txt" with { type: "text" };
-import f43 from "../../assets/resources_servers/equivalence_llm_judge/prompt_templates/lc.txt" with { type: "text" };
-import f44 from "../../assets/resources_servers/equivalence_llm_judge/prompt_templates/lc_judge.txt" with { type: "text" };
-import f45 from "../../assets/resources_servers/equivalence_rule/configs/lc.yaml" with { type: "text" };
-import f46 from "../../assets/resources_servers/equivalence_rule/data/example.jsonl" with { type: "text" };
-import f47 from "../../assets/resources_servers/equivalence_rule/data/example_metrics.json" with { type: "text" };
-import f48 from "../../assets/resources_servers/equivalence_rule/data/example_rollouts.jsonl" with { type: "text" };
-import f49 from "../../assets/resources_servers/example_multi_step/configs/example_multi_step.yaml" with { type: "text" };
-import f50 from "../../assets/resources_servers/example_multi_step/data/example.jsonl" with { type: "text" };
-import f51 from "../../assets/resources_servers/example_multi_step/data/example_metrics.json" with { type: "text" };
-import f52 from "../../assets/resources_servers/example_multi_step/data/example_rollouts.jsonl" with { type: "text" };
-import f53 from "../../assets/resources_servers/example_session_state_mgmt/configs/example_session_state_mgmt.yaml" with { type: "text" };
-import f54 from "../../assets/resources_servers/example_session_state_mgmt/data/example.jsonl" with { type: "text" };
-import f55 from "../../assets/resources_servers/example_session_state_mgmt/data/example_metrics.json" with { type: "text" };
-import f56 from "../../assets/resources_servers/example_session_state_mgmt/data/example_rollouts.jsonl" with { type: "text" };
-import f57 from "../../assets/resources_servers/example_single_tool_call/configs/example_single_tool_call.yaml" with { type: "text" };
-import f58 from "../../assets/resources_servers/example_single_tool_call/configs/example_single_tool_call_single_agent_turn.yaml" with { type: "text" };
-import f59 from "../../assets/resources_servers/example_single_tool_call/data/example.jsonl" with { type: "text" };
-import f60 from "../../assets/resources_servers/example_single_tool_call/data/example_metrics.json" with { type: "text" };
-import f61 from "../../assets/resources_servers/example_single_tool_call/data/example_rollouts.jsonl" with { type: "text" };
-import f62 from "../../assets/resources_servers/example_tool_call_multireward/configs/example_tool_call_multireward.yaml" with { type: "text" };
-import f63 from "../../assets/resources_servers/example_tool_call_multireward/data/example.jsonl" with { type: "text" };
-import f64 from "../../assets/resources_servers/example_tool_call_multireward/data/example_metrics.json" with { type: "text" };
-import f65 from "../../assets/resources_servers/example_tool_call_multireward/data/example_rollouts.jsonl" with { type: "text" };
-import f66 from "../../assets/resources_servers/gpqa_diamond/configs/gpqa_diamond.yaml" with { type: "text" };
-import f67 from "../../assets/resources_servers/gpqa_diamond/data/example.jsonl" with { type: "text" };
-import f68 from "../../assets/resources_servers/gpqa_diamond/data/example_metrics.json" with { type: "text" };
-import f69 from "../../assets/resources_servers/gpqa_diamond/data/example_rollouts.jsonl" with { type: "text" };
-import f70 from "../../assets/resources_servers/gui_coordinate/configs/gui_coordinate.yaml" with { type: "text" };
-import f71 from "../../assets/resources_servers/gui_coordinate/data/example.jsonl" with { type: "text" };
-import f72 from "../../assets/resources_servers/gui_coordinate/data/example_metrics.json" with { type: "text" };
-import f73 from "../../assets/resources_servers/gui_coordinate/data/example_rollouts.jsonl" with { type: "text" };
-import f74 from "../../assets/resources_servers/lc_niah/configs/lc_niah.yaml" with { type: "text" };
-import f75 from "../../assets/resources_servers/lc_niah/data/example.jsonl" with { type: "text" };
-import f76 from "../../assets/resources_servers/lc_niah/data/example_metrics.json" with { type: "text" };
-import f77 from "../../assets/resources_servers/lc_niah/data/example_rollouts.jsonl" with { type: "text" };
-import f78 from "../../assets/resources_servers/math_advanced_calculations/configs/math_advanced_calculations.yaml" with { type: "text" };
-import f79 from "../../assets/resources_servers/math_advanced_calculations/data/example.jsonl" with { type: "text" };
-import f80 from "../../assets/resources_servers/math_advanced_calculations/data/example_metrics.json" with { type: "text" };
-import f81 from "../../assets/resources_servers/math_advanced_calculations/data/example_rollouts.jsonl" with { type: "text" };
-import f82 from "../../assets/resources_servers/mcqa/configs/mcqa.yaml" with { type: "text" };
-import f83 from "../../assets/resources_servers/mcqa/data/example.jsonl" with { type: "text" };
-import f84 from "../../assets/resources_servers/mcqa/data/example_metrics.json" with { type: "text" };
-import f85 from "../../assets/resources_servers/mcqa/data/example_rollouts.jsonl" with { type: "text" };
-import f86 from "../../assets/resources_servers/mcqa/data/example_rollouts_with_template_metadata.jsonl" with { type: "text" };
-import f87 from "../../assets/resources_servers/mcqa/data/example_with_template_metadata.jsonl" with { type: "text" };
-import f88 from "../../assets/resources_servers/mcqa/data/example_with_template_metadata_metrics.json" with { type: "text" };
-import f89 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/droid_pivot_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
-import f90 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/parallel_tool_calls_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
-import f91 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/search_pivot_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
-import f92 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
-import f93 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/swe_pivot_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
-import f94 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/toolcall_schema_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
-import f95 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/example.jsonl" with { type: "text" };
-import f96 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/example_metrics.json" with { type: "text" };
-import f97 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/example_rollouts.jsonl" with { type: "text" };
-import f98 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example.jsonl" with { type: "text" };
-import f99 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example_metrics.json" with { type: "text" };
-import f100 from "../../assets/resources_servers/string_match/configs/string_match.yaml" with { type: "text" };
-import f101 from "../../assets/resources_servers/string_match/data/example.jsonl" with { type: "text" };
-import f102 from "../../assets/resources_servers/string_match/data/example_metrics.json" with { type: "text" };
-import f103 from "../../assets/resources_servers/string_match/data/example_rollouts.jsonl" with { type: "text" };
-import f104 from "../../assets/resources_servers/xlam_fc/configs/xlam_fc.yaml" with { type: "text" };
-import f105 from "../../assets/resources_servers/xlam_fc/data/example.jsonl" with { type: "text" };
-import f106 from "../../assets/resources_servers/xlam_fc/data/example_metrics.json" with { type: "text" };
-import f107 from "../../assets/resources_servers/xlam_fc/data/example_rollouts.jsonl" with { type: "text" };
-import f108 from "../../assets/responses_api_agents/non_executing_simple_agent/configs/non_executing_simple_agent.yaml" with { type: "text" };
-import f109 from "../../assets/responses_api_agents/simple_agent/configs/simple_agent.yaml" with { type: "text" };
-import f110 from "../../assets/responses_api_agents/tool_simulation_agent/configs/tool_simulation_agent.yaml" with { type: "text" };
-import f111 from "../../assets/responses_api_models/azure_openai_model/configs/azure_openai_model.yaml" with { type: "text" };
-import f112 from "../../assets/responses_api_models/openai_model/configs/openai_model.yaml" with { type: "text" };
-import f113 from "../../assets/responses_api_models/scripted_model/configs/scripted_model.yaml" with { type: "text" };
-import f114 from "../../assets/responses_api_models/vllm_model/configs/vllm_model.yaml" with { type: "text" };
-import f115 from "../../assets/responses_api_models/vllm_model/configs/vllm_model_for_training.yaml" with { type: "text" };
+import f3 from "../../assets/environments/arc_agi/config.yaml" with { type: "text" };
+import f4 from "../../assets/environments/arc_agi/data/example.jsonl" with { type: "text" };
+import f5 from "../../assets/environments/arc_agi/data/example_metrics.json" with { type: "text" };
+import f6 from "../../assets/environments/arc_agi/data/example_rollouts.jsonl" with { type: "text" };
+import f7 from "../../assets/environments/calendar/config.yaml" with { type: "text" };
+import f8 from "../../assets/environments/calendar/data/example.jsonl" with { type: "text" };
+import f9 from "../../assets/environments/calendar/data/example_metrics.json" with { type: "text" };
+import f10 from "../../assets/environments/calendar/data/example_rollouts.jsonl" with { type: "text" };
+import f11 from "../../assets/environments/calendar_v2/config.yaml" with { type: "text" };
+import f12 from "../../assets/environments/calendar_v2/data/example.jsonl" with { type: "text" };
+import f13 from "../../assets/environments/calendar_v2/data/example_metrics.json" with { type: "text" };
+import f14 from "../../assets/environments/calendar_v2/data/example_rollouts.jsonl" with { type: "text" };
+import f15 from "../../assets/environments/circle_click/config.yaml" with { type: "text" };
+import f16 from "../../assets/environments/circle_click/data/example.jsonl" with { type: "text" };
+import f17 from "../../assets/environments/circle_click/data/example_metrics.json" with { type: "text" };
+import f18 from "../../assets/environments/circle_click/data/example_rollouts.jsonl" with { type: "text" };
+import f19 from "../../assets/environments/circle_count/config.yaml" with { type: "text" };
+import f20 from "../../assets/environments/circle_count/data/example.jsonl" with { type: "text" };
+import f21 from "../../assets/environments/circle_count/data/example_metrics.json" with { type: "text" };
+import f22 from "../../assets/environments/circle_count/data/example_rollouts.jsonl" with { type: "text" };
+import f23 from "../../assets/environments/code_gen/config.yaml" with { type: "text" };
+import f24 from "../../assets/environments/code_gen/data/example.jsonl" with { type: "text" };
+import f25 from "../../assets/environments/code_gen/data/example_metrics.json" with { type: "text" };
+import f26 from "../../assets/environments/code_gen/data/example_rollouts.jsonl" with { type: "text" };
+import f27 from "../../assets/resources_servers/arc_agi/configs/arc_agi.yaml" with { type: "text" };
+import f28 from "../../assets/resources_servers/arc_agi/data/example.jsonl" with { type: "text" };
+import f29 from "../../assets/resources_servers/arc_agi/data/example_metrics.json" with { type: "text" };
+import f30 from "../../assets/resources_servers/arc_agi/data/example_prepare.jsonl" with { type: "text" };
+import f31 from "../../assets/resources_servers/arc_agi/data/example_rollouts.jsonl" with { type: "text" };
+import f32 from "../../assets/resources_servers/calendar/configs/calendar.yaml" with { type: "text" };
+import f33 from "../../assets/resources_servers/calendar/configs/calendar_v2.yaml" with { type: "text" };
+import f34 from "../../assets/resources_servers/calendar/data/example.jsonl" with { type: "text" };
+import f35 from "../../assets/resources_servers/calendar/data/example_metrics.json" with { type: "text" };
+import f36 from "../../assets/resources_servers/calendar/data/example_rollouts.jsonl" with { type: "text" };
+import f37 from "../../assets/resources_servers/circle_click/configs/circle_click.yaml" with { type: "text" };
+import f38 from "../../assets/resources_servers/circle_click/data/example.jsonl" with { type: "text" };
+import f39 from "../../assets/resources_servers/circle_click/data/example_metrics.json" with { type: "text" };
+import f40 from "../../assets/resources_servers/circle_click/data/example_rollouts.jsonl" with { type: "text" };
+import f41 from "../../assets/resources_servers/circle_click/data/example_rollouts_agent_metrics.json" with { type: "text" };
+import f42 from "../../assets/resources_servers/circle_click/data/example_rollouts_materialized_inputs.jsonl" with { type: "text" };
+import f43 from "../../assets/resources_servers/circle_click/data/example_rollouts_reward_profiling.jsonl" with { type: "text" };
+import f44 from "../../assets/resources_servers/circle_count/configs/circle_count.yaml" with { type: "text" };
+import f45 from "../../assets/resources_servers/circle_count/data/example.jsonl" with { type: "text" };
+import f46 from "../../assets/resources_servers/circle_count/data/example_metrics.json" with { type: "text" };
+import f47 from "../../assets/resources_servers/circle_count/data/example_rollouts.jsonl" with { type: "text" };
+import f48 from "../../assets/resources_servers/circle_count/data/example_rollouts_aggregate_metrics.json" with { type: "text" };
+import f49 from "../../assets/resources_servers/circle_count/data/example_rollouts_materialized_inputs.jsonl" with { type: "text" };
+import f50 from "../../assets/resources_servers/code_gen/configs/code_gen.yaml" with { type: "text" };
+import f51 from "../../assets/resources_servers/code_gen/data/example.jsonl" with { type: "text" };
+import f52 from "../../assets/resources_servers/code_gen/data/example_metrics.json" with { type: "text" };
+import f53 from "../../assets/resources_servers/code_gen/data/example_rollouts.jsonl" with { type: "text" };
+import f54 from "../../assets/resources_servers/equivalence_llm_judge/configs/equivalence_llm_judge.yaml" with { type: "text" };
+import f55 from "../../assets/resources_servers/equivalence_llm_judge/configs/lc_judge.yaml" with { type: "text" };
+import f56 from "../../assets/resources_servers/equivalence_llm_judge/configs/nl2bash-equivalency.yaml" with { type: "text" };
+import f57 from "../../assets/resources_servers/equivalence_llm_judge/data/example.jsonl" with { type: "text" };
+import f58 from "../../assets/resources_servers/equivalence_llm_judge/data/example_metrics.json" with { type: "text" };
+import f59 from "../../assets/resources_servers/equivalence_llm_judge/data/example_metrics_openqa.json" with { type: "text" };
+import f60 from "../../assets/resources_servers/equivalence_llm_judge/data/example_nl2bash.jsonl" with { type: "text" };
+import f61 from "../../assets/resources_servers/equivalence_llm_judge/data/example_openqa.jsonl" with { type: "text" };
+import f62 from "../../assets/resources_servers/equivalence_llm_judge/data/example_openqa_metrics.json" with { type: "text" };
+import f63 from "../../assets/resources_servers/equivalence_llm_judge/data/example_prepare.jsonl" with { type: "text" };
+import f64 from "../../assets/resources_servers/equivalence_llm_judge/data/example_rollouts.jsonl" with { type: "text" };
+import f65 from "../../assets/resources_servers/equivalence_llm_judge/data/example_rollouts_openqa.jsonl" with { type: "text" };
+import f66 from "../../assets/resources_servers/equivalence_llm_judge/prompt_templates/equivalence_llm_judge.txt" with { type: "text" };
+import f67 from "../../assets/resources_servers/equivalence_llm_judge/prompt_templates/lc.txt" with { type: "text" };
+import f68 from "../../assets/resources_servers/equivalence_llm_judge/prompt_templates/lc_judge.txt" with { type: "text" };
+import f69 from "../../assets/resources_servers/equivalence_rule/configs/lc.yaml" with { type: "text" };
+import f70 from "../../assets/resources_servers/equivalence_rule/data/example.jsonl" with { type: "text" };
+import f71 from "../../assets/resources_servers/equivalence_rule/data/example_metrics.json" with { type: "text" };
+import f72 from "../../assets/resources_servers/equivalence_rule/data/example_rollouts.jsonl" with { type: "text" };
+import f73 from "../../assets/resources_servers/example_multi_step/configs/example_multi_step.yaml" with { type: "text" };
+import f74 from "../../assets/resources_servers/example_multi_step/data/example.jsonl" with { type: "text" };
+import f75 from "../../assets/resources_servers/example_multi_step/data/example_metrics.json" with { type: "text" };
+import f76 from "../../assets/resources_servers/example_multi_step/data/example_rollouts.jsonl" with { type: "text" };
+import f77 from "../../assets/resources_servers/example_session_state_mgmt/configs/example_session_state_mgmt.yaml" with { type: "text" };
+import f78 from "../../assets/resources_servers/example_session_state_mgmt/data/example.jsonl" with { type: "text" };
+import f79 from "../../assets/resources_servers/example_session_state_mgmt/data/example_metrics.json" with { type: "text" };
+import f80 from "../../assets/resources_servers/example_session_state_mgmt/data/example_rollouts.jsonl" with { type: "text" };
+import f81 from "../../assets/resources_servers/example_single_tool_call/configs/example_single_tool_call.yaml" with { type: "text" };
+import f82 from "../../assets/resources_servers/example_single_tool_call/configs/example_single_tool_call_single_agent_turn.yaml" with { type: "text" };
+import f83 from "../../assets/resources_servers/example_single_tool_call/data/example.jsonl" with { type: "text" };
+import f84 from "../../assets/resources_servers/example_single_tool_call/data/example_metrics.json" with { type: "text" };
+import f85 from "../../assets/resources_servers/example_single_tool_call/data/example_rollouts.jsonl" with { type: "text" };
+import f86 from "../../assets/resources_servers/example_tool_call_multireward/configs/example_tool_call_multireward.yaml" with { type: "text" };
+import f87 from "../../assets/resources_servers/example_tool_call_multireward/data/example.jsonl" with { type: "text" };
+import f88 from "../../assets/resources_servers/example_tool_call_multireward/data/example_metrics.json" with { type: "text" };
+import f89 from "../../assets/resources_servers/example_tool_call_multireward/data/example_rollouts.jsonl" with { type: "text" };
+import f90 from "../../assets/resources_servers/gpqa_diamond/configs/gpqa_diamond.yaml" with { type: "text" };
+import f91 from "../../assets/resources_servers/gpqa_diamond/data/example.jsonl" with { type: "text" };
+import f92 from "../../assets/resources_servers/gpqa_diamond/data/example_metrics.json" with { type: "text" };
+import f93 from "../../assets/resources_servers/gpqa_diamond/data/example_rollouts.jsonl" with { type: "text" };
+import f94 from "../../assets/resources_servers/gui_coordinate/configs/gui_coordinate.yaml" with { type: "text" };
+import f95 from "../../assets/resources_servers/gui_coordinate/data/example.jsonl" with { type: "text" };
+import f96 from "../../assets/resources_servers/gui_coordinate/data/example_metrics.json" with { type: "text" };
+import f97 from "../../assets/resources_servers/gui_coordinate/data/example_rollouts.jsonl" with { type: "text" };
+import f98 from "../../assets/resources_servers/lc_niah/configs/lc_niah.yaml" with { type: "text" };
+import f99 from "../../assets/resources_servers/lc_niah/data/example.jsonl" with { type: "text" };
+import f100 from "../../assets/resources_servers/lc_niah/data/example_metrics.json" with { type: "text" };
+import f101 from "../../assets/resources_servers/lc_niah/data/example_rollouts.jsonl" with { type: "text" };
+import f102 from "../../assets/resources_servers/math_advanced_calculations/configs/math_advanced_calculations.yaml" with { type: "text" };
+import f103 from "../../assets/resources_servers/math_advanced_calculations/data/example.jsonl" with { type: "text" };
+import f104 from "../../assets/resources_servers/math_advanced_calculations/data/example_metrics.json" with { type: "text" };
+import f105 from "../../assets/resources_servers/math_advanced_calculations/data/example_rollouts.jsonl" with { type: "text" };
+import f106 from "../../assets/resources_servers/mcqa/configs/mcqa.yaml" with { type: "text" };
+import f107 from "../../assets/resources_servers/mcqa/data/example.jsonl" with { type: "text" };
+import f108 from "../../assets/resources_servers/mcqa/data/example_metrics.json" with { type: "text" };
+import f109 from "../../assets/resources_servers/mcqa/data/example_rollouts.jsonl" with { type: "text" };
+import f110 from "../../assets/resources_servers/mcqa/data/example_rollouts_with_template_metadata.jsonl" with { type: "text" };
+import f111 from "../../assets/resources_servers/mcqa/data/example_with_template_metadata.jsonl" with { type: "text" };
+import f112 from "../../assets/resources_servers/mcqa/data/example_with_template_metadata_metrics.json" with { type: "text" };
+import f113 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/droid_pivot_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
+import f114 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/parallel_tool_calls_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
+import f115 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/search_pivot_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
+import f116 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
+import f117 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/swe_pivot_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
+import f118 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/toolcall_schema_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
+import f119 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/example.jsonl" with { type: "text" };
+import f120 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/example_metrics.json" with { type: "text" };
+import f121 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/example_rollouts.jsonl" with { type: "text" };
+import f122 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example.jsonl" with { type: "text" };
+import f123 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example_metrics.json" with { type: "text" };
+import f124 from "../../assets/resources_servers/string_match/configs/string_match.yaml" with { type: "text" };
+import f125 from "../../assets/resources_servers/string_match/data/example.jsonl" with { type: "text" };
+import f126 from "../../assets/resources_servers/string_match/data/example_metrics.json" with { type: "text" };
+import f127 from "../../assets/resources_servers/string_match/data/example_rollouts.jsonl" with { type: "text" };
+import f128 from "../../assets/resources_servers/xlam_fc/configs/xlam_fc.yaml" with { type: "text" };
+import f129 from "../../assets/resources_servers/xlam_fc/data/example.jsonl" with { type: "text" };
+import f130 from "../../assets/resources_servers/xlam_fc/data/example_metrics.json" with { type: "text" };
+import f131 from "../../assets/resources_servers/xlam_fc/data/example_rollouts.jsonl" with { type: "text" };
+import f132 from "../../assets/responses_api_agents/non_executing_simple_agent/configs/non_executing_simple_agent.yaml" with { type: "text" };
+import f133 from "../../assets/responses_api_agents/simple_agent/configs/simple_agent.yaml" with { type: "text" };
+import f134 from "../../assets/responses_api_agents/tool_simulation_agent/configs/tool_simulation_agent.yaml" with { type: "text" };
+import f135 from "../../assets/responses_api_models/azure_openai_model/configs/azure_openai_model.yaml" with { type: "text" };
+import f136 from "../../assets/responses_api_models/openai_model/configs/openai_model.yaml" with { type: "text" };
+import f137 from "../../assets/responses_api_models/scripted_model/configs/scripted_model.yaml" with { type: "text" };
+import f138 from "../../assets/responses_api_models/vllm_model/configs/vllm_model.yaml" with { type: "text" };
+import f139 from "../../assets/responses_api_models/vllm_model/configs/vllm_model_for_training.yaml" with { type: "text" };
 
 /** Embedded install root: [relative path, file text] pairs (digest.gen.ts holds their digest). */
 export const ASSET_FILES: [string, string][] = [
   ["environment_servers/legacy_agent/configs/legacy_agent.yaml", f0 as unknown as string],
   ["environment_servers/single_agent_turn/configs/single_agent_turn.yaml", f1 as unknown as string],
   ["environment_servers/single_agent_turn_legacy/configs/single_agent_turn_legacy.yaml", f2 as unknown as string],
-  ["resources_servers/arc_agi/configs/arc_agi.yaml", f3 as unknown as string],
-  ["resources_servers/arc_agi/data/example.jsonl", f4 as unknown as string],
-  ["resources_servers/arc_agi/data/example_metrics.json", f5 as unknown as string],
-  ["resources_servers/arc_agi/data/example_prepare.jsonl", f6 as unknown as string],
-  ["resources_servers/arc_agi/data/example_rollouts.jsonl", f7 as unknown as string],
-  ["resources_servers/calendar/configs/calendar.yaml", f8 as unknown as string],
-  ["resources_servers/calendar/configs/calendar_v2.yaml", f9 as unknown as string],
-  ["resources_servers/calendar/data/example.jsonl", f10 as unknown as string],
-  ["resources_servers/calendar/data/example_metrics.json", f11 as unknown as string],
-  ["resources_servers/calendar/data/example_rollouts.jsonl", f12 as unknown as string],
-  ["resources_servers/circle_click/configs/circle_click.yaml", f13 as unknown as string],
-  ["resources_servers/circle_click/data/example.jsonl", f14 as unknown as string],
-  ["resources_servers/circle_click/data/example_metrics.json", f15 as unknown as string],
-  ["resources_servers/circle_click/data/example_rollouts.jsonl", f16 as unknown as string],
-  ["resources_servers/circle_click/data/example_rollouts_agent_metrics.json", f17 as unknown as string],
-  ["resources_servers/circle_click/data/example_rollouts_materialized_inputs.jsonl", f18 as unknown as string],
-  ["resources_servers/circle_click/data/example_rollouts_reward_profiling.jsonl", f19 as unknown as string],
-  ["resources_servers/circle_count/configs/circle_count.yaml", f20 as unknown as string],
-  ["resources_servers/circle_count/data/example.jsonl", f21 as unknown as string],
-  ["resources_servers/circle_count/data/example_metrics.json", f22 as unknown as string],
-  ["resources_servers/circle_count/data/example_rollouts.jsonl", f23 as unknown as string],
-  ["resources_servers/circle_count/data/example_rollouts_aggregate_metrics.json", f24 as unknown as string],
-  ["resources_servers/circle_count/data/example_rollouts_materialized_inputs.jsonl", f25 as unknown as string],
-  ["resources_servers/code_gen/configs/code_gen.yaml", f26 as unknown as string],
-  ["resources_servers/code_gen/data/example.jsonl", f27 as unknown as string],
-  ["resources_servers/code_gen/data/example_metrics.json", f28 as unknown as string],
-  ["resources_servers/code_gen/data/example_rollouts.jsonl", f29 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/configs/equivalence_llm_judge.yaml", f30 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/configs/lc_judge.yaml", f31 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/configs/nl2bash-equivalency.yaml", f32 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/data/example.jsonl", f33 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/data/example_metrics.json", f34 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/data/example_metrics_openqa.json", f35 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/data/example_nl2bash.jsonl", f36 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/data/example_openqa.jsonl", f37 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/data/example_openqa_metrics.json", f38 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/data/example_prepare.jsonl", f39 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/data/example_rollouts.jsonl", f40 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/data/example_rollouts_openqa.jsonl", f41 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/prompt_templates/equivalence_llm_judge.txt", f42 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/prompt_templates/lc.txt", f43 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/prompt_templates/lc_judge.txt", f44 as unknown as string],
-  ["resources_servers/equivalence_rule/configs/lc.yaml", f45 as unknown as string],
-  ["resources_servers/equivalence_rule/data/example.jsonl", f46 as unknown as string],
-  ["resources_servers/equivalence_rule/data/example_metrics.json", f47 as unknown as string],
-  ["resources_servers/equivalence_rule/data/example_rollouts.jsonl", f48 as unknown as string],
-  ["resources_servers/example_multi_step/configs/example_multi_step.yaml", f49 as unknown as string],
-  ["resources_servers/example_multi_step/data/example.jsonl", f50 as unknown as string],
-  ["resources_servers/example_multi_step/data/example_metrics.json", f51 as unknown as string],
-  ["resources_servers/example_multi_step/data/example_rollouts.jsonl", f52 as unknown as string],
-  ["resources_servers/example_session_state_mgmt/configs/example_session_state_mgmt.yaml", f53 as unknown as string],
-  ["resources_servers/example_session_state_mgmt/data/example.jsonl", f54 as unknown as string],
-  ["resources_servers/example_session_state_mgmt/data/example_metrics.json", f55 as unknown as string],
-  ["resources_servers/example_session_state_mgmt/data/example_rollouts.jsonl", f56 as unknown as string],
-  ["resources_servers/example_single_tool_call/configs/example_single_tool_call.yaml", f57 as unknown as string],
-  ["resources_servers/example_single_tool_call/configs/example_single_tool_call_single_agent_turn.yaml", f58 as unknown as string],
-  ["resources_servers/example_single_tool_call/data/example.jsonl", f59 as unknown as string],
-  ["resources_servers/example_single_tool_call/data/example_metrics.json", f60 as unknown as string],
-  ["resources_servers/example_single_tool_call/data/example_rollouts.jsonl", f61 as unknown as string],
-  ["resources_servers/example_tool_call_multireward/configs/example_tool_call_multireward.yaml", f62 as unknown as string],
-  ["resources_servers/example_tool_call_multireward/data/example.jsonl", f63 as unknown as string],
-  ["resources_servers/example_tool_call_multireward/data/example_metrics.json", f64 as unknown as string],
-  ["resources_servers/example_tool_call_multireward/data/example_rollouts.jsonl", f65 as unknown as string],
-  ["resources_servers/gpqa_diamond/configs/gpqa_diamond.yaml", f66 as unknown as string],
-  ["resources_servers/gpqa_diamond/data/example.jsonl", f67 as unknown as string],
-  ["resources_servers/gpqa_diamond/data/example_metrics.json", f68 as unknown as string],
-  ["resources_servers/gpqa_diamond/data/example_rollouts.jsonl", f69 as unknown as string],
-  ["resources_servers/gui_coordinate/configs/gui_coordinate.yaml", f70 as unknown as string],
-  ["resources_servers/gui_coordinate/data/example.jsonl", f71 as unknown as string],
-  ["resources_servers/gui_coordinate/data/example_metrics.json", f72 as unknown as string],
-  ["resources_servers/gui_coordinate/data/example_rollouts.jsonl", f73 as unknown as string],
-  ["resources_servers/lc_niah/configs/lc_niah.yaml", f74 as unknown as string],
-  ["resources_servers/lc_niah/data/example.jsonl", f75 as unknown as string],
-  ["resources_servers/lc_niah/data/example_metrics.json", f76 as unknown as string],
-  ["resources_servers/lc_niah/data/example_rollouts.jsonl", f77 as unknown as string],
-  ["resources_servers/math_advanced_calculations/configs/math_advanced_calculations.yaml", f78 as unknown as string],
-  ["resources_servers/math_advanced_calculations/data/example.jsonl", f79 as unknown as string],
-  ["resources_servers/math_advanced_calculations/data/example_metrics.json", f80 as unknown as string],
-  ["resources_servers/math_advanced_calculations/data/example_rollouts.jsonl", f81 as unknown as string],
-  ["resources_servers/mcqa/configs/mcqa.yaml", f82 as unknown as string],
-  ["resources_servers/mcqa/data/example.jsonl", f83 as unknown as string],
-  ["resources_servers/mcqa/data/example_metrics.json", f84 as unknown as string],
-  ["resources_servers/mcqa/data/example_rollouts.jsonl", f85 as unknown as string],
-  ["resources_servers/mcqa/data/example_rollouts_with_template_metadata.jsonl", f86 as unknown as string],
-  ["resources_servers/mcqa/data/example_with_template_metadata.jsonl", f87 as unknown as string],
-  ["resources_servers/mcqa/data/example_with_template_metadata_metrics.json", f88 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/droid_pivot_single_step_tool_use_with_argument_comparison.yaml", f89 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/parallel_tool_calls_single_step_tool_use_with_argument_comparison.yaml", f90 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/search_pivot_single_step_tool_use_with_argument_comparison.yaml", f91 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/single_step_tool_use_with_argument_comparison.yaml", f92 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/swe_pivot_single_step_tool_use_with_argument_comparison.yaml", f93 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/toolcall_schema_single_step_tool_use_with_argument_comparison.yaml", f94 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/data/example.jsonl", f95 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/data/example_metrics.json", f96 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/data/example_rollouts.jsonl", f97 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example.jsonl", f98 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example_metrics.json", f99 as unknown as string],
-  ["resources_servers/string_match/configs/string_match.yaml", f100 as unknown as string],
-  ["resources_servers/string_match/data/example.jsonl", f101 as unknown as string],
-  ["resources_servers/string_match/data/example_metrics.json", f102 as unknown as string],
-  ["resources_servers/string_match/data/example_rollouts.jsonl", f103 as unknown as string],
-  ["resources_servers/xlam_fc/configs/xlam_fc.yaml", f104 as unknown as string],
-  ["resources_servers/xlam_fc/data/example.jsonl", f105 as unknown as string],
-  ["resources_servers/xlam_fc/data/example_metrics.json", f106 as unknown as string],
-  ["resources_servers/xlam_fc/data/example_rollouts.jsonl", f107 as unknown as string],
-  ["responses_api_agents/non_executing_simple_agent/configs/non_executing_simple_agent.yaml", f108 as unknown as string],
-  ["responses_api_agents/simple_agent/configs/simple_agent.yaml", f109 as unknown as string],
-  ["responses_api_agents/tool_simulation_agent/configs/tool_simulation_agent.yaml", f110 as unknown as string],
-  ["responses_api_models/azure_openai_model/configs/azure_openai_model.yaml", f111 as unknown as string],
-  ["responses_api_models/openai_model/configs/openai_model.yaml", f112 as unknown as string],
-  ["responses_api_models/scripted_model/configs/scripted_model.yaml", f113 as unknown as string],
-  ["responses_api_models/vllm_model/configs/vllm_model.yaml", f114 as unknown as string],
-  ["responses_api_models/vllm_model/configs/vllm_model_for_training.yaml", f115 as unknown as string],
+  ["environments/arc_agi/config.yaml", f3 as unknown as string],
+  ["environments/arc_agi/data/example.jsonl", f4 as unknown as string],
+  ["environments/arc_agi/data/example_metrics.json", f5 as unknown as string],
+  ["environments/arc_agi/data/example_rollouts.jsonl", f6 as unknown as string],
+  ["environments/calendar/config.yaml", f7 as unknown as string],
+  ["environments/calendar/data/example.jsonl", f8 as unknown as string],
+  ["environments/calendar/data/example_metrics.json", f9 as unknown as string],
+  ["environments/calendar/data/example_rollouts.jsonl", f10 as unknown as string],
+  ["environments/calendar_v2/config.yaml", f11 as unknown as string],
+  ["environments/calendar_v2/data/example.jsonl", f12 as unknown as string],
+  ["environments/calendar_v2/data/example_metrics.json", f13 as unknown as string],
+  ["environments/calendar_v2/data/example_rollouts.jsonl", f14 as unknown as string],
+  ["environments/circle_click/config.yaml", f15 as unknown as string],
+  ["environments/circle_click/data/example.jsonl", f16 as unknown as string],
+  ["environments/circle_click/data/example_metrics.json", f17 as unknown as string],
+  ["environments/circle_click/data/example_rollouts.jsonl", f18 as unknown as string],
+  ["environments/circle_count/config.yaml", f19 as unknown as string],
+  ["environments/circle_count/data/example.jsonl", f20 as unknown as string],
+  ["environments/circle_count/data/example_metrics.json", f21 as unknown as string],
+  ["environments/circle_count/data/example_rollouts.jsonl", f22 as unknown as string],
+  ["environments/code_gen/config.yaml", f23 as unknown as string],
+  ["environments/code_gen/data/example.jsonl", f24 as unknown as string],
+  ["environments/code_gen/data/example_metrics.json", f25 as unknown as string],
+  ["environments/code_gen/data/example_rollouts.jsonl", f26 as unknown as string],
+  ["resources_servers/arc_agi/configs/arc_agi.yaml", f27 as unknown as string],
+  ["resources_servers/arc_agi/data/example.jsonl", f28 as unknown as string],
+  ["resources_servers/arc_agi/data/example_metrics.json", f29 as unknown as string],
+  ["resources_servers/arc_agi/data/example_prepare.jsonl", f30 as unknown as string],
+  ["resources_servers/arc_agi/data/example_rollouts.jsonl", f31 as unknown as string],
+  ["resources_servers/calendar/configs/calendar.yaml", f32 as unknown as string],
+  ["resources_servers/calendar/configs/calendar_v2.yaml", f33 as unknown as string],
+  ["resources_servers/calendar/data/example.jsonl", f34 as unknown as string],
+  ["resources_servers/calendar/data/example_metrics.json", f35 as unknown as string],
+  ["resources_servers/calendar/data/example_rollouts.jsonl", f36 as unknown as string],
+  ["resources_servers/circle_click/configs/circle_click.yaml", f37 as unknown as string],
+  ["resources_servers/circle_click/data/example.jsonl", f38 as unknown as string],
+  ["resources_servers/circle_click/data/example_metrics.json", f39 as unknown as string],
+  ["resources_servers/circle_click/data/example_rollouts.jsonl", f40 as unknown as string],
+  ["resources_servers/circle_click/data/example_rollouts_agent_metrics.json", f41 as unknown as string],
+  ["resources_servers/circle_click/data/example_rollouts_materialized_inputs.jsonl", f42 as unknown as string],
+  ["resources_servers/circle_click/data/example_rollouts_reward_profiling.jsonl", f43 as unknown as string],
+  ["resources_servers/circle_count/configs/circle_count.yaml", f44 as unknown as string],
+  ["resources_servers/circle_count/data/example.jsonl", f45 as unknown as string],
+  ["resources_servers/circle_count/data/example_metrics.json", f46 as unknown as string],
+  ["resources_servers/circle_count/data/example_rollouts.jsonl", f47 as unknown as string],
+  ["resources_servers/circle_count/data/example_rollouts_aggregate_metrics.json", f48 as unknown as string],
+  ["resources_servers/circle_count/data/example_rollouts_materialized_inputs.jsonl", f49 as unknown as string],
+  ["resources_servers/code_gen/configs/code_gen.yaml", f50 as unknown as string],
+  ["resources_servers/code_gen/data/example.jsonl", f51 as unknown as string],
+  ["resources_servers/code_gen/data/example_metrics.json", f52 as unknown as string],
+  ["resources_servers/code_gen/data/example_rollouts.jsonl", f53 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/configs/equivalence_llm_judge.yaml", f54 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/configs/lc_judge.yaml", f55 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/configs/nl2bash-equivalency.yaml", f56 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/data/example.jsonl", f57 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/data/example_metrics.json", f58 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/data/example_metrics_openqa.json", f59 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/data/example_nl2bash.jsonl", f60 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/data/example_openqa.jsonl", f61 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/data/example_openqa_metrics.json", f62 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/data/example_prepare.jsonl", f63 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/data/example_rollouts.jsonl", f64 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/data/example_rollouts_openqa.jsonl", f65 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/prompt_templates/equivalence_llm_judge.txt", f66 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/prompt_templates/lc.txt", f67 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/prompt_templates/lc_judge.txt", f68 as unknown as string],
+  ["resources_servers/equivalence_rule/configs/lc.yaml", f69 as unknown as string],
+  ["resources_servers/equivalence_rule/data/example.jsonl", f70 as unknown as string],
+  ["resources_servers/equivalence_rule/data/example_metrics.json", f71 as unknown as string],
+  ["resources_servers/equivalence_rule/data/example_rollouts.jsonl", f72 as unknown as string],
+  ["resources_servers/example_multi_step/configs/example_multi_step.yaml", f73 as unknown as string],
+  ["resources_servers/example_multi_step/data/example.jsonl", f74 as unknown as string],
+  ["resources_servers/example_multi_step/data/example_metrics.json", f75 as unknown as string],
+  ["resources_servers/example_multi_step/data/example_rollouts.jsonl", f76 as unknown as string],
+  ["resources_servers/example_session_state_mgmt/configs/example_session_state_mgmt.yaml", f77 as unknown as string],
+  ["resources_servers/example_session_state_mgmt/data/example.jsonl", f78 as unknown as string],
+  ["resources_servers/example_session_state_mgmt/data/example_metrics.json", f79 as unknown as string],
+  ["resources_servers/example_session_state_mgmt/data/example_rollouts.jsonl", f80 as unknown as string],
+  ["resources_servers/example_single_tool_call/configs/example_single_tool_call.yaml", f81 as unknown as string],
+  ["resources_servers/example_single_tool_call/configs/example_single_tool_call_single_agent_turn.yaml", f82 as unknown as string],
+  ["resources_servers/example_single_tool_call/data/example.jsonl", f83 as unknown as string],
+  ["resources_servers/example_single_tool_call/data/example_metrics.json", f84 as unknown as string],
+  ["resources_servers/example_single_tool_call/data/example_rollouts.jsonl", f85 as unknown as string],
+  ["resources_servers/example_tool_call_multireward/configs/example_tool_call_multireward.yaml", f86 as unknown as string],
+  ["resources_servers/example_tool_call_multireward/data/example.jsonl", f87 as unknown as string],
+  ["resources_servers/example_tool_call_multireward/data/example_metrics.json", f88 as unknown as string],
+  ["resources_servers/example_tool_call_multireward/data/example_rollouts.jsonl", f89 as unknown as string],
+  ["resources_servers/gpqa_diamond/configs/gpqa_diamond.yaml", f90 as unknown as string],
+  ["resources_servers/gpqa_diamond/data/example.jsonl", f91 as unknown as string],
+  ["resources_servers/gpqa_diamond/data/example_metrics.json", f92 as unknown as string],
+  ["resources_servers/gpqa_diamond/data/example_rollouts.jsonl", f93 as unknown as string],
+  ["resources_servers/gui_coordinate/configs/gui_coordinate.yaml", f94 as unknown as string],
+  ["resources_servers/gui_coordinate/data/example.jsonl", f95 as unknown as string],
+  ["resources_servers/gui_coordinate/data/example_metrics.json", f96 as unknown as string],
+  ["resources_servers/gui_coordinate/data/example_rollouts.jsonl", f97 as unknown as string],
+  ["resources_servers/lc_niah/configs/lc_niah.yaml", f98 as unknown as string],
+  ["resources_servers/lc_niah/data/example.jsonl", f99 as unknown as string],
+  ["resources_servers/lc_niah/data/example_metrics.json", f100 as unknown as string],
+  ["resources_servers/lc_niah/data/example_rollouts.jsonl", f101 as unknown as string],
+  ["resources_servers/math_advanced_calculations/configs/math_advanced_calculations.yaml", f102 as unknown as string],
+  ["resources_servers/math_advanced_calculations/data/example.jsonl", f103 as unknown as string],
+  ["resources_servers/math_advanced_calculations/data/example_metrics.json", f104 as unknown as string],
+  ["resources_servers/math_advanced_calculations/data/example_rollouts.jsonl", f105 as unknown as string],
+  ["resources_servers/mcqa/configs/mcqa.yaml", f106 as unknown as string],
+  ["resources_servers/mcqa/data/example.jsonl", f107 as unknown as string],
+  ["resources_servers/mcqa/data/example_metrics.json", f108 as unknown as string],
+  ["resources_servers/mcqa/data/example_rollouts.jsonl", f109 as unknown as string],
+  ["resources_servers/mcqa/data/example_rollouts_with_template_metadata.jsonl", f110 as unknown as string],
+  ["resources_servers/mcqa/data/example_with_template_metadata.jsonl", f111 as unknown as string],
+  ["resources_servers/mcqa/data/example_with_template_metadata_metrics.json", f112 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/droid_pivot_single_step_tool_use_with_argument_comparison.yaml", f113 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/parallel_tool_calls_single_step_tool_use_with_argument_comparison.yaml", f114 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/search_pivot_single_step_tool_use_with_argument_comparison.yaml", f115 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/single_step_tool_use_with_argument_comparison.yaml", f116 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/swe_pivot_single_step_tool_use_with_argument_comparison.yaml", f117 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/toolcall_schema_single_step_tool_use_with_argument_comparison.yaml", f118 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/data/example.jsonl", f119 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/data/example_metrics.json", f120 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/data/example_rollouts.jsonl", f121 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example.jsonl", f122 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example_metrics.json", f123 as unknown as string],
+  ["resources_servers/string_match/configs/string_match.yaml", f124 as unknown as string],
+  ["resources_servers/string_match/data/example.jsonl", f125 as unknown as string],
+  ["resources_servers/string_match/data/example_metrics.json", f126 as unknown as string],
+  ["resources_servers/string_match/data/example_rollouts.jsonl", f127 as unknown as string],
+  ["resources_servers/xlam_fc/configs/xlam_fc.yaml", f128 as unknown as string],
+  ["resources_servers/xlam_fc/data/example.jsonl", f129 as unknown as string],
+  ["resources_servers/xlam_fc/data/example_metrics.json", f130 as unknown as string],
+  ["resources_servers/xlam_fc/data/example_rollouts.jsonl", f131 as unknown as string],
+  ["responses_api_agents/non_executing_simple_agent/configs/non_executing_simple_agent.yaml", f132 as unknown as string],
+  ["responses_api_agents/simple_agent/configs/simple_agent.yaml", f133 as unknown as string],
+  ["responses_api_agents/tool_simulation_agent/configs/tool_simulation_agent.yaml", f134 as unknown as string],
+  ["responses_api_models/azure_openai_model/configs/azure_openai_model.yaml", f135 as unknown as string],
+  ["responses_api_models/openai_model/configs/openai_model.yaml", f136 as unknown as string],
+  ["responses_api_models/scripted_model/configs/scripted_model.yaml", f137 as unknown as string],
+  ["responses_api_models/vllm_model/configs/vllm_model.yaml", f138 as unknown as string],
+  ["responses_api_models/vllm_model/configs/vllm_model_for_training.yaml", f139 as unknown as string],
 ];
