@@ -1,7 +1,8 @@
 /**
  * CodeRunner figures (prints, never asserts): test executions per second on this machine for a trivial
  * stdio program and a call-based one (10 tests each, runs in parallel up to the core count), and the
- * runner's cost per execution against a bare `python3 -c pass` spawn measured in the same script.
+ * runner's cost per execution (a fork of the warm zygote) against a bare `python3 -c pass` spawn measured in
+ * the same script.
  * Usage: bun scripts/bench-code-runner.ts [runs=40]
  */
 import { availableParallelism } from "node:os";
@@ -45,3 +46,4 @@ for (const [name, job] of [["stdio", stdioJob], ["call-based", callJob]] as cons
   const ok = res.every((x) => x.result.length === tests && x.result.every((v) => v === true));
   console.log(`${name.padEnd(10)}: ${runs} runs × ${tests} tests in ${s.toFixed(2)} s → ${((runs * tests) / s).toFixed(0)} test executions/s, ${(runs / s).toFixed(1)} programs/s${ok ? "" : "  (SOME FAILED)"}`);
 }
+runner.close();

@@ -3,7 +3,7 @@
  * node, bun or python (only a private dir with `sh`-level tools), from a cwd outside the repo.
  * Prints `N passed, M failed` and exits non-zero on any failure.
  */
-import { mkdtempSync, mkdirSync, symlinkSync, existsSync } from "node:fs";
+import { mkdtempSync, mkdirSync, symlinkSync, existsSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
@@ -22,6 +22,9 @@ mkdirSync(emptyBin);
 // A legacy alias is the binary under another name (spec §2.6).
 symlinkSync(bin, join(emptyBin, "ng_dump_config"));
 const env = { PATH: emptyBin, HOME: work, NO_COLOR: "1" };
+// A parquet source for an offline `eval prepare`: hyparquet (and its WASM snappy) inside the binary.
+mkdirSync(join(work, "src", "mmlu_pro", "data"), { recursive: true });
+writeFileSync(join(work, "src", "mmlu_pro", "data", "test-00000-of-00001.parquet"), (await import("../test/fixtures/benchmarks/files.ts")).mmluProParquet());
 
 interface Check {
   name: string;
@@ -45,6 +48,7 @@ const checks: Check[] = [
     stderr: /NeMo Gym finished!/,
   },
   { name: "eval view --out: a self-contained report of those rollouts", argv: [bin, "eval", "view", "results/rollouts.jsonl", "--out", "results/report.html"], code: 0, stderr: /Wrote results\/report.html/ },
+  { name: "eval prepare: a parquet benchmark from --data-dir", argv: [bin, "eval", "prepare", "--benchmark", "mmlu_pro", "--data-dir", "src", "--output-dir", "prepared"], code: 0, stderr: /mmlu_pro: wrote 2 rows/ },
   { name: "legacy alias via symlink", argv: [join(emptyBin, "ng_dump_config"), "--resources-server", "example_single_tool_call", "--model-type", "scripted_model"], code: 0, stderr: /deprecated/ },
 ];
 

@@ -45,6 +45,8 @@ export interface GymEnv {
   hfEndpoint: string | undefined;
   /** `PATH`: where code-running verifiers look for the host python3 (D27). */
   path: string | undefined;
+  /** `GYM_SESSION_SECRET`: the per-run key session cookies are signed with, set by the supervisor for its children (D39). */
+  sessionSecret: string | undefined;
 }
 
 function intOrUndefined(raw: string | undefined): number | undefined {
@@ -79,6 +81,7 @@ export function readEnv(source: Record<string, string | undefined> = process.env
       return n !== undefined && n > 0 ? n : undefined;
     })(),
     hfEndpoint: source.HF_ENDPOINT || undefined,
+    sessionSecret: source.GYM_SESSION_SECRET || undefined,
   };
 }
 

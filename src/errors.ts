@@ -4,6 +4,8 @@
  * Classes set `name` themselves because the minifier renames classes in the binary.
  */
 
+import { maskUrlSecrets } from "./util/url-secrets.ts";
+
 /** Exit code for usage and config errors (D31). */
 export const EXIT_USAGE = 2;
 /** Exit code for runtime failures (D31). */
@@ -86,6 +88,10 @@ export class RuntimeError extends GymError {
 
 /** Render any thrown value as the lines gym prints on stderr; stack only when verbose. */
 export function formatError(err: unknown, verbose = false): string {
+  return maskUrlSecrets(formatErrorText(err, verbose));
+}
+
+function formatErrorText(err: unknown, verbose: boolean): string {
   if (err instanceof GymError) {
     const lines = [`error: ${err.message}`];
     if (err.hint) lines.push(`hint: ${err.hint}`);

@@ -3,6 +3,7 @@
  * Subsystems take a tagged child (`log.withTag("runtime")`).
  */
 import type { ConsolaInstance, ConsolaReporter, FormatOptions, LogObject } from "consola";
+import { maskUrlSecrets } from "./util/url-secrets.ts";
 
 /** The parts of consola's fancy reporter that the plain-line fast path reuses. */
 interface FancyReporterLike extends ConsolaReporter {
@@ -69,8 +70,10 @@ const METHODS = [
 /** A plain object that forwards every consola method to the real logger, created on first use. */
 function standIn(): ConsolaInstance {
   type Fn = (...args: unknown[]) => unknown;
-  const call = (name: string, raw = false) => (...args: unknown[]): unknown => {
+  const call = (name: string, raw = false) => (...rawArgs: unknown[]): unknown => {
     const real = realLog();
+    // D39: a URL with credentials in a message (a model base_url, a failing request) is masked on the way out.
+    const args = rawArgs.map((a) => (typeof a === "string" ? maskUrlSecrets(a) : a));
     const target = (real as unknown as Record<string, Fn & { raw: Fn }>)[name]!;
     return raw ? Reflect.apply(target.raw, target, args) : Reflect.apply(target, real, args);
   };

@@ -18,7 +18,8 @@ function sourceAssetsDir(): string | undefined {
   return !import.meta.dir.includes("$bunfs") && existsSync(dir) ? dir : undefined;
 }
 
-function cacheBase(): string {
+/** gym's cache directory (`$XDG_CACHE_HOME/gym`, else `~/.cache/gym`). */
+export function cacheBase(): string {
   const xdg = readEnv().xdgCacheHome;
   const base = xdg && xdg !== "" ? xdg : join(homedir() || tmpdir(), ".cache");
   return join(base, "gym");
@@ -45,6 +46,15 @@ export function extractAssets(target: string, files: readonly [string, string][]
     // Another process won the race; its tree is identical.
     rmSync(tmp, { recursive: true, force: true });
   }
+}
+
+/**
+ * Where `gym eval prepare` installs prepared benchmarks by default: a search root of its own
+ * (`<root>/benchmarks/<name>/data/…`), kept apart from the per-version asset tree so a new
+ * binary still finds them.
+ */
+export function preparedRoot(): string {
+  return join(cacheBase(), "prepared");
 }
 
 /** Absolute path of the embedded install root, extracting the embedded files on first use. */

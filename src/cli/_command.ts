@@ -43,6 +43,8 @@ export interface GymCommand {
   args?: Record<string, GymArgDef>;
   /** Lines shown under EXAMPLES in `--help`. */
   examples?: string[];
+  /** Extra sections appended to `--help` (e.g. a file layout), as written. */
+  notes?: string;
   subCommands?: Record<string, () => Promise<GymCommand>>;
   /**
    * Copies of the subcommands' descriptions, so a group's `--help` need not import every
@@ -108,5 +110,6 @@ export async function renderHelp(cmd: GymCommand, path: string[]): Promise<strin
   if (cmd.examples && cmd.examples.length > 0) {
     text += `\n\nEXAMPLES\n\n${cmd.examples.map((e) => `  ${e}`).join("\n")}`;
   }
+  if (cmd.notes) text += `\n\n${cmd.notes.trimEnd()}`;
   return text;
 }

@@ -3,6 +3,7 @@
  * secrets masked (cli-config §8.1, D6, D10). Unset ports are shown as candidates that were free
  * when the command ran (spec default of §8.1); nothing stays bound.
  */
+import { maskUrlSecretsDeep } from "../util/url-secrets.ts";
 import { resolveGlobalConfig } from "../config/resolve.ts";
 import { resolveInterpolations } from "../config/interpolate.ts";
 import { redactSecrets } from "../config/redact.ts";
@@ -72,7 +73,8 @@ async function writeStdout(text: string): Promise<void> {
 
 /** The YAML `gym env resolve` prints for a resolved config: masked first, then interpolated. */
 export function renderResolved(dict: ConfigDict): string {
-  return serializeConfigDict(resolveInterpolations(redactSecrets(dict)));
+  // D39: credentials inside URL values (`http://user:pw@host/v1`, `?api_key=`) are masked like secret keys.
+  return serializeConfigDict(maskUrlSecretsDeep(resolveInterpolations(redactSecrets(dict))));
 }
 
 /** Overrides of a resolve-like command: `+verbose=true` first, then policy flags, then raw tokens. */

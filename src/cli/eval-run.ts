@@ -14,13 +14,20 @@ import { targetsFromConfig, type RunTargets } from "../rollout/targets.ts";
 import { OtlpMetrics } from "../rollout/otlp.ts";
 import { setupExporters } from "../export/index.ts";
 import { promptTransform } from "../dataset/prompt.ts";
-import { defineGymCommand, type GymArgDef } from "./_command.ts";
+import { defineGymCommand, type GymArgDef, type ParsedFlags } from "./_command.ts";
 import { flagsToOverrides, policyFlags, policyOverrides, selectorArgs, selectorFlags, type FlagOverride } from "./_flags.ts";
-import { existsSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
+import { preparedRoot } from "../assets/embedded.ts";
+import { searchRoots } from "../config/roots.ts";
+import { keysOf } from "../dataset/upload-keys.ts";
+import { checkBenchmarkRunnable, ensurePrepared } from "../benchmarks/run-check.ts";
+import type { BenchmarkDataset } from "../benchmarks/dataset-block.ts";
 import { join } from "node:path";
-import { ConfigError } from "../errors.ts";
+import { ConfigError, RuntimeError } from "../errors.ts";
 import { collate } from "../dataset/collate.ts";
-import { outputStem } from "../rollout/paths.ts";
+import { checkInput } from "../rollout/materialize.ts";
+import { outputStem, rolloutPaths } from "../rollout/paths.ts";
+import { claimOutput } from "../rollout/output-lock.ts";
 import { Supervisor } from "../runtime/process/supervisor.ts";
 import { isBuiltin } from "../components/registry.ts";
 import { checkBuiltinConfigs } from "../components/preflight.ts";
@@ -31,6 +38,7 @@ const args: Record<string, GymArgDef> = {
   ...selectorFlags,
   "no-serve": { type: "boolean", description: "Collect against servers already running (found through the head server)" },
   resume: { type: "boolean", description: "Resume an interrupted run (+resume_from_cache=true)" },
+  overwrite: { type: "boolean", description: "Start over, replacing earlier results at the output path (+overwrite_output=true)" },
   agent: { type: "string", alias: "a", valueHint: "name", description: "Send every row to this agent (+agent_name)" },
   input: { type: "string", alias: "i", valueHint: "path", description: "Input JSONL (+input_jsonl_fpath)" },
   output: { type: "string", alias: "o", valueHint: "path", description: "Output rollouts JSONL (+output_jsonl_fpath)" },
@@ -49,6 +57,7 @@ const args: Record<string, GymArgDef> = {
 
 const table: FlagOverride[] = [
   { flag: "resume", key: "resume_from_cache" },
+  { flag: "overwrite", key: "overwrite_output" },
   { flag: "agent", key: "agent_name" },
   { flag: "input", key: "input_jsonl_fpath" },
   { flag: "output", key: "output_jsonl_fpath" },
@@ -108,6 +117,17 @@ async function serveAndCollect(resolved: ResolvedConfig, view: Record<string, un
   const inFlight = maxInFlight(cfg);
   const cap = neededMaxHttpRequests(inFlight, env.bunMaxHttpRequests);
   if (cap !== undefined && !env.driverRespawned) return respawnWithFetchCap(cap);
+  // D38: the output is ours (or the run fails at once) before data preparation and server start.
+  const release = claimOutput(cfg, rolloutPaths(cfg.output));
+  try {
+    return await prepareAndCollect(resolved, cfg, env, split, outputDir, input);
+  } finally {
+    release();
+  }
+}
+
+async function prepareAndCollect(resolved: ResolvedConfig, cfg: ReturnType<typeof rolloutConfigFrom>, env: GymEnv, split: string, outputDir: string, input: string): Promise<number> {
+  const dict = resolved.dict;
   const reuse = Object.hasOwn(dict, "reuse_existing_data_preparation") && resolveAt(dict, ["reuse_existing_data_preparation"]) === true;
   if (reuse && existsSync(input)) log.info(`reuse_existing_data_preparation: using ${input}`);
   else {
@@ -151,12 +171,14 @@ async function collect(
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
   const unwatch = watchParent(() => process.exit(137));
+  let serverDied: RuntimeError | undefined;
   const exporters = await setupExporters(dict, (k) => resolveAt(dict, [k]));
   try {
     if (supervisor) {
       await supervisor.start();
       // A server that dies mid-run stops admission instead of leaving rollouts to time out one by one.
       void supervisor.waitForFailure().then((e) => {
+        serverDied = e;
         log.error(e.message);
         stop.abort();
       });
@@ -173,6 +195,12 @@ async function collect(
       otlp: otlpFor(cfg.observability, env),
       keepResults: false,
     });
+    // D31: a crashed server is a runtime failure (exit 1) naming it, not the 130 of a Ctrl+C.
+    if (serverDied && signal === undefined) {
+      throw new RuntimeError(`a server stopped during the run: ${serverDied.message.split("\n")[0]}`, {
+        hint: `${serverDied.hint ?? "see the server log"}; ${summary.done}/${summary.total} rollouts are done: rerun with --resume to finish the rest`,
+      });
+    }
     return stoppedCode(summary.exitCode, signal);
   } finally {
     unwatch();
@@ -183,6 +211,27 @@ async function collect(
   }
 }
 
+/**
+ * `--benchmark NAME` in serve mode: refuse a benchmark whose server is not built in (before the
+ * config pipeline trips over its missing include), and default `--split benchmark` and
+ * `-o results/<NAME>/rollouts.jsonl` when they are not given (a gym convenience).
+ */
+async function benchmarkDefaults(name: string, flags: ParsedFlags, overrides: string[]): Promise<BenchmarkDataset | undefined> {
+  await Promise.all([import("../components/index.ts"), import("../benchmarks/index.ts")]);
+  const dirs = flags["search-dir"];
+  // The prepared-benchmark cache must be a search root before resolution, so data prepared on the spot is found.
+  mkdirSync(preparedRoot(), { recursive: true });
+  const roots = await searchRoots({ searchDirs: Array.isArray(dirs) ? dirs : typeof dirs === "string" ? [dirs] : [] });
+  const d = checkBenchmarkRunnable(name, roots, (impl) => isBuiltin("resources_servers", impl));
+  const has = (key: string) => overrides.some((o) => o.replace(/^\+\+?/, "").startsWith(`${key}=`));
+  if (!has("split")) overrides.push("+split=benchmark");
+  if (!has("output_jsonl_fpath")) {
+    overrides.push(`+output_jsonl_fpath=${join("results", name, "rollouts.jsonl")}`);
+    log.info(`writing rollouts to ${join("results", name, "rollouts.jsonl")} (pass -o to choose)`);
+  }
+  return d;
+}
+
 /** The `gym eval run` command. */
 export default defineGymCommand({
   meta: { name: "run", description: "Collect rewarded rollouts from a JSONL dataset" },
@@ -190,15 +239,18 @@ export default defineGymCommand({
   examples: [
     "gym eval run --no-serve -i data/example.jsonl -o results/rollouts.jsonl --num-repeats 4 --concurrency 64",
     "gym eval run --resources-server example_multi_step --model-type openai_model --split example -o results/rollouts.jsonl -m my-model --model-url http://localhost:8000/v1",
+    "gym eval run --benchmark gsm8k --model-type vllm_model -m my-model --model-url http://localhost:8000/v1",
     "gym eval run --no-serve -i in.jsonl -o out.jsonl --resume",
   ],
   async run({ args: flags, data }) {
     const overrides = [...flagsToOverrides(flags, table), ...data.overrides];
     const noServe = flags["no-serve"] === true;
+    const bench = !noServe && typeof flags.benchmark === "string" && flags.benchmark !== "" ? await benchmarkDefaults(flags.benchmark, flags, overrides) : undefined;
     const resolved = await resolveGlobalConfig({ selectors: selectorArgs(flags), overrides, noModel: false });
     const dict = resolved.dict;
-    const view = rolloutView(dict, (k) => resolveAt(dict, [k]));
     const env = readEnv();
+    if (bench) await ensurePrepared(bench, resolved.roots, keysOf(resolved), preparedRoot());
+    const view = rolloutView(dict, (k) => resolveAt(dict, [k]));
 
     if (!noServe) return serveAndCollect(resolved, view, env);
 
@@ -213,10 +265,16 @@ export default defineGymCommand({
         hint: "check the -i/--input path; relative paths resolve against NEMO_GYM_EXTRA_ROOTS/--search-dir, the cwd, then the built-in root",
       });
     }
+    checkInput(cfg);
     const inFlight = maxInFlight(cfg);
     const cap = neededMaxHttpRequests(inFlight, env.bunMaxHttpRequests);
     if (cap !== undefined && !env.driverRespawned) return respawnWithFetchCap(cap);
 
-    return collect(cfg, resolved, env, async () => targetsFromConfig((await setupServerClient(dict)).config));
+    const release = claimOutput(cfg, rolloutPaths(cfg.output));
+    try {
+      return await collect(cfg, resolved, env, async () => targetsFromConfig((await setupServerClient(dict)).config));
+    } finally {
+      release();
+    }
   },
 });

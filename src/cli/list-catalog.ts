@@ -7,6 +7,7 @@ import { realpathSync } from "node:fs";
 import { parse as parseYaml } from "yaml";
 import { embeddedRoot } from "../assets/embedded.ts";
 import { KIND_COMMAND, type CatalogEntry, type CatalogKind } from "../config/catalog.ts";
+import { EXTERNAL_ROOT, externalDetails } from "../config/external-rows.ts";
 import { searchRoots } from "../config/roots.ts";
 import { log } from "../log.ts";
 import type { GymArgDef, ParsedFlags } from "./_command.ts";
@@ -65,6 +66,9 @@ export function entryJson(e: CatalogEntry): Record<string, unknown> {
   }
   out.path = e.path;
   out.root = e.root;
+  out.builtin = e.root !== EXTERNAL_ROOT;
+  const ext = externalDetails(e);
+  if (ext) out.external_recipe = ext.recipe;
   if (e.error !== null) out.error = e.error;
   return out;
 }
@@ -74,7 +78,7 @@ function clip(s: string, n: number): string {
 }
 
 /** A plain-text table of rows: NAME, DOMAIN, DESCRIPTION, plus KIND / AGENT / REPEATS / ROOT when they say something. */
-export function renderTable(rows: CatalogEntry[], embedded: string): string {
+export function renderTable(rows: CatalogEntry[], embedded: string, extra?: { values: Record<string, unknown>[]; columns: [string, string][] }): string {
   const kinds = new Set(rows.map((r) => r.kind));
   const cols: [string, (e: CatalogEntry) => string][] = [["NAME", (e) => e.name]];
   if (kinds.size > 1) cols.push(["KIND", (e) => e.kind]);
@@ -83,8 +87,15 @@ export function renderTable(rows: CatalogEntry[], embedded: string): string {
     cols.push(["AGENT", (e) => e.agent ?? "-"]);
     cols.push(["REPEATS", (e) => (e.num_repeats === null ? "-" : String(e.num_repeats))]);
   }
+  for (const [header, key] of extra?.columns ?? []) {
+    cols.push([header, (e) => {
+      const v = extra!.values[rows.indexOf(e)]?.[key];
+      return v === null || v === undefined ? "-" : clip(String(v), 60);
+    }]);
+  }
   if (kinds.has("resources_server")) cols.push(["VERIFIED", (e) => (e.verified ? "yes" : "-")]);
-  cols.push(["DESCRIPTION", (e) => clip(e.error !== null ? `(unreadable: ${e.error})` : (e.description ?? "-").replace(/\s+/g, " "), 72)]);
+  // Rows with detail columns are wide already: `gym list <kind> NAME` shows the description.
+  if (!extra) cols.push(["DESCRIPTION", (e) => clip(e.error !== null ? `(unreadable: ${e.error})` : (e.description ?? "-").replace(/\s+/g, " "), 72)]);
   if (rows.some((r) => r.root !== embedded)) cols.push(["ROOT", (e) => (e.root === embedded ? "" : e.root)]);
   const cells = rows.map((r) => cols.map(([, f]) => f(r)));
   const widths = cols.map(([h], i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
@@ -97,7 +108,7 @@ export function renderTable(rows: CatalogEntry[], embedded: string): string {
 }
 
 /** Human rendering of one inspected row. */
-export function renderEntry(e: CatalogEntry, embedded: string): string {
+export function renderEntry(e: CatalogEntry, embedded: string, extra?: Record<string, unknown>): string {
   const lines: [string, string][] = [
     ["name", e.name],
     ["kind", e.kind],
@@ -110,7 +121,10 @@ export function renderEntry(e: CatalogEntry, embedded: string): string {
     lines.push(["agent", e.agent ?? "-"]);
     lines.push(["num_repeats", e.num_repeats === null ? "-" : String(e.num_repeats)]);
   }
-  lines.push(["config", e.path]);
+  for (const [k, v] of Object.entries(extra ?? {})) lines.push([k, v === null || v === undefined ? "-" : String(v)]);
+  const ext = externalDetails(e);
+  if (ext) lines.push(["external", ext.message]);
+  else lines.push(["config", e.path]);
   lines.push(["root", e.root === embedded ? `${e.root} (embedded)` : e.root]);
   if (e.error !== null) lines.push(["error", e.error]);
   const w = Math.max(...lines.map(([k]) => k.length));

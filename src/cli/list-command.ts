@@ -1,6 +1,7 @@
 /** Builds the `gym list <kind> [NAME]` commands on top of the catalog (spec cli-config §2.4). */
 import { UsageError } from "../errors.ts";
 import { findCatalogEntry, KIND_NOUN, listCatalog, type CatalogEntry, type CatalogKind } from "../config/catalog.ts";
+import { EXTERNAL_ROOT, externalRow, externalRows } from "../config/external-rows.ts";
 import { log } from "../log.ts";
 import { defineGymCommand, type GymArgDef, type GymCommand, type GymContext } from "./_command.ts";
 import { catalogFlags, catalogOverrides, commandRoots, entryJson, pluralNoun, printOut, renderEntry, renderTable } from "./list-catalog.ts";
@@ -14,6 +15,10 @@ export interface ListSpec {
   /** Extra flags (filters) of this command. */
   args?: Record<string, GymArgDef>;
   examples?: string[];
+  /** Extra fields per row (JSON keys, and table columns by `columns`), computed after filtering. */
+  details?: (rows: CatalogEntry[], roots: string[]) => Promise<Record<string, unknown>[]>;
+  /** Table columns of the `details` fields: [header, key]. */
+  columns?: [string, string][];
 }
 
 function str(v: unknown): string | undefined {
@@ -43,6 +48,7 @@ export function listCommand(spec: ListSpec): GymCommand {
     args: {
       name: { type: "positional", required: false, description: "Inspect this entry instead of listing all" },
       ...spec.args,
+      builtin: { type: "boolean", description: "Only what gym builds in (hide upstream components that run as external servers)" },
       ...catalogFlags,
     },
     examples: spec.examples,
@@ -61,14 +67,28 @@ export function listCommand(spec: ListSpec): GymCommand {
       const name = str(ctx.args.name) ?? str(ov.component_name);
       if (name !== undefined) {
         const noun = spec.kinds.length > 1 && kinds.length > 1 ? "environment" : KIND_NOUN[kinds[0]!];
-        const entry = findCatalogEntry(name, kinds, roots, noun);
-        printOut(json ? JSON.stringify(entryJson(entry), null, 2) : renderEntry(entry, embedded));
+        let entry: CatalogEntry;
+        try {
+          entry = findCatalogEntry(name, kinds, roots, noun);
+        } catch (e) {
+          // Not built in, but upstream ships it: inspect its external row (with the recipe).
+          const ext = externalRow(kinds, name);
+          if (!ext) throw e;
+          entry = ext;
+        }
+        const extra = spec.details && entry.root !== EXTERNAL_ROOT ? (await spec.details([entry], roots))[0] : undefined;
+        printOut(json ? JSON.stringify({ ...entryJson(entry), ...extra }, null, 2) : renderEntry(entry, embedded, extra));
         return 0;
       }
       const filters = { ...ov, ...Object.fromEntries(Object.entries(ctx.args).filter(([, v]) => v !== undefined)) };
-      const rows = filterRows(listCatalog(kinds, roots), filters);
-      if (json) printOut(JSON.stringify(rows.map(entryJson), null, 2));
-      else printOut(rows.length === 0 ? `No ${pluralNoun(kinds)} found.` : renderTable(rows, embedded));
+      const builtIn = filterRows(listCatalog(kinds, roots), filters);
+      // Upstream components gym does not build in follow, marked external (the whole library is listed).
+      const external = ctx.args.builtin === true ? [] : filterRows(externalRows(kinds, listCatalog(kinds, roots)), filters);
+      const rows = [...builtIn, ...external];
+      const builtInExtra = spec.details ? await spec.details(builtIn, roots) : undefined;
+      const extra = builtInExtra ? [...builtInExtra, ...external.map(() => ({}))] : undefined;
+      if (json) printOut(JSON.stringify(rows.map((r, i) => ({ ...entryJson(r), ...extra?.[i] })), null, 2));
+      else printOut(rows.length === 0 ? `No ${pluralNoun(kinds)} found.` : renderTable(rows, embedded, extra && spec.columns ? { values: extra, columns: spec.columns } : undefined));
       return 0;
     },
   });

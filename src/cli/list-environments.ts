@@ -4,11 +4,11 @@ import { listCommand } from "./list-command.ts";
 /** The `gym list environments` command. */
 export default listCommand({
   command: "list environments",
-  description: "List the environment catalog (environments and benchmarks), or inspect one entry",
-  kinds: ["environment", "benchmark"],
+  description: "List the environment catalog (environments, benchmarks, environment servers), or inspect one entry",
+  kinds: ["environment", "benchmark", "environment_server"],
   args: {
     domain: { type: "string", valueHint: "domain", description: "Only entries of this domain (math, coding, agent, …)" },
-    kind: { type: "enum", options: ["environment", "benchmark"], description: "Only environments or only benchmarks" },
+    kind: { type: "enum", options: ["environment", "benchmark", "environment_server"], description: "Only environments, benchmarks or environment servers" },
     modality: { type: "string", valueHint: "modality", description: "Only entries of this modality (needs manifests; ignored for legacy configs)" },
     licensing: { type: "string", valueHint: "text", description: "Only entries whose license contains this text" },
     status: { type: "enum", options: ["experimental", "no-manifest"], description: "Only entries with this manifest status" },

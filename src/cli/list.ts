@@ -13,8 +13,8 @@ export default defineGymCommand({
   },
   // Shown by `gym list --help` without importing the modules above; test/cli/router.test.ts checks they match.
   subCommandMeta: {
-    benchmarks: { description: "List benchmarks (name, domain, agent, repeats, description), or inspect one" },
-    environments: { description: "List the environment catalog (environments and benchmarks), or inspect one entry" },
+    benchmarks: { description: "List benchmarks (name, server, repeats, rows, source, prepared locally?), or inspect one" },
+    environments: { description: "List the environment catalog (environments, benchmarks, environment servers), or inspect one entry" },
     agents: { description: "List agents (the --agent-type values), or inspect one" },
     models: { description: "List model types (the --model-type values), or inspect one" },
     "resources-servers": { description: "List resources servers (the --resources-server values), or inspect one" },

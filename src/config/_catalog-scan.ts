@@ -5,8 +5,8 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 
-/** The five kinds of catalog rows. */
-export const CATALOG_KINDS = ["benchmark", "environment", "agent", "model", "resources_server"] as const;
+/** The kinds of catalog rows. */
+export const CATALOG_KINDS = ["benchmark", "environment", "agent", "model", "resources_server", "environment_server"] as const;
 /** One catalog kind. */
 export type CatalogKind = (typeof CATALOG_KINDS)[number];
 
@@ -25,6 +25,7 @@ export const KIND_DIR: Record<CatalogKind, string> = {
   agent: "responses_api_agents",
   model: "responses_api_models",
   resources_server: "resources_servers",
+  environment_server: "environment_servers",
 };
 
 // Folders that hold data, prompts or tooling, never a selectable config.
@@ -100,7 +101,7 @@ function scanBundles(root: string, kind: "benchmark" | "environment"): CatalogFi
 }
 
 /** Servers: `<type dir>/<name>/configs/**.yaml` named `<name>` (flavor = name) or `<name>/<flavor>`. */
-function scanServers(root: string, kind: "agent" | "model" | "resources_server"): CatalogFile[] {
+function scanServers(root: string, kind: "agent" | "model" | "resources_server" | "environment_server"): CatalogFile[] {
   const base = join(root, KIND_DIR[kind]);
   const out: CatalogFile[] = [];
   for (const name of entries(base)) {

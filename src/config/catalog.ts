@@ -30,6 +30,7 @@ export const KIND_NOUN: Record<CatalogKind, string> = {
   agent: "agent",
   model: "model",
   resources_server: "resources server",
+  environment_server: "environment server",
 };
 
 /** The `gym list` sub-command of a kind. */
@@ -39,6 +40,7 @@ export const KIND_COMMAND: Record<CatalogKind, string> = {
   agent: "agents",
   model: "models",
   resources_server: "resources-servers",
+  environment_server: "environments",
 };
 
 function kindsOf(sel: KindSelection | undefined): CatalogKind[] {

@@ -5,10 +5,11 @@
  * earlier sibling's whole subtree. Duplicate nested entries (exact string) are dropped with a
  * warning; a file that includes itself through its own ancestors is an error naming the chain.
  */
-import { lstatSync, realpathSync, statSync } from "node:fs";
+import { existsSync, lstatSync, realpathSync, statSync } from "node:fs";
 import { basename, dirname, isAbsolute, join } from "node:path";
 import { ConfigError, type SourceLocation } from "../errors.ts";
 import { log } from "../log.ts";
+import { configNotShippedMessage, notBuiltInMessage, upstreamForPath } from "./external.ts";
 import { loadConfigFile, type Layer } from "./load.ts";
 import { emptyLayer, mergeInto } from "./merge.ts";
 import { locationOf } from "./yaml-locations.ts";
@@ -70,6 +71,9 @@ function real(p: string): string {
 /** The not-found error of a `config_paths` entry, listing every place looked at. */
 export function configPathNotFound(entry: string, roots: string[], location?: SourceLocation): ConfigError {
   const looked = isAbsolute(entry) ? [entry] : roots.map((r) => join(r, entry));
+  const up = isAbsolute(entry) ? undefined : upstreamForPath(entry);
+  if (up && roots.some((r) => existsSync(join(r, up.kind, up.name)))) return new ConfigError(configNotShippedMessage(entry, up.name), { key: "config_paths", location, code: "E_CONFIG_NOT_SHIPPED" });
+  if (up) return new ConfigError(`config_paths entry '${entry}': ${notBuiltInMessage(up.kind, up.name, up.component)}`, { key: "config_paths", location, code: "E_NOT_BUILT_IN" });
   return new ConfigError(
     `config_paths entry '${entry}' was not found. Looked in:\n${looked.map((l) => `  - ${l}`).join("\n")}\n` +
       "Check the path is spelled correctly and is relative to your working directory, an extra root\n" +

@@ -87,6 +87,9 @@ function fastParse(text: string, file: string): Layer | undefined {
   return { dict: value as ConfigDict, locs: lazyLocTree({ file, text }) };
 }
 
+/** Alias expansions one config file may make (the yaml library counts them against document size). */
+const MAX_ALIAS_COUNT = 10000;
+
 /** Parse YAML text of a config file; `file` is used in error messages and locations. */
 export function parseConfigText(text: string, file: string): Layer {
   return fastParse(text, file) ?? exactParse(text, file);
@@ -105,7 +108,18 @@ export function exactParse(text: string, file: string): Layer {
       hint: "fix the YAML syntax at that position (indentation, quoting, a missing ':')",
     });
   }
-  const value: unknown = doc.toJS({ maxAliasCount: 10000 });
+  let value: unknown;
+  try {
+    value = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+  } catch (err) {
+    // The yaml library refuses a "billion laughs" alias bomb with a plain Error: a config problem, not a gym bug.
+    if (/alias/i.test((err as Error).message)) {
+      throw new ConfigError(`'${file}' expands YAML aliases beyond the limit (${MAX_ALIAS_COUNT} alias expansions): ${(err as Error).message}`, {
+        hint: "a config must not nest aliases of aliases (&a / *a) that multiply out; write the repeated values out, or use ${…} interpolation",
+      });
+    }
+    throw err;
+  }
   if (value === null || value === undefined) return { dict: {}, locs: { src: { file, lineCounter, doc }, children: new Map() } };
   if (typeof value !== "object" || Array.isArray(value)) {
     throw new ConfigError(`Config file '${file}' must hold a YAML mapping at the top level, got ${Array.isArray(value) ? "a list" : typeof value}`, {

@@ -1,11 +1,11 @@
 /**
- * Search roots (spec cli-config §5): NEMO_GYM_EXTRA_ROOTS entries, then the cwd, then the
- * embedded install root; duplicates removed by real path. Relative read paths resolve to the
+ * Search roots (spec cli-config §5): NEMO_GYM_EXTRA_ROOTS entries, then the cwd, then (when it
+ * exists) the prepared-benchmark cache `gym eval prepare` writes to, then the embedded install root; duplicates removed by real path. Relative read paths resolve to the
  * first root where they exist.
  */
 import { existsSync, realpathSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
-import { embeddedRoot } from "../assets/embedded.ts";
+import { embeddedRoot, preparedRoot } from "../assets/embedded.ts";
 import { readEnv, setEnvVar } from "../env.ts";
 
 /** Options of `searchRoots`. */
@@ -31,7 +31,8 @@ export async function searchRoots(opts: RootOptions = {}): Promise<string[]> {
     opts.searchDirs && opts.searchDirs.length > 0
       ? opts.searchDirs
       : (readEnv().extraRoots ?? "").split(":").filter((s) => s !== "");
-  const candidates = [...extra.map((d) => resolve(cwd, d)), cwd, await embeddedRoot()];
+  const prepared = preparedRoot();
+  const candidates = [...extra.map((d) => resolve(cwd, d)), cwd, ...(existsSync(prepared) ? [prepared] : []), await embeddedRoot()];
   const seen = new Set<string>();
   const out: string[] = [];
   for (const c of candidates) {

@@ -7,6 +7,7 @@ import { existsSync, readdirSync, realpathSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { UsageError } from "../errors.ts";
 import { log } from "../log.ts";
+import { configNotShippedMessage, notBuiltInMessage, upstreamForPath } from "./external.ts";
 import { closestMatch } from "../util/similar.ts";
 
 /** The selectors a command line named; cli/_flags.ts fills it from the parsed flags. */
@@ -149,6 +150,11 @@ export function resolveSelector(field: keyof typeof SELECTOR_KINDS, value: strin
   const rel = selectorRelPath(kind, value);
   if (found.length === 0) found = matches(rel, roots);
   if (found.length === 0) {
+    // An upstream component gym does not build in: say so, with the recipe to run it externally (D13).
+    const up = upstreamForPath(rel);
+    const shipped = up && roots.some((r) => existsSync(join(r, up.kind, up.name)));
+    if (up && shipped) throw new UsageError(configNotShippedMessage(rel, up.name), { code: "E_CONFIG_NOT_SHIPPED" });
+    if (up) throw new UsageError(notBuiltInMessage(up.kind, up.name, up.component), { code: "E_NOT_BUILT_IN", hint: `built-in ${kind.noun}s: \`gym list ${kind.parent === "responses_api_models" ? "models" : kind.parent === "responses_api_agents" ? "agents" : kind.parent.replace("_", "-")}\`` });
     const searched = [...new Set(roots.map((r) => join(r, kind.parent)).filter((d) => existsSync(d)))];
     const where = searched.length > 0 ? searched.map((d) => `\`${d}\``).join(", ") : roots.map((r) => `\`${join(r, kind.parent)}\``).join(", ");
     const hint = hintFor(kind, value, roots);

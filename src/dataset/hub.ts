@@ -34,7 +34,11 @@ export async function downloadDataset(d: DatasetEntry, dataSource: "huggingface"
   const hf = src?.type === "huggingface" ? src : (d.config.huggingface_identifier as Record<string, unknown> | undefined);
   const gl = src?.type === "gitlab" ? src : (d.config.gitlab_identifier as Record<string, unknown> | undefined);
   const use = hf && gl ? dataSource : hf ? "huggingface" : gl ? "gitlab" : undefined;
-  if (!use) throw new ConfigError(`dataset '${d.name}' of '${d.agent}' is missing at ${d.path} and has no source to download it from`, { hint: "add a `source:` block or provide the file" });
+  if (!use) {
+    throw new ConfigError(`dataset '${d.name}' of '${d.agent}' is missing at ${d.path} and has no source to download it from`, {
+      hint: d.type === "benchmark" ? `prepare it first: gym eval prepare --config … (or --benchmark NAME for a catalog benchmark)` : "add a `source:` block or provide the file",
+    });
+  }
   if (use === "gitlab") {
     // Credentials first (mlflowHttp throws the config error naming the env.yaml keys), then the identifier.
     const registry = new MlflowRegistry(mlflowHttp(keysOf(resolved)));

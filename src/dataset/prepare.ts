@@ -41,7 +41,9 @@ print("\\n${MARK}" + json.dumps(str(result)))
 `;
 
 /** Find the benchmark datasets of a resolved config (exactly one per agent). */
-export function benchmarkJobs(resolved: ResolvedConfig): BenchmarkJob[] {
+export function benchmarkJobs(resolved: ResolvedConfig, opts: { resolvePaths?: boolean } = {}): BenchmarkJob[] {
+  // resolvePaths=false keeps the paths as written (built-in preparers resolve them themselves).
+  const at = (p: string) => (opts.resolvePaths === false ? p : resolveInRoots(p, resolved.roots));
   const jobs: BenchmarkJob[] = [];
   for (const s of resolved.servers) {
     if (s.serverType !== "responses_api_agents") continue;
@@ -56,7 +58,7 @@ export function benchmarkJobs(resolved: ResolvedConfig): BenchmarkJob[] {
     if (typeof d.prepare_script !== "string" || d.prepare_script === "") {
       throw new ConfigError(`benchmark dataset '${d.name}' of '${s.name}' has no prepare_script`, { key: `${s.name}.${s.serverType}.${s.implementation}.datasets` });
     }
-    jobs.push({ agent: s.name, name: String(d.name ?? s.name), script: resolveInRoots(d.prepare_script, resolved.roots), jsonl: resolveInRoots(String(d.jsonl_fpath ?? ""), resolved.roots) });
+    jobs.push({ agent: s.name, name: String(d.name ?? s.name), script: at(d.prepare_script), jsonl: at(String(d.jsonl_fpath ?? "")) });
   }
   if (jobs.length === 0) throw new ConfigError("no benchmark dataset (type: benchmark) in the config: nothing to prepare", { hint: "pass --benchmark NAME or a --config with a benchmark dataset" });
   return jobs;
@@ -80,8 +82,8 @@ async function runOne(job: BenchmarkJob, opts: PrepareOptions): Promise<void> {
   log.info(`${job.name}: wrote ${job.jsonl}`);
 }
 
-/** Prepare every benchmark; scripts are all checked before any runs. */
-export async function prepareBenchmarks(jobs: BenchmarkJob[], opts: PrepareOptions): Promise<void> {
+/** Check every script (present, Python, interpreter found) without running any. */
+export function checkPrepareScripts(jobs: BenchmarkJob[], opts: PrepareOptions): void {
   const missing = jobs.filter((j) => !existsSync(j.script));
   if (missing.length > 0) throw new ConfigError(`prepare_script not found:\n${missing.map((j) => `- ${j.agent}: ${j.script}`).join("\n")}`);
   const notPy = jobs.filter((j) => !j.script.endsWith(".py"));
@@ -89,6 +91,11 @@ export async function prepareBenchmarks(jobs: BenchmarkJob[], opts: PrepareOptio
   if (jobs.some((j) => !(opts.useCached && existsSync(j.jsonl))) && !Bun.which(opts.python)) {
     throw new ConfigError(`'${opts.python}' was not found; benchmark preparation runs the prepare scripts with Python`, { key: "python_executable", hint: "install python3 or set python_executable" });
   }
+}
+
+/** Prepare every benchmark; scripts are all checked before any runs. */
+export async function prepareBenchmarks(jobs: BenchmarkJob[], opts: PrepareOptions): Promise<void> {
+  checkPrepareScripts(jobs, opts);
   const queue = [...jobs];
   const workers = Array.from({ length: Math.max(1, Math.min(opts.processes, jobs.length)) }, async () => {
     for (let job = queue.shift(); job; job = queue.shift()) await runOne(job, opts);

@@ -95,3 +95,22 @@ export async function renderPrompts(input: string, promptConfig: string, output:
   });
   return { rows: count, output: paths[0]!, promptPath: cfg.path };
 }
+
+/**
+ * The prompt messages of one row (1-based `row`) as rollout collection would send them: the
+ * prompt config applied when given, else the row's own `responses_create_params.input`.
+ */
+export async function renderOneRow(input: string, promptConfig: string | undefined, row: number, roots: string[]): Promise<{ messages: unknown; path: string; lineNo: number }> {
+  const inputPath = resolveInRoots(input, roots);
+  if (!existsSync(inputPath)) throw new ConfigError(`input_jsonl_fpath not found: '${input}'`, { key: "input_jsonl_fpath" });
+  const cfg = promptConfig ? loadPromptConfig(promptConfig, roots) : undefined;
+  let index = 0;
+  for await (const { value, lineNo } of rows(inputPath)) {
+    if (++index < row) continue;
+    const where = `${inputPath}:${lineNo}`;
+    if (!cfg) return { messages: rcpOf(value)?.input ?? null, path: inputPath, lineNo };
+    if (truthy(rcpOf(value)?.input)) throw new ConfigError(`${where}: the row has responses_create_params.input and a prompt_config is also specified; these are mutually exclusive`, { key: "prompt_config" });
+    return { messages: rcpOf(applyPromptPy(cfg, value, where))!.input, path: inputPath, lineNo };
+  }
+  throw new ConfigError(`${inputPath} has ${index} row(s); there is no row ${row}`, { hint: `pick --row between 1 and ${index}` });
+}

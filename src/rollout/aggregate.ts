@@ -4,8 +4,8 @@
  * A server without the route (or not reachable, e.g. `gym eval aggregate` after the servers are
  * gone) is aggregated locally with the default computation of §12, with a warning.
  */
-import { writeFileSync } from "node:fs";
 import { log } from "../log.ts";
+import { writeFileAtomic } from "../util/atomic-write.ts";
 import { postJson } from "./http.ts";
 import { readJsonl } from "./jsonl.ts";
 import { computeAggregateMetrics, keyMetrics, type AggregateMetrics, type VerifyResponse } from "./metrics.ts";
@@ -91,6 +91,6 @@ export async function aggregate(groups: RolloutGroup[], dest: string, urlFor: Ag
     for (const [k, v] of Object.entries(m.agent_metrics ?? {})) if (v === null || typeof v !== "object") flat[`${g.agent}/${k}`] = v;
     for (const [k, v] of Object.entries(key_metrics)) flat[`key_metrics/${g.agent}/${k}`] = v;
   }
-  writeFileSync(dest, `${JSON.stringify(entries, null, 2)}\n`);
+  writeFileAtomic(dest, `${JSON.stringify(entries, null, 2)}\n`);
   return { entries, flat };
 }

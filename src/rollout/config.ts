@@ -26,6 +26,8 @@ export interface RolloutConfig {
   disableAggregation: boolean;
   requireComplete: boolean;
   resume: boolean;
+  /** `overwrite_output` (`--overwrite`): a fresh run may replace earlier results at the output path (D38). */
+  overwrite: boolean;
   /** Shallow-merged over every row's `responses_create_params`. */
   rcpOverrides: Record<string, unknown>;
   promptConfig: string | undefined;
@@ -116,6 +118,27 @@ export function parseNumRepeats(v: unknown): NumRepeats {
   throw new ConfigError(`num_repeats must be an integer or a mapping {agent: n, _default: n}, got ${JSON.stringify(v)}`, { key: "num_repeats" });
 }
 
+/** The typed sampling overrides (`--temperature`, `--top-p`, `--max-output-tokens`): the key, its flag, and the check. */
+const SAMPLING: { key: string; flag: string; ok: (n: number) => boolean; want: string }[] = [
+  { key: "temperature", flag: "--temperature", ok: (n) => n >= 0, want: "a number ≥ 0 (e.g. 0.7)" },
+  { key: "top_p", flag: "--top-p", ok: (n) => n >= 0 && n <= 1, want: "a number between 0 and 1 (e.g. 0.95)" },
+  { key: "max_output_tokens", flag: "--max-output-tokens", ok: (n) => Number.isInteger(n) && n > 0, want: "a positive integer (e.g. 4096)" },
+];
+
+/** Fail before anything starts when a typed sampling override has the wrong type (not when every rollout has failed). */
+function checkSampling(rcp: Record<string, unknown>): void {
+  for (const s of SAMPLING) {
+    const v = rcp[s.key];
+    if (v === undefined || v === null) continue;
+    const n = typeof v === "number" ? v : typeof v === "string" && v.trim() !== "" ? Number(v) : Number.NaN;
+    if (Number.isFinite(n) && s.ok(n)) continue;
+    throw new ConfigError(`responses_create_params.${s.key} must be ${s.want}, got ${JSON.stringify(v)}`, {
+      key: `responses_create_params.${s.key}`,
+      hint: `pass ${s.flag} ${s.want.replace(/^.*\(e\.g\. (.*)\)$/, "$1")}`,
+    });
+  }
+}
+
 /** Read the rollout keys from a merged config. `requireInput` is false in serve mode (the input is prepared). */
 export function rolloutConfigFrom(dict: ConfigDict, opts: { requireInput?: boolean } = {}): RolloutConfig {
   const output = str(dict, "output_jsonl_fpath");
@@ -154,6 +177,7 @@ export function rolloutConfigFrom(dict: ConfigDict, opts: { requireInput?: boole
   if (rcp !== undefined && rcp !== null && (typeof rcp !== "object" || Array.isArray(rcp))) {
     throw new ConfigError("responses_create_params must be a mapping", { key: "responses_create_params" });
   }
+  checkSampling((rcp as Record<string, unknown> | null | undefined) ?? {});
   const limit = num(dict, "limit", { integer: true, min: 0 });
   const timeout = num(dict, "request_timeout_seconds", { min: 0 });
   const budget = num(dict, "request_retry_budget_seconds", { min: 0 });
@@ -179,6 +203,7 @@ export function rolloutConfigFrom(dict: ConfigDict, opts: { requireInput?: boole
     disableAggregation: bool(dict, "disable_aggregation", false),
     requireComplete: bool(dict, "require_complete", false),
     resume: bool(dict, "resume_from_cache", false),
+    overwrite: bool(dict, "overwrite_output", false),
     rcpOverrides: { ...((rcp as Record<string, unknown> | null | undefined) ?? {}) },
     promptConfig: str(dict, "prompt_config"),
     skills: dict.skills ?? undefined,
@@ -211,7 +236,7 @@ export function maxInFlight(cfg: Pick<RolloutConfig, "concurrency" | "maxResiden
 export const ROLLOUT_KEYS = [
   "input_jsonl_fpath", "output_jsonl_fpath", "agent_name", "limit", "num_repeats", "num_repeats_add_seed",
   "num_samples_in_parallel", "max_resident_rollout_tasks", "retain_results_in_memory", "disable_aggregation",
-  "require_complete", "resume_from_cache", "responses_create_params", "prompt_config", "skills", "upload_rollouts",
+  "require_complete", "resume_from_cache", "overwrite_output", "responses_create_params", "prompt_config", "skills", "upload_rollouts",
   "upload_rollouts_to_wandb", "interleave_repeats", "retry_terminal_timeouts", "request_timeout_seconds",
   "request_retry_budget_seconds", "stall_warning_seconds", "drain_margin_seconds", "drain_margin_s", "status_port", "observability_enabled",
   "model_call_capture_dir", "global_aiohttp_client_request_debug", "rollout_collection_driver", "split",

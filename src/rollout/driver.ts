@@ -4,9 +4,11 @@
  * (D30), aggregate, and report. Where rollouts go is the small `RunTargets` interface, so the
  * same core serves `--no-serve` (head-server discovery) and serve mode.
  */
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync } from "node:fs";
 import { dirname } from "node:path";
 import { log } from "../log.ts";
+import { writeFileAtomic } from "../util/atomic-write.ts";
+import { lockOutput, removeStaleTemps } from "./output-lock.ts";
 import type { AggregateEntry } from "./aggregate.ts";
 import { fdBudgetWarning } from "./capacity.ts";
 import { clearCapture, foldCapture } from "./capture.ts";
@@ -79,6 +81,9 @@ function targetOf(row: Row, targets: RunTargets): RunTarget {
 export async function runRollouts(cfg: RolloutConfig, deps: DriverDeps): Promise<RunSummary> {
   const paths = rolloutPaths(cfg.output);
   mkdirSync(dirname(paths.output), { recursive: true });
+  // D38: one writer per output for the whole run (the CLI may already hold it: the lock is re-entrant).
+  const unlock = lockOutput(paths);
+  removeStaleTemps(paths);
   if (cfg.observability && cfg.modelCallCaptureDir) mkdirSync(cfg.modelCallCaptureDir, { recursive: true });
   const maxAttempts = deps.maxAttempts ?? 3;
   const progress = new Progress();
@@ -87,6 +92,7 @@ export async function runRollouts(cfg: RolloutConfig, deps: DriverDeps): Promise
   status.start(cfg.statusPort);
   const monitor = new Monitor(progress, { tty: deps.tty ?? false, stallWarningSeconds: cfg.stallWarningSeconds });
   let gcTimer: ReturnType<typeof setInterval> | undefined;
+  let opened = false;
 
   try {
     const { journal, gated } = await openRun(cfg, paths, progress, { targets: deps.targets, transform: deps.transform, maxAttempts });
@@ -94,6 +100,7 @@ export async function runRollouts(cfg: RolloutConfig, deps: DriverDeps): Promise
     const fdWarning = fdBudgetWarning(Math.min(maxInFlight(cfg), progress.total - progress.done - progress.failed));
     if (fdWarning) log.warn(fdWarning);
 
+    opened = true;
     // ---- dispatch ----
     progress.state = "running";
     monitor.skipPassedMarks();
@@ -241,7 +248,7 @@ export async function runRollouts(cfg: RolloutConfig, deps: DriverDeps): Promise
     if (drained || stopped) {
       progress.state = drained ? "drained" : "stopped";
       // `new_rows` tells the resumable prologue whether this job made progress (D37).
-      if (drained) writeFileSync(paths.drained, `${JSON.stringify({ drained_at: Date.now() / 1000, done: progress.done, total: progress.total, new_rows: newlyDone })}\n`);
+      if (drained) writeFileAtomic(paths.drained, `${JSON.stringify({ drained_at: Date.now() / 1000, done: progress.done, total: progress.total, new_rows: newlyDone })}\n`);
       summary.exitCode = drained ? EXIT_DRAINED : 130;
       process.stderr.write(`${drained ? "Drained for walltime" : "Stopped"}: ${progress.done}/${progress.total} rollouts done; resume with --resume (+resume_from_cache=true).\n`);
       return summary;
@@ -257,5 +264,8 @@ export async function runRollouts(cfg: RolloutConfig, deps: DriverDeps): Promise
     clearInterval(gcTimer);
     monitor.stop();
     await status.stop();
+    // A run that failed before it started (bad input, output guard) leaves no status file behind.
+    if (!opened) rmSync(paths.status, { force: true });
+    unlock();
   }
 }

@@ -3,7 +3,7 @@
  * per pass, so memory holds only the task-index table (a 53-bit hash of each distinct raw line,
  * not the line). The file is written under a temporary name and renamed into place (D22).
  */
-import { existsSync, renameSync, rmSync } from "node:fs";
+import { existsSync, renameSync, rmSync, statSync } from "node:fs";
 import { ConfigError } from "../errors.ts";
 import { log } from "../log.ts";
 import { BufferedJsonlWriter, readLines } from "./jsonl.ts";
@@ -56,6 +56,9 @@ interface ParsedInput {
 export function checkInput(cfg: Pick<RolloutConfig, "input">): void {
   if (!existsSync(cfg.input)) {
     throw new ConfigError(`Input file not found: '${cfg.input}'. Check the path is spelled correctly.`, { key: "input_jsonl_fpath", hint: "relative paths are looked up in the search roots, then the cwd, then the install root" });
+  }
+  if (!statSync(cfg.input).isFile()) {
+    throw new ConfigError(`Input '${cfg.input}' is a directory, not a JSONL file`, { key: "input_jsonl_fpath", hint: "pass the .jsonl file itself to -i/--input (e.g. a file inside that directory)" });
   }
 }
 

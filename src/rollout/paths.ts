@@ -18,6 +18,10 @@ export interface RolloutPaths {
   status: string;
   /** `<bench dir>/.gym_drained`: written when the driver drains for walltime (D30). */
   drained: string;
+  /** `<stem>.gym-lock`: the exclusive lock of the run writing these files (D38). */
+  lock: string;
+  /** `<output>.journal.json`: what the journal was made from (the input's digest), checked on resume (D38). */
+  journal: string;
 }
 
 /** The output path without its extension (`/a/b/out.jsonl` → `/a/b/out`). */
@@ -36,5 +40,7 @@ export function rolloutPaths(output: string): RolloutPaths {
     aggregate: `${stem}_aggregate_metrics.json`,
     status: `${output}.status.json`,
     drained: join(dirname(output), ".gym_drained"),
+    lock: `${stem}.gym-lock`,
+    journal: `${output}.journal.json`,
   };
 }

@@ -3,6 +3,7 @@
  * native episode envelope of runtime §10.2) and the routing of its outcome to the main output,
  * the failures sidecar as a typed record (D21, §11.4–§11.6), or nowhere (`_ng_no_persist`).
  */
+import { maskUrlSecrets } from "../util/url-secrets.ts";
 import { failureOrigin, INVALID_MODEL_RESPONSE } from "../servers/failure-origin.ts";
 import type { PostOutcome } from "./http.ts";
 import type { RunTarget } from "./targets.ts";
@@ -118,7 +119,11 @@ function truncate(s: string | undefined, n = 2000): string | undefined {
 
 function failure(row: Row, target: RunTarget, fields: Row, elapsedMs: number): Routed {
   const record: Row = { ...stamps(row, target), ...fields, elapsed_seconds: Math.round(elapsedMs) / 1000 };
-  for (const k of Object.keys(record)) if (record[k] === undefined) delete record[k];
+  for (const k of Object.keys(record)) {
+    if (record[k] === undefined) delete record[k];
+    // D39: messages and bodies quote URLs; credentials in them stay out of the failures file.
+    else if (k.startsWith("_ng_failure_") && typeof record[k] === "string") record[k] = maskUrlSecrets(record[k] as string);
+  }
   return { dest: "failures", record };
 }
 

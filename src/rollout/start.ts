@@ -3,13 +3,15 @@
  * of an earlier one (resume) and print its summary; then the gate that skips finished pairs and the
  * dispatch order (input order, or longest-first for retried rows with `dispatch_longest_first`).
  */
-import { existsSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { log } from "../log.ts";
 import type { RolloutConfig } from "./config.ts";
 import { pairKey, readJournal, type JournalState } from "./journal.ts";
 import { readLines } from "./jsonl.ts";
 import { checkInput, materialize, type MaterializeOptions } from "./materialize.ts";
 import type { RolloutPaths } from "./paths.ts";
+import { checkJournalInput, recordJournalInput } from "./journal-input.ts";
+import { checkFreshOutput } from "./output-lock.ts";
 import type { Progress } from "./progress.ts";
 import { agentOf, type Row, verbatimLines } from "./record.ts";
 import type { RunTargets } from "./targets.ts";
@@ -61,19 +63,31 @@ export async function openRun(
     else log.info(`Skipping resume_from_cache because ${missing.map((m) => `${m} does not exist`).join(" and ")}; running fresh`);
   }
   if (resuming) {
+    await checkJournalInput(paths, cfg.input);
     journal = await readJournal(paths, { retryTerminalTimeouts: cfg.retryTerminalTimeouts });
     for (const r of journal.repaired) log.warn(`resume: ${r}`);
     await countMaterialized(paths.materialized, progress);
   } else {
+    // D38: check and materialize (which validates every row) before anything of an earlier run goes.
     checkInput(cfg);
-    for (const f of [paths.output, paths.failures, paths.aggregate, paths.drained]) rmSync(f, { force: true });
+    checkFreshOutput(paths, cfg.overwrite);
+    const staged = `${paths.materialized}.tmp-${process.pid}-staged`;
+    let m: Awaited<ReturnType<typeof materialize>>;
+    try {
+      m = await materialize(cfg, staged, {
+        transform: deps.transform,
+        checkAgent: (a) => void deps.targets.forAgent(a),
+        checkServer: (srv) => void deps.targets.forServer(srv),
+      });
+    } catch (e) {
+      rmSync(staged, { force: true });
+      throw e;
+    }
+    for (const f of [paths.materialized, paths.output, paths.failures, paths.aggregate, paths.drained, paths.journal]) rmSync(f, { force: true });
+    await recordJournalInput(paths, cfg.input);
     // The output exists before the materialized file does, so "both exist" means materialization finished.
     writeFileSync(paths.output, "");
-    const m = await materialize(cfg, paths.materialized, {
-      transform: deps.transform,
-      checkAgent: (a) => void deps.targets.forAgent(a),
-      checkServer: (srv) => void deps.targets.forServer(srv),
-    });
+    renameSync(staged, paths.materialized);
     progress.total = m.total;
     for (const [a, n] of m.perAgent) progress.agentTotal.set(a, n);
   }

@@ -48,7 +48,7 @@ export class StatusPublisher {
 
   /** Write the status file now. */
   write(): void {
-    const tmp = `${this.path}.tmp`;
+    const tmp = `${this.path}.tmp-${process.pid}`;
     try {
       writeFileSync(tmp, `${JSON.stringify(this.progress.snapshot(this.extra()))}\n`);
       renameSync(tmp, this.path);

@@ -3,6 +3,8 @@
  * pre-checks → render → (dry-run) → submit-only checks → stage → copy → sbatch → record → report.
  * Nothing here starts anything locally except `sbatch`/`ssh`/`cp`.
  */
+import { maskSecretValues } from "../config/redact.ts";
+import { maskUrlSecrets } from "../util/url-secrets.ts";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
@@ -89,12 +91,15 @@ export async function runSubmit(o: SubmitOptions): Promise<number> {
   const staged = renderAll(v, gymJobId, runDir);
 
   if (o.dryRun) {
+    // D39: the printed scripts show `host:NAME` references, never the values a real submit bakes into job.sh.
+    const refs = Object.fromEntries(Object.keys(v.hostValues).map((k) => [k, `host:${k}`]));
+    const shown = renderAll({ ...v, hostValues: refs }, gymJobId, runDir);
     const lines = [`[dry-run] remote run dir: ${runDir}`];
-    for (const b of staged) {
+    for (const b of shown) {
       lines.push(rule(), `[dry-run] sbatch script for benchmark: ${b.name}`, rule(), b.script.replace(/\n$/, ""));
       if (b.collectorYaml !== null) lines.push(rule(), `[dry-run] otel/collector.yaml for benchmark: ${b.name}`, rule(), b.collectorYaml.replace(/\n$/, ""));
     }
-    o.out(`${lines.join("\n")}\n`);
+    o.out(maskUrlSecrets(maskSecretValues(`${lines.join("\n")}\n`, Object.values(v.hostValues))));
     return 0;
   }
 

@@ -18,6 +18,11 @@ describe("gym env resolve", () => {
     expect(r.stderr).not.toContain("error:");
     expect(r.code).toBe(0);
     expect(r.stdout).not.toContain("sk-very-secret");
+    const creds = await runGym(["env", "resolve", "--search-dir", BUILTIN, "--resources-server", "example_single_tool_call", "--model-type", "openai_model", "+policy_base_url='http://bob:pw-in-url@127.0.0.1:9/v1?api_key=q-secret'", "+policy_api_key=x", "+policy_model_name=tiny"], { cwd: d.path });
+    expect(creds.code).toBe(0);
+    expect(creds.stdout).not.toContain("pw-in-url");
+    expect(creds.stdout).not.toContain("q-secret");
+    expect(creds.stdout).toContain("http://****@127.0.0.1:9/v1?api_key=****");
     const out = parse(r.stdout) as Servers;
     const top = out as unknown as Record<string, unknown>;
     const model = out.policy_model!.responses_api_models!.openai_model!;

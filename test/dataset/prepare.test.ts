@@ -44,3 +44,22 @@ describe.skipIf(!hasPython)("gym eval prepare", () => {
     expect(existsSync(join(dir.path, "bench", "data.jsonl"))).toBe(false);
   });
 });
+
+describe.skipIf(!hasPython)("gym eval prepare --benchmark with Python scripts", () => {
+  test("a catalog benchmark's own prepare.py runs under Python; one in the cwd shadows a built-in preparer", async () => {
+    await using dir = await tempDir();
+    const bench = join(dir.path, "benchmarks", "gsm8k");
+    mkdirSync(bench, { recursive: true });
+    // The shipped gsm8k config names benchmarks/gsm8k/prepare.py: a real file there wins over the TS preparer.
+    writeFileSync(
+      join(bench, "prepare.py"),
+      `import json, os\ndef prepare():\n    os.makedirs("benchmarks/gsm8k/data", exist_ok=True)\n    with open("benchmarks/gsm8k/data/gsm8k_benchmark.jsonl", "w") as f:\n        f.write(json.dumps({"question": "mine"}) + "\\n")\n    return "benchmarks/gsm8k/data/gsm8k_benchmark.jsonl"\n`,
+    );
+    const r = await runGym(["eval", "prepare", "--benchmark", "gsm8k"], { cwd: dir.path, env: { XDG_CACHE_HOME: join(dir.path, "cache") } });
+    expect(r.stderr).not.toContain("error:");
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain(`running ${join(bench, "prepare.py")}`);
+    expect(readFileSync(join(bench, "data", "gsm8k_benchmark.jsonl"), "utf8")).toBe('{"question": "mine"}\n');
+    expect(existsSync(join(dir.path, "cache", "gym", "prepared"))).toBe(false);
+  });
+});

@@ -82,3 +82,13 @@ describe("output lines spliced from the answer's text", () => {
     expect(ok("{}").line).toBeUndefined();
   });
 });
+
+describe("failure records mask URL credentials (D39)", () => {
+  test("a /run URL with userinfo and a key in the query is masked in the stored message", () => {
+    const t: RunTarget = { ...target, runUrl: "http://u:pw-SECRET@127.0.0.1:1/run?api_key=k-SECRET" };
+    const routed = routeOutcome(row, t, { kind: "response", status: 502, text: "bad gateway", attempts: 1, elapsedMs: 1 });
+    if (routed.dest !== "failures") throw new Error(`expected a failure, got ${routed.dest}`);
+    expect(JSON.stringify(routed.record)).not.toContain("SECRET");
+    expect(String(routed.record._ng_failure_message)).toContain("http://****@127.0.0.1:1/run?api_key=****");
+  });
+});

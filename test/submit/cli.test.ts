@@ -87,6 +87,15 @@ describe("gym eval submit CLI", () => {
     expect(readdirSync(dir.path)).toEqual(["s.yaml"]);
   });
 
+  test("--dry-run prints host:NAME references, never the host values (D39)", async () => {
+    await using dir = await tempDir();
+    writeFileSync(join(dir.path, "s.yaml"), CONFIG(join(dir.path, "runs")));
+    const r = await runGym(["eval", "submit", "-c", "s.yaml", "--dry-run"], { cwd: dir.path, env: { GYM_T_HOST_SECRET: "hf_dry-run-SECRET-value", GYM_T_FWD_SECRET: undefined } });
+    expect(r.code).toBe(0);
+    expect(r.stdout).not.toContain("hf_dry-run-SECRET-value");
+    expect(r.stdout).toContain("HF_TOKEN=host:GYM_T_HOST_SECRET");
+  });
+
   test("submit-only checks fail before anything is staged: forward_env, mount sources", async () => {
     await using dir = await tempDir();
     const runs = join(dir.path, "runs");

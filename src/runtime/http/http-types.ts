@@ -84,7 +84,8 @@ export class HttpError extends Error {
   readonly status: number;
   readonly detail: unknown;
   constructor(status: number, detail: unknown) {
-    super(typeof detail === "string" ? detail : JSON.stringify(detail));
+    // The message is for logs: never serialise a detail that may echo a whole (huge or deep) body.
+    super(typeof detail === "string" ? detail : Array.isArray(detail) ? detail.map((d) => String((d as { msg?: unknown })?.msg ?? "")).join("; ") : `HTTP ${status}`);
     this.name = "HttpError";
     this.status = status;
     this.detail = detail;

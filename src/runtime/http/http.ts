@@ -8,7 +8,8 @@ import { log } from "../../log.ts";
 import { DEFAULT_MAX_BODY_BYTES } from "./body.ts";
 import { readRequestBody } from "./http-body.ts";
 import { CachedSessions } from "./http-session-cache.ts";
-import { HttpError, InnerServerError, RawJson, type RequestContext, type ServerApp } from "./http-types.ts";
+import { HttpError, InnerServerError, RawJson, RequestValidationError, type RequestContext, type ServerApp, type ValidationDetail } from "./http-types.ts";
+import { capEcho, jsonDepthExceeds, MAX_JSON_DEPTH } from "./bounded-json.ts";
 import { clientOf, type ProxySettings } from "./proxy-headers.ts";
 import { pyBytesRepr, pyExceptionRepr } from "../../util/py-repr.ts";
 import { withRolloutId } from "./rollout-context.ts";
@@ -31,7 +32,21 @@ export interface HandlerOptions {
    * every hop, so servers turn it on only with `observability_enabled`. Default true.
    */
   ambientRolloutId?: boolean;
+  /**
+   * Set the idle timeout of a request's connection, in seconds (0 = none): serveApp passes Bun's
+   * `server.timeout`. The body is read under BODY_IDLE_TIMEOUT_SECONDS so a client that stops
+   * half-way through a body loses its connection instead of holding it forever; the handler then
+   * runs with none (it may wait hours on a model).
+   */
+  connectionTimeout?: (req: Request, seconds: number) => void;
+  /** Body idle timeout in seconds (default BODY_IDLE_TIMEOUT_SECONDS). */
+  bodyIdleTimeoutSeconds?: number;
+  /** This server's own origin (`http://host:port` as configured), for redirects; never the client's Host header. */
+  origin?: () => string | undefined;
 }
+
+/** Seconds a request body may stall (no bytes arriving) before the connection is closed. */
+export const BODY_IDLE_TIMEOUT_SECONDS = 30;
 
 const LIVENESS = new Set(["/", "/livez", "/healthz", "/health", "/readyz"]);
 const RESOURCES_PREFIX = /^\/ng-rollout\/([A-Za-z0-9][A-Za-z0-9._-]*)(\/.*)$/;
@@ -67,8 +82,14 @@ function errorBody(err: unknown, app: ServerApp, cancelled: boolean): string {
   return "An unknown error occurred";
 }
 
-function errorOut(err: unknown, app: ServerApp, req: Request, path: string): JsonOut {
+function errorOut(err: unknown, app: ServerApp, req: Request, path: string, body: unknown): JsonOut {
+  if (err instanceof RequestValidationError && Array.isArray(err.detail)) {
+    // FastAPI echoes each item's whole `input`; a huge (or absurdly deep) body must not come back whole.
+    return jsonOut({ detail: (err.detail as ValidationDetail[]).map((d) => ("input" in d ? { ...d, input: capEcho(d.input) } : d)) }, err.status);
+  }
   if (err instanceof HttpError) return jsonOut({ detail: err.detail }, err.status);
+  // A stack overflow while handling a very deep body is the client's doing: 400, not a 500 RangeError.
+  if (err instanceof RangeError && jsonDepthExceeds(body)) return jsonOut({ detail: `JSON body nested deeper than ${MAX_JSON_DEPTH} levels` }, 400);
   const cancelled = req.signal.aborted;
   if (!cancelled) log.error(`(${app.instanceName}) ${req.method} ${path} failed:`, err);
   return jsonOut(errorBody(err, app, cancelled), 500);
@@ -99,6 +120,7 @@ export function createHandler(app: ServerApp, opts: HandlerOptions = {}): (req: 
   const maxBody = opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const prefix = app.rolloutPrefix === "model" ? MODEL_PREFIX : RESOURCES_PREFIX;
   const ambient = opts.ambientRolloutId ?? true;
+  const bodyIdle = opts.bodyIdleTimeoutSeconds ?? BODY_IDLE_TIMEOUT_SECONDS;
 
   return async (req: Request): Promise<Response> => {
     const fullPath = pathOf(req.url);
@@ -116,12 +138,13 @@ export function createHandler(app: ServerApp, opts: HandlerOptions = {}): (req: 
     const cookies = parseCookies(cookieHeader);
     const sessionId = sessions ? sessions.idFor(cookies) : "";
     const responseCookies: Record<string, string> = {};
+    let body: unknown;
 
     let out: Response | JsonOut;
     try {
       out = await dispatch();
     } catch (err) {
-      out = errorOut(err, app, req, fullPath);
+      out = errorOut(err, app, req, fullPath, body);
     }
     // Inner servers' cookies first; our own session cookie is always (re)sent, 500s included (§6.1).
     const setCookies: string[] = [];
@@ -147,16 +170,30 @@ export function createHandler(app: ServerApp, opts: HandlerOptions = {}): (req: 
         // Starlette's redirect_slashes: `/verify/` → 307 to `/verify` (and the reverse) when that route exists.
         const other = path.endsWith("/") && path !== "/" ? path.slice(0, -1) : `${path}/`;
         if (match(method, other).kind === "found") {
+          // Built from the configured origin (relative without one): the client's Host header is never echoed.
           const url = new URL(req.url);
-          url.pathname = url.pathname.slice(0, url.pathname.length - path.length) + other;
-          return new Response(null, { status: 307, headers: { location: url.toString() } });
+          const target = `${url.pathname.slice(0, url.pathname.length - path.length)}${other}${url.search}`;
+          return new Response(null, { status: 307, headers: { location: `${opts.origin?.() ?? ""}${target}` } });
         }
         if (method === "GET" && LIVENESS.has(path)) return jsonOut({ status: "ok" });
         if (method === "GET" && path === "/docs") return new Response(DOCS_HTML, { headers: { "content-type": "text/html; charset=utf-8" } });
         return jsonOut({ detail: "Not Found" }, 404);
       }
       if (found.kind === "method") return jsonOut({ detail: "Method Not Allowed" }, 405, [["allow", found.allowed.join(", ")]]);
-      const read = method === "GET" ? undefined : await readRequestBody(req, maxBody, found.route.rawBody !== true);
+      let read: Awaited<ReturnType<typeof readRequestBody>> | undefined;
+      if (method !== "GET") {
+        const pending = req.body !== null && opts.connectionTimeout !== undefined && req.headers.get("content-length") !== "0";
+        if (pending) opts.connectionTimeout!(req, bodyIdle);
+        try {
+          read = await readRequestBody(req, maxBody, found.route.rawBody !== true);
+        } finally {
+          if (pending) opts.connectionTimeout!(req, 0);
+        }
+        body = read.value;
+        // JSC parses any depth, but recursive handlers (validation, JSON.stringify: ~9 s of CPU for
+        // 100k levels before its RangeError) do not: refuse absurd nesting up front (~0.5 µs a body).
+        if (typeof body === "object" && jsonDepthExceeds(body)) throw new HttpError(400, `JSON body nested deeper than ${MAX_JSON_DEPTH} levels`);
+      }
       let handlerRequest: Request | undefined = path === fullPath ? req : undefined;
       const ctx: RequestContext = {
         // Built on first read: a rollout-prefixed call would otherwise cost a URL and a Request per
@@ -207,6 +244,11 @@ function withPath(req: Request, path: string): Request {
   return new Request(next.toString(), { method: req.method, headers: req.headers, signal: req.signal });
 }
 
+/** `http://host:port` for a bind address (IPv6 in brackets). */
+export function originOf(host: string, port: number): string {
+  return `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
+}
+
 /** Where and how to listen. */
 export interface ListenOptions {
   host: string;
@@ -238,7 +280,12 @@ export interface ServeOptions extends HandlerOptions, ListenOptions {}
 /** Serve an app: `createHandler` + `listen`, with the socket peer as the client address. */
 export function serveApp(app: ServerApp, opts: ServeOptions): Server<undefined> {
   let server: Server<undefined> | undefined;
-  const handler = createHandler(app, { ...opts, peerAddress: opts.peerAddress ?? ((req) => server?.requestIP(req)?.address) });
+  const handler = createHandler(app, {
+    ...opts,
+    peerAddress: opts.peerAddress ?? ((req) => server?.requestIP(req)?.address),
+    connectionTimeout: opts.connectionTimeout ?? ((req, s) => server?.timeout(req, s)),
+    origin: opts.origin ?? (() => (server?.port === undefined ? undefined : originOf(opts.host, server.port))),
+  });
   server = listen((req) => handler(req), opts);
   return server;
 }

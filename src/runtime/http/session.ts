@@ -1,9 +1,12 @@
 /**
- * Session cookies (runtime.md §6.1). The cookie name and the HMAC secret are both
- * `<ClassName>___<instance>`, and the value has the shape Starlette's SessionMiddleware writes
- * (itsdangerous TimestampSigner over base64 JSON), so every worker of one instance, and a restarted
- * server, accepts the cookies of the others. Clients treat the value as opaque.
+ * Session cookies (runtime.md §6.1). The cookie name is `<ClassName>___<instance>` and the value
+ * has the shape Starlette's SessionMiddleware writes (itsdangerous TimestampSigner over base64
+ * JSON). Upstream signs with the cookie name itself, which anyone can forge; cookies are opaque to
+ * clients and checked only by the server that set them, so gym signs with a random per-run secret
+ * (D39) that the supervisor hands every child through `GYM_SESSION_SECRET`: every worker of one
+ * instance, and a server restarted within the run, still accepts the cookies of the others.
  */
+import { readEnv } from "../../env.ts";
 // node:crypto loads on first use: a static import is hoisted into every CLI command's start-up.
 let nodeCryptoMod: typeof import("node:crypto") | undefined;
 const nodeCrypto = () => (nodeCryptoMod ??= require("node:crypto") as typeof import("node:crypto"));
@@ -77,6 +80,16 @@ export class CookieSigner {
   }
 }
 
+let processSecret: string | undefined;
+
+/**
+ * The session-signing secret of this run: `GYM_SESSION_SECRET` when a supervisor started this
+ * process, else one random value for this process (a supervisor passes it on to its children).
+ */
+export function sessionSecret(): string {
+  return (processSecret ??= readEnv().sessionSecret ?? nodeCrypto().randomBytes(32).toString("hex"));
+}
+
 /** Parse a `Cookie` header into name → value (first occurrence wins). */
 export function parseCookies(header: string | null): Record<string, string> {
   const out: Record<string, string> = {};
@@ -99,9 +112,10 @@ export class SessionCodec {
   readonly cookieName: string;
   private readonly signer: CookieSigner;
 
-  constructor(className: string, instanceName: string) {
+  constructor(className: string, instanceName: string, secret: string = sessionSecret()) {
     this.cookieName = `${className}___${instanceName}`;
-    this.signer = new CookieSigner(this.cookieName);
+    // The instance's cookie name is mixed in, so one run secret still gives each server its own key.
+    this.signer = new CookieSigner(`${secret}:${this.cookieName}`);
   }
 
   /** The session id carried by a request's cookies, or undefined (missing, tampered, expired). */

@@ -8,7 +8,7 @@ import type { Server } from "bun";
 import { readEnv } from "../../env.ts";
 import { log } from "../../log.ts";
 import { parseChildConfig, type ChildConfig } from "./child-config.ts";
-import { createHandler, listen } from "../http/http.ts";
+import { createHandler, listen, originOf } from "../http/http.ts";
 import type { ServerApp } from "../http/http-types.ts";
 import { otlpProtocol, ServerTelemetry } from "../http/otlp-push.ts";
 import { bindInRange, isAddressInUse, portRangeFromConfig } from "./ports.ts";
@@ -166,7 +166,12 @@ export async function runChildServer(opts: ChildServeOptions): Promise<number> {
     routes.push({ method: "GET", path: "/stats", handler: async () => (await p.dump(dir, opts.instanceName), new Response("")) });
     log.info(`(${opts.instanceName}) profiling enabled; results go to ${dir}/${opts.instanceName}.log`);
   }
-  const handler = createHandler({ ...app, routes }, { proxy, peerAddress: peer, ambientRolloutId: cfg.global.observability_enabled === true, profile: profiler ? (n, fn) => profiler!.time(n, fn) : undefined });
+  const handler = createHandler({ ...app, routes }, {
+    proxy,
+    peerAddress: peer,
+    connectionTimeout: (req, s) => server?.timeout(req, s),
+    origin: () => originOf(host, port),
+    ambientRolloutId: cfg.global.observability_enabled === true, profile: profiler ? (n, fn) => profiler!.time(n, fn) : undefined });
   // uvicorn_logging_show_200_ok: uvicorn's access log line per request (off by default, as upstream).
   const accessLog = cfg.global.uvicorn_logging_show_200_ok === true;
   const served: Handler = accessLog

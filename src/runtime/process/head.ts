@@ -1,6 +1,6 @@
 /**
  * The head server (runtime.md §3): `/global_config_dict_yaml` (a JSON string holding the YAML, with
- * interpolations unresolved and nothing redacted, D10), `/server_instances` (upstream's descriptor
+ * interpolations unresolved and secrets masked by D10's rules, D39), `/server_instances` (upstream's descriptor
  * array), and the readiness flag. Nothing is published before every port is final (D14): until
  * then the config endpoint answers 503 `{"status":"starting"}` and the instance list is `[]`.
  */
@@ -8,6 +8,8 @@ import type { Server } from "bun";
 import { jsonResponse, serveApp } from "../http/http.ts";
 import type { ServerApp } from "../http/http-types.ts";
 import type { ProxySettings } from "../http/proxy-headers.ts";
+import { redactSecrets } from "../../config/redact.ts";
+import { maskUrlSecretsDeep } from "../../util/url-secrets.ts";
 
 /** One element of `/server_instances` (upstream `ServerInstanceDisplayConfig`; every key present). */
 export interface ServerInstanceDisplay {
@@ -38,7 +40,7 @@ export class HeadServer {
   /** Publish the final config (YAML text) and the instance list; called once every port is final. */
   publish(configYaml: string, instances: ServerInstanceDisplay[]): void {
     this.configYaml = configYaml;
-    this.instances = instances;
+    this.instances = maskUrlSecretsDeep(redactSecrets(instances));
   }
 
   /** Flip `/readyz`, `/healthz`, `/health` to 200 (after both readiness steps, §3.2). */

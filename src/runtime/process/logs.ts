@@ -3,6 +3,7 @@
  * (`<log dir>/<instance with / → _>.log`) and echoed on our stderr as `(<instance>) line`,
  * coloured per server on a terminal. The last lines are kept for error reports.
  */
+import { maskUrlSecrets } from "../../util/url-secrets.ts";
 import { closeSync, mkdirSync, openSync, readdirSync, rmSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -98,7 +99,9 @@ export class ServerLog {
   }
 
   /** Record one line (no trailing newline). */
-  line(text: string): void {
+  line(raw: string): void {
+    // D39: a child's own output (a crash trace quoting its base_url) is masked before it is stored or echoed.
+    const text = maskUrlSecrets(raw);
     this.tail.push(text);
     if (this.tail.length > TAIL_LINES) this.tail.shift();
     try {

@@ -4,6 +4,7 @@
  * `python_executable` or the entrypoint itself, from the server directory. Every child gets
  * upstream's env contract (D3) plus BUN_CONFIG_MAX_HTTP_REQUESTS (D16).
  */
+import { sessionSecret } from "../http/session.ts";
 import { existsSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
 import { processEnvCopy } from "../../env.ts";
@@ -48,6 +49,8 @@ export function childEnv(vars: { configYaml: string; instance: string; maxHttpRe
   env.NEMO_GYM_CONFIG_DICT = vars.configYaml;
   env.NEMO_GYM_CONFIG_PATH = vars.instance;
   env.BUN_CONFIG_MAX_HTTP_REQUESTS = String(vars.maxHttpRequests);
+  // D39: every server of this run signs its cookies with the run's random secret (never logged).
+  env.GYM_SESSION_SECRET = sessionSecret();
   if (typeof vars.dict.uv_cache_dir === "string") env.UV_CACHE_DIR = vars.dict.uv_cache_dir;
   const lock = vars.dict.uv_lock_timeout_seconds;
   if (lock !== undefined && lock !== null) env.UV_LOCK_TIMEOUT = String(lock);

@@ -9,6 +9,8 @@ import { resolveAt } from "../../config/interpolate.ts";
 import type { ResolvedConfig, ServerInstance, ServerType } from "../../config/types.ts";
 import { ConfigError, RuntimeError } from "../../errors.ts";
 import { log } from "../../log.ts";
+import { redactSecrets } from "../../config/redact.ts";
+import { maskUrlSecrets, maskUrlSecretsDeep } from "../../util/url-secrets.ts";
 import { serializeConfig } from "./child-config.ts";
 import { ChildProcess } from "./children.ts";
 import { HeadServer, type ServerInstanceDisplay } from "./head.ts";
@@ -19,6 +21,7 @@ import { modelEndpoints, probeServer, waitForModelEndpoints } from "./readiness.
 import { defaultLogDir, logDirsToKeep, pruneLogDirs, ServerLog } from "./logs.ts";
 import { builtinSpec, childEnv, ENV_VALUE_LIMIT, externalSpec, selfCommand } from "./spawn.ts";
 import { Watchdog } from "./watchdog.ts";
+import { watchLiveness } from "./liveness.ts";
 import { stopChildren } from "./shutdown.ts";
 
 /** Options of a supervisor. */
@@ -94,7 +97,9 @@ export class Supervisor {
 
   constructor(private readonly opts: SupervisorOptions) {
     this.dict = opts.resolved.dict;
-    this.out = opts.out ?? ((line) => process.stderr.write(`${line}\n`));
+    const out = opts.out ?? ((line: string) => process.stderr.write(`${line}\n`));
+    // D39: status lines quote endpoint URLs (model readiness); credentials in them are masked.
+    this.out = (line) => out(maskUrlSecrets(line));
     this.command = opts.command ?? selfCommand();
     this.watchdog = new Watchdog(this.command);
     const configured = opts.logDir ?? (typeof this.dict.nemo_gym_log_dir === "string" && this.dict.nemo_gym_log_dir !== "" ? this.dict.nemo_gym_log_dir : undefined);
@@ -318,7 +323,9 @@ export class Supervisor {
     // 3. Publish: every port is final now.
     const finalYaml = serializeConfig(this.dict);
     this.published = true;
-    this.head.publish(finalYaml, this.display());
+    // D39: the head is readable by anyone on the machine; it serves the config with secrets masked
+    // (children get the real one through their environment and sendConfig, never from the head).
+    this.head.publish(serializeConfig(maskUrlSecretsDeep(redactSecrets(this.dict))), this.display());
     for (const m of builtins) for (const c of m.procs) c.sendConfig(finalYaml);
 
     mark("config published");
@@ -335,7 +342,14 @@ export class Supervisor {
     this.head.markReady();
     this.out(`All ${this.managed.length} / ${this.managed.length} servers ready! Polling every 60s`);
     for (const m of this.managed) this.out(`  - ${m.name} (${m.serverType}/${m.implementation}${m.builtin ? "" : ", external"}): ${urlOf(m.host, m.port!)}  pid ${m.procs.map((p) => p.pid).join(",")}`);
+    // A stopped or hung server never exits: probe each one so it is named within a bounded time.
+    this.stopLiveness = watchLiveness(
+      this.managed.map((m) => ({ name: m.name, url: urlOf(m.host, m.port!), pids: m.procs.map((p) => p.pid) })),
+      { stallSeconds: Number(this.dict.server_liveness_timeout_seconds ?? 30), report: (line) => this.out(`WARNING: ${line}`) },
+    );
   }
+
+  private stopLiveness: () => void = () => {};
 
   private readonly answered = new Set<Managed>();
 
@@ -422,6 +436,7 @@ export class Supervisor {
   /** Stop everything (idempotent): SIGINT, ~1 s grace, SIGKILL the rest, stop the head (§4.3). */
   shutdown(opts: { quiet?: boolean } = {}): Promise<void> {
     this.stopping ??= (async () => {
+      this.stopLiveness();
       const procs = this.managed.flatMap((m) => m.procs);
       await stopChildren(procs, opts.quiet ? () => {} : this.out);
       await this.watchdog.stop();

@@ -1,4 +1,4 @@
-# gym's code driver (embedded in the gym binary; run as `python3 -I -c <this file>`).
+# gym's code driver (embedded in the gym binary; run as `python3 -I -c <this file + zygote.py>`).
 #
 # Runs ONE model-written program against its tests inside the sandboxed child that gym started, with the
 # semantics of LiveCodeBench's runner that upstream NeMo Gym's code_gen uses, so verdicts match upstream:
@@ -10,8 +10,8 @@
 #     JSON values are its positional arguments; a tuple result counts as a list; a result passes when it
 #     equals the expected value, or its json.dumps does, or both convert to floats that are close;
 #   * tests stop at the first failure; result codes: True pass, -2 wrong answer, -3 time limit, -4 error.
-# The job arrives as JSON on stdin; the answer leaves as one line `<nonce><json>` on a private copy of the
-# original stdout, because the program's own output is captured or sent to /dev/null.
+# zygote.py (appended to this file) forks one child per job from a warm interpreter and calls run_job there;
+# the answer leaves on a private pipe, because the program's own output is captured or sent to /dev/null.
 import ast
 import builtins
 import io
@@ -292,12 +292,11 @@ def guard(workdir):
         sys.modules[mod] = None
 
 
-def main():
-    job = json.loads(sys.stdin.buffer.read())
-    answer = os.dup(1)
+def run_job(job, answer_fd):
+    """In a freshly forked child: apply the limits and the guard, grade, write one JSON answer to answer_fd."""
     null = os.open(os.devnull, os.O_RDWR)
-    os.dup2(null, 0)
-    os.dup2(null, 1)
+    for fd in (0, 1, 2):
+        os.dup2(null, fd)  # the program's direct fd writes go nowhere; print() is captured per test
     import resource
     for limit, value in ((resource.RLIMIT_AS, job["memory_bytes"]), (resource.RLIMIT_FSIZE, job["file_bytes"]), (resource.RLIMIT_CPU, job["cpu_seconds"])):
         try:
@@ -320,7 +319,6 @@ def main():
         results, meta = [-4], {"error_code": -4, "error_message": "Error during testing: %s" % e}
     finally:
         signal.alarm(0)
-    os.write(answer, (job["nonce"] + json.dumps({"result": results, "metadata": meta}) + "\n").encode("utf-8"))
-
-
-main()
+    data = json.dumps({"result": results, "metadata": meta}).encode("utf-8")
+    while data:
+        data = data[os.write(answer_fd, data):]

@@ -1,14 +1,15 @@
 /**
- * CodeRunner (D27): runs model-written Python against tests in a sandboxed host `python3` child —
- * a fresh temp dir per run (deleted after), a scrubbed environment (no keys, tokens, proxies or
- * NEMO_GYM_*), address-space / CPU / file-size limits, no network and a private PID namespace where
- * unprivileged namespaces work, the whole process tree killed at the global budget, and at most
- * `maxConcurrent` runs at once (the rest queue, observable through `stats()`).
+ * CodeRunner (D27): runs model-written Python against tests in the host `python3`, sandboxed. One warm
+ * "zygote" interpreter per runner (inside `unshare` user+net+pid namespaces where the machine allows,
+ * with a scrubbed environment) forks a child per run, so a run costs a fork, not a Python start-up. Each
+ * child: a fresh temp dir (deleted after), address-space / CPU / file-size limits, the reliability guard,
+ * its own session killed at the global budget `(t+1)·n+5` s. At most `maxConcurrent` runs at once; the
+ * rest queue (`stats()`). A dead zygote fails its runs as "died" (all tests -1, as upstream's global
+ * failure) and is started again on the next run.
  */
-import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
 import DRIVER from "./driver.py" with { type: "text" };
+import ZYGOTE from "./zygote.py" with { type: "text" };
 import { pythonHost, type PythonHost } from "./python.ts";
 
 /** One program and its tests (LiveCodeBench `input_output` shape). */
@@ -27,7 +28,7 @@ export interface CodeRunResult {
   /** Per test: true pass, false/-2 wrong, -3 time limit, -4 error; `-1` for all when the run died. */
   result: (number | boolean)[];
   metadata: Record<string, unknown> | null;
-  /** The global budget `(t+1)·n+5` s ran out and the run was killed. */
+  /** The global budget ran out (or the answer was too large) and the run was killed. */
   killed: boolean;
   elapsedMs: number;
 }
@@ -39,20 +40,81 @@ export interface RunnerLimits {
   memoryBytes: number;
   /** RLIMIT_FSIZE: the largest file a program may write. */
   fileBytes: number;
-  /** Cap on the driver's answer (the program's own output is captured inside, not here). */
-  answerBytes: number;
 }
 
-const DEFAULTS: RunnerLimits = { maxConcurrent: 8, memoryBytes: 4 * 1024 ** 3, fileBytes: 64 * 1024 ** 2, answerBytes: 8 * 1024 ** 2 };
+const DEFAULTS: RunnerLimits = { maxConcurrent: 8, memoryBytes: 4 * 1024 ** 3, fileBytes: 64 * 1024 ** 2 };
 const SAFE_PATH = "/usr/local/bin:/usr/bin:/bin";
+const SOURCE = `${DRIVER}\n${ZYGOTE}`;
 
-/** Runs programs with bounded concurrency; `host()` resolves python3 once. */
+type Answer = { id: number; result?: (number | boolean)[]; metadata?: Record<string, unknown> | null; killed?: boolean; died?: boolean };
+
+/** The zygote process and the runs waiting for its answers. */
+class Zygote {
+  readonly proc: ReturnType<typeof Bun.spawn>;
+  readonly waiting = new Map<number, (a: Answer) => void>();
+  alive = true;
+
+  constructor(host: PythonHost) {
+    this.proc = Bun.spawn([...host.wrapper, host.python, "-I", "-c", SOURCE], {
+      cwd: tmpdir(),
+      // Built from nothing: programs must never see the server's keys, tokens, proxies or NEMO_GYM_*.
+      env: { PATH: SAFE_PATH, HOME: tmpdir(), TMPDIR: tmpdir(), LANG: "C.UTF-8", PYTHONDONTWRITEBYTECODE: "1", PYTHONIOENCODING: "utf-8" },
+      stdin: "pipe",
+      stdout: "pipe",
+      stderr: "ignore",
+    });
+    void this.read();
+  }
+
+  private async read(): Promise<void> {
+    const dec = new TextDecoder();
+    let buf = "";
+    try {
+      for await (const chunk of this.proc.stdout as ReadableStream<Uint8Array>) {
+        buf += dec.decode(chunk, { stream: true });
+        let nl: number;
+        while ((nl = buf.indexOf("\n")) >= 0) {
+          const line = buf.slice(0, nl);
+          buf = buf.slice(nl + 1);
+          try {
+            const a = JSON.parse(line) as Answer;
+            this.waiting.get(a.id)?.(a);
+            this.waiting.delete(a.id);
+          } catch {
+            /* not ours: the zygote prints only answers */
+          }
+        }
+      }
+    } finally {
+      this.kill();
+    }
+  }
+
+  send(payload: Record<string, unknown>): void {
+    const stdin = this.proc.stdin as import("bun").FileSink;
+    stdin.write(`${JSON.stringify(payload)}\n`);
+    void stdin.flush();
+  }
+
+  /** Kill the zygote (its namespace, and every child in it, goes with it) and fail what still waits. */
+  kill(): void {
+    if (!this.alive) return;
+    this.alive = false;
+    this.proc.kill("SIGKILL");
+    for (const [id, done] of this.waiting) done({ id, died: true });
+    this.waiting.clear();
+  }
+}
+
+/** Runs programs with bounded concurrency on one warm zygote; `check()` resolves python3 once. */
 export class CodeRunner {
   readonly limits: RunnerLimits;
   private running = 0;
   private completed = 0;
-  private readonly waiting: (() => void)[] = [];
+  private nextId = 1;
+  private readonly queue: (() => void)[] = [];
   private readonly host: () => Promise<PythonHost>;
+  private zygote: Zygote | undefined;
 
   constructor(limits: Partial<RunnerLimits> = {}, pathEnv?: string) {
     this.limits = { ...DEFAULTS, ...limits };
@@ -66,93 +128,53 @@ export class CodeRunner {
 
   /** Runs in flight, runs waiting for a slot, runs finished. */
   stats(): { running: number; queued: number; completed: number } {
-    return { running: this.running, queued: this.waiting.length, completed: this.completed };
+    return { running: this.running, queued: this.queue.length, completed: this.completed };
+  }
+
+  /** Stop the zygote (a later run starts a new one). */
+  close(): void {
+    this.zygote?.kill();
+    this.zygote = undefined;
   }
 
   /** Run one program against its tests. Rejects with PythonMissingError when there is no python3. */
   async run(job: CodeJob): Promise<CodeRunResult> {
     const host = await this.host();
-    if (this.running >= this.limits.maxConcurrent) await new Promise<void>((r) => this.waiting.push(r));
+    if (this.running >= this.limits.maxConcurrent) await new Promise<void>((r) => this.queue.push(r));
     this.running++;
     try {
-      return await this.spawnOnce(host, job);
+      return await this.runOnce(host, job);
     } finally {
       this.running--;
       this.completed++;
-      this.waiting.shift()?.();
+      this.queue.shift()?.();
     }
   }
 
-  private async spawnOnce(host: PythonHost, job: CodeJob): Promise<CodeRunResult> {
+  private async runOnce(host: PythonHost, job: CodeJob): Promise<CodeRunResult> {
+    if (!this.zygote?.alive) this.zygote = new Zygote(host);
+    const z = this.zygote;
     const n = job.inputs.length;
     const budgetSecs = (job.timeoutSecs + 1) * n + 5;
-    const dir = mkdtempSync(join(tmpdir(), "gym-code-"));
-    const nonce = `@@gym-${crypto.randomUUID()}@@`;
-    const payload = JSON.stringify({
-      code: job.code,
-      inputs: job.inputs,
-      outputs: job.outputs,
-      fn_name: job.fnName,
-      timeout: job.timeoutSecs,
-      nonce,
-      workdir: dir,
-      memory_bytes: this.limits.memoryBytes,
-      file_bytes: this.limits.fileBytes,
-      cpu_seconds: Math.ceil(budgetSecs) + 1,
-    });
+    const id = this.nextId++;
     const t0 = performance.now();
-    let killed = false;
-    const proc = Bun.spawn([...host.wrapper, host.python, "-I", "-c", DRIVER], {
-      cwd: dir,
-      // Built from nothing: the program must never see the server's keys, tokens, proxies or NEMO_GYM_*.
-      env: { PATH: SAFE_PATH, HOME: dir, TMPDIR: dir, LANG: "C.UTF-8", PYTHONDONTWRITEBYTECODE: "1", PYTHONIOENCODING: "utf-8" },
-      stdin: "pipe",
-      stdout: "pipe",
-      stderr: "ignore",
+    const answer = await new Promise<Answer>((resolve) => {
+      z.waiting.set(id, resolve);
+      // Backstop: the zygote enforces the budget; if even it does not answer, it is replaced.
+      const timer = setTimeout(() => {
+        if (z.waiting.has(id)) z.kill();
+      }, (budgetSecs + 10) * 1000);
+      z.waiting.set(id, (a) => {
+        clearTimeout(timer);
+        resolve(a);
+      });
+      z.send({
+        id, code: job.code, inputs: job.inputs, outputs: job.outputs, fn_name: job.fnName, timeout: job.timeoutSecs, budget: budgetSecs,
+        memory_bytes: this.limits.memoryBytes, file_bytes: this.limits.fileBytes, cpu_seconds: Math.ceil(budgetSecs) + 1, tmp: tmpdir(),
+      });
     });
-    const killTree = () => {
-      killed = true;
-      try {
-        // unshare --kill-child takes the PID namespace down with it; under setsid the group is ours to kill.
-        if (!host.isolated && host.wrapper.length) process.kill(-proc.pid, "SIGKILL");
-      } catch {
-        /* already gone */
-      }
-      proc.kill("SIGKILL");
-    };
-    const timer = setTimeout(killTree, budgetSecs * 1000);
-    try {
-      proc.stdin.write(payload);
-      await proc.stdin.end();
-    } catch {
-      /* the child died before reading its job: reported below as a dead run */
-    }
-    let answer = "";
-    try {
-      const reader = proc.stdout.getReader();
-      const dec = new TextDecoder();
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        answer += dec.decode(value, { stream: true });
-        if (answer.length > this.limits.answerBytes) {
-          killTree();
-          break;
-        }
-      }
-    } finally {
-      await proc.exited;
-      clearTimeout(timer);
-      rmSync(dir, { recursive: true, force: true });
-    }
     const elapsedMs = performance.now() - t0;
-    const line = answer.split("\n").findLast((l) => l.startsWith(nonce));
-    if (killed || line === undefined) return { result: new Array<number>(n).fill(-1), metadata: null, killed, elapsedMs };
-    try {
-      const parsed = JSON.parse(line.slice(nonce.length)) as { result: (number | boolean)[]; metadata: Record<string, unknown> | null };
-      return { result: parsed.result, metadata: parsed.metadata, killed: false, elapsedMs };
-    } catch {
-      return { result: new Array<number>(n).fill(-1), metadata: null, killed: false, elapsedMs };
-    }
+    if (answer.result === undefined || answer.killed || answer.died) return { result: new Array<number>(n).fill(-1), metadata: null, killed: answer.killed === true, elapsedMs };
+    return { result: answer.result, metadata: answer.metadata ?? null, killed: false, elapsedMs };
   }
 }

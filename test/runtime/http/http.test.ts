@@ -182,9 +182,12 @@ describe("createHandler", () => {
     expect((await h(new Request("http://x/items/3", { method: "HEAD" }))).status).toBe(200);
     const r = await h(post("/get_weather/", "{}"));
     expect(r.status).toBe(307);
-    expect(r.headers.get("location")).toBe("http://127.0.0.1/get_weather");
-    const pre = await h(new Request("http://x/ng-rollout/r1/items/3/"));
-    expect(pre.headers.get("location")).toBe("http://x/ng-rollout/r1/items/3");
+    // Without a configured origin the redirect is relative: the request's Host is never echoed.
+    expect(r.headers.get("location")).toBe("/get_weather");
+    const pre = await h(new Request("http://x/ng-rollout/r1/items/3/?q=1"));
+    expect(pre.headers.get("location")).toBe("/ng-rollout/r1/items/3?q=1");
+    const withOrigin = createHandler(app(), { origin: () => "http://127.0.0.1:7000" });
+    expect((await withOrigin(new Request("http://evil.example/get_weather/", { method: "POST", body: "{}" }))).headers.get("location")).toBe("http://127.0.0.1:7000/get_weather");
   });
 
   test("the head-style app without sessions sends no cookie", async () => {

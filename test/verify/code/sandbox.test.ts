@@ -29,7 +29,10 @@ function driverPids(): number[] {
 const codeDirs = () => readdirSync(tmpdir()).filter((d) => d.startsWith("gym-code-"));
 const dirsBefore = new Set(codeDirs());
 
-afterAll(() => {
+const runners: CodeRunner[] = [];
+afterAll(async () => {
+  for (const r of [runner, ...runners]) r.close();
+  for (let i = 0; i < 50 && driverPids().length > 0; i++) await Bun.sleep(100);
   expect(driverPids()).toEqual([]);
   expect(codeDirs().filter((d) => !dirsBefore.has(d))).toEqual([]);
 });
@@ -97,14 +100,27 @@ describe("sandbox", () => {
     expect(r.result).toEqual([-4]);
   }, 30_000);
 
+  test("a killed zygote fails its runs (all tests -1) and the next run starts a new one", async () => {
+    const r3 = new CodeRunner({ maxConcurrent: 2 }, readEnv().path);
+    runners.push(r3);
+    const slow = r3.run({ code: "import time\ntime.sleep(30)", inputs: [""], outputs: ["1"], fnName: null, timeoutSecs: 40 });
+    await Bun.sleep(500);
+    r3.close();
+    expect((await slow).result).toEqual([-1]);
+    const again = await r3.run({ code: "print(1)", inputs: [""], outputs: ["1"], fnName: null, timeoutSecs: 5 });
+    expect(again.result).toEqual([true]);
+  }, 30_000);
+
   test("no python3 on PATH: a clear error, not a verdict", async () => {
     const none = new CodeRunner({}, "/nonexistent-dir");
+    runners.push(none);
     await expect(none.run({ code: "print(1)", inputs: [""], outputs: ["1"], fnName: null, timeoutSecs: 1 })).rejects.toBeInstanceOf(PythonMissingError);
     await expect(none.check()).rejects.toThrow(/needs python3 on PATH/);
   });
 
   test("concurrency is bounded; queued runs are visible", async () => {
     const r2 = new CodeRunner({ maxConcurrent: 2 }, readEnv().path);
+    runners.push(r2);
     const runs = Array.from({ length: 5 }, () => r2.run({ code: "import time\ntime.sleep(0.5)\nprint(1)", inputs: [""], outputs: ["1"], fnName: null, timeoutSecs: 5 }));
     await Bun.sleep(150); // let the first two start (python3 is already resolved for this PATH)
     const s = r2.stats();

@@ -1,0 +1,9 @@
+/** Registers every built-in benchmark preparer (one line each; append new ones at the end). */
+import { registerBenchmark } from "./registry.ts";
+
+registerBenchmark("gsm8k", async () => (await import("./gsm8k.ts")).benchmark);
+registerBenchmark("math-500", async () => (await import("./math-500.ts")).benchmark);
+registerBenchmark("ifeval", async () => (await import("./ifeval.ts")).benchmark);
+registerBenchmark("gpqa", async () => (await import("./gpqa.ts")).benchmark);
+registerBenchmark("mmlu_pro", async () => (await import("./mmlu-pro.ts")).benchmark);
+registerBenchmark("mmlu", async () => (await import("./mmlu.ts")).benchmark);

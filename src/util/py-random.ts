@@ -1,0 +1,101 @@
+/**
+ * Python's `random.Random(seed)` for the parts benchmark preparation uses: seeding from an
+ * integer (init_by_array over its 32-bit words) and `shuffle` (`_randbelow` by getrandbits), so
+ * options shuffled by upstream's prepare scripts land in the same order here.
+ */
+
+const N = 624;
+const M = 397;
+
+/** A Mersenne Twister seeded the way CPython seeds it from a non-negative integer. */
+export class PyRandom {
+  private mt = new Uint32Array(N);
+  private mti = N + 1;
+
+  constructor(seed: bigint) {
+    let n = seed < 0n ? -seed : seed;
+    const key: number[] = [];
+    do {
+      key.push(Number(n & 0xffffffffn));
+      n >>= 32n;
+    } while (n > 0n);
+    this.initByArray(key);
+  }
+
+  private initGenrand(s: number): void {
+    const mt = this.mt;
+    mt[0] = s >>> 0;
+    for (let i = 1; i < N; i++) {
+      const prev = mt[i - 1]! ^ (mt[i - 1]! >>> 30);
+      mt[i] = (Math.imul(1812433253, prev) + i) >>> 0;
+    }
+    this.mti = N;
+  }
+
+  private initByArray(key: number[]): void {
+    const mt = this.mt;
+    this.initGenrand(19650218);
+    let i = 1;
+    let j = 0;
+    for (let k = Math.max(N, key.length); k > 0; k--) {
+      const prev = mt[i - 1]! ^ (mt[i - 1]! >>> 30);
+      mt[i] = ((mt[i]! ^ Math.imul(prev, 1664525)) + key[j]! + j) >>> 0;
+      i++;
+      j++;
+      if (i >= N) {
+        mt[0] = mt[N - 1]!;
+        i = 1;
+      }
+      if (j >= key.length) j = 0;
+    }
+    for (let k = N - 1; k > 0; k--) {
+      const prev = mt[i - 1]! ^ (mt[i - 1]! >>> 30);
+      mt[i] = ((mt[i]! ^ Math.imul(prev, 1566083941)) - i) >>> 0;
+      i++;
+      if (i >= N) {
+        mt[0] = mt[N - 1]!;
+        i = 1;
+      }
+    }
+    mt[0] = 0x80000000;
+  }
+
+  /** `genrand_uint32`: the next 32 random bits. */
+  nextUint32(): number {
+    const mt = this.mt;
+    if (this.mti >= N) {
+      for (let k = 0; k < N; k++) {
+        const y = (mt[k]! & 0x80000000) | (mt[(k + 1) % N]! & 0x7fffffff);
+        mt[k] = mt[(k + M) % N]! ^ (y >>> 1) ^ (y & 1 ? 0x9908b0df : 0);
+      }
+      this.mti = 0;
+    }
+    let y = mt[this.mti++]!;
+    y ^= y >>> 11;
+    y ^= (y << 7) & 0x9d2c5680;
+    y ^= (y << 15) & 0xefc60000;
+    y ^= y >>> 18;
+    return y >>> 0;
+  }
+
+  /** `getrandbits(k)` for 1 ≤ k ≤ 32. */
+  getrandbits(k: number): number {
+    return k === 32 ? this.nextUint32() : this.nextUint32() >>> (32 - k);
+  }
+
+  /** `_randbelow(n)`: uniform in [0, n) by rejection on `n.bit_length()` bits. */
+  randbelow(n: number): number {
+    const k = 32 - Math.clz32(n);
+    let r = this.getrandbits(k);
+    while (r >= n) r = this.getrandbits(k);
+    return r;
+  }
+
+  /** `shuffle(x)` in place, as CPython does it (Fisher–Yates from the end). */
+  shuffle<T>(x: T[]): void {
+    for (let i = x.length - 1; i > 0; i--) {
+      const j = this.randbelow(i + 1);
+      [x[i], x[j]] = [x[j]!, x[i]!];
+    }
+  }
+}
