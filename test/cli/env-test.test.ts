@@ -40,9 +40,14 @@ describe("gym env test", () => {
       // Built-ins ship example_metrics.json and example_rollouts.jsonl: the recorded rewards replay exactly.
       expect(st["example metrics"]).toBe("pass");
       expect(st["example rollouts"]).toBe("pass");
-      expect(st.replay).toBe("pass");
+      // A recording made from other prompts than example.jsonl (upstream's math_advanced_calculations) is skipped with a note.
+      const replay = s.checks.find((c) => c.name === "replay")!;
+      if (replay.status === "skip") expect(replay.detail).toContain("none of the 5 example rows has a recording");
+      else expect(replay.status).toBe("pass");
     }
-  }, 90_000);
+    expect(report.servers.filter((s) => statuses(s).replay === "skip").length).toBeLessThanOrEqual(1);
+    // Every built-in resources server takes one start + 2 runs (~10 s each on a loaded machine): ~20 servers today.
+  }, 900_000);
 
   test("a scaffolded server passes once its generated files exist; a broken verify fails with exit 1", async () => {
     await using d = await tempDir();
