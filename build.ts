@@ -15,7 +15,8 @@ async function gitSha(): Promise<string> {
 async function buildOne(target: string | undefined, outfile: string): Promise<void> {
   const sha = await gitSha();
   const result = await Bun.build({
-    entrypoints: ["./src/main.ts"],
+    // Worker entries are built in too: a Worker in the binary loads them by their source path.
+    entrypoints: ["./src/main.ts", "./src/verify/math/worker.ts"],
     compile: {
       outfile,
       ...(target ? { target: target as Bun.Build.CompileTarget } : {}),

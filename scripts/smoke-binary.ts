@@ -47,6 +47,12 @@ const checks: Check[] = [
     code: 0,
     stderr: /NeMo Gym finished!/,
   },
+  {
+    name: "eval run on math_with_judge: /verify scores in a Bun worker embedded in the binary",
+    argv: [bin, "eval", "run", "--resources-server", "math_with_judge", "--model-type", "scripted_model", "--split", "example", "-o", "results/math.jsonl"],
+    code: 0,
+    stderr: /NeMo Gym finished!/,
+  },
   { name: "eval view --out: a self-contained report of those rollouts", argv: [bin, "eval", "view", "results/rollouts.jsonl", "--out", "results/report.html"], code: 0, stderr: /Wrote results\/report.html/ },
   { name: "eval prepare: a parquet benchmark from --data-dir", argv: [bin, "eval", "prepare", "--benchmark", "mmlu_pro", "--data-dir", "src", "--output-dir", "prepared"], code: 0, stderr: /mmlu_pro: wrote 2 rows/ },
   { name: "legacy alias via symlink", argv: [join(emptyBin, "ng_dump_config"), "--resources-server", "example_single_tool_call", "--model-type", "scripted_model"], code: 0, stderr: /deprecated/ },
@@ -80,6 +86,16 @@ if (rows.length === 5 && rows.every((r) => r.reward === 1)) {
 } else {
   failed++;
   console.error(`FAIL rollouts.jsonl: ${rows.length} rows, rewards ${rows.map((r) => r.reward).join(",")}`);
+}
+// math_with_judge's rows were scored by its worker (a missing worker would put every row in the failures file).
+const mathPath = join(work, "results", "math.jsonl");
+const mathRows = existsSync(mathPath) ? (await Bun.file(mathPath).text()).trim().split("\n").filter(Boolean).map((l) => JSON.parse(l)) : [];
+if (mathRows.length === 5 && mathRows.every((r) => typeof r.library_reward === "number")) {
+  passed++;
+  console.error("ok   math.jsonl holds 5 rows scored by the math worker");
+} else {
+  failed++;
+  console.error(`FAIL math.jsonl: ${mathRows.length} rows scored by the math worker`);
 }
 console.log(`smoke: ${passed} passed, ${failed} failed`);
 process.exit(failed === 0 ? 0 : 1);

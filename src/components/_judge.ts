@@ -10,6 +10,8 @@ import { searchRoots } from "../config/roots.ts";
 import { ConfigError } from "../errors.ts";
 import { JudgeClient } from "../verify/judge/judge-client.ts";
 import { JudgePrompt, JudgePromptError } from "../verify/judge/prompt.ts";
+import { chatText } from "../verify/judge/labels.ts";
+import { pyStrip } from "../util/py-str.ts";
 import { clientsFor, obj, refName } from "./_support.ts";
 import type { ComponentContext } from "./registry.ts";
 
@@ -56,4 +58,28 @@ export function checkedPrompt(ctx: ComponentContext, key: string, text: string, 
 export async function loadPrompt(ctx: ComponentContext, kind: string, implementation: string, key: string, path: string, fields: readonly string[]): Promise<JudgePrompt> {
   const abs = await serverFile(ctx, kind, implementation, path, key);
   return checkedPrompt(ctx, `${key} (${abs})`, readFileSync(abs, "utf8").trim(), fields);
+}
+
+/** A judge prompt kept under the `user` key of a YAML file (upstream's `prompts/judge.yaml`), checked at start. */
+export async function loadYamlPrompt(ctx: ComponentContext, kind: string, implementation: string, key: string, path: string, fields: readonly string[]): Promise<JudgePrompt> {
+  const abs = await serverFile(ctx, kind, implementation, path, key);
+  const { parse } = await import("yaml");
+  const doc = parse(readFileSync(abs, "utf8")) as { user?: unknown } | null;
+  if (!doc || typeof doc.user !== "string") throw new ConfigError(`${ctx.instanceName}: ${key} ${abs} has no string 'user' key`, { key, hint: "the judge prompt file is YAML with the template under `user: |-`" });
+  return checkedPrompt(ctx, `${key} (${abs})`, doc.user, fields);
+}
+
+/**
+ * Ask the judge one user prompt and return its text: over `/v1/chat/completions` when
+ * `use_chat_completions_for_judge` (request built from the responses params with upstream's
+ * defaults), else `/v1/responses`. Returns the raw call too, for servers that record it.
+ */
+export async function askJudgeText(judge: JudgeClient, prompt: string, useChat: boolean, readResponse: (response: Record<string, unknown>) => string): Promise<string> {
+  if (useChat) {
+    const { completion } = await judge.chat(judge.chatParams([{ role: "user", content: prompt }], { max_tokens: 64, temperature: 0.0, top_p: 1.0 }));
+    const text = chatText(completion);
+    return text ? pyStrip(text) : "";
+  }
+  const call = await judge.respond([{ role: "user", content: prompt }]);
+  return readResponse(call.response);
 }

@@ -13,7 +13,7 @@ const UPSTREAM_RESERVED = [
 /** Spec default: the [SEED]-only globals of §7.2 and gym-only keys are reserved too. */
 const GYM_RESERVED = [
   "uv_lock_timeout_seconds", "server_spinup_timeout_seconds", "python_executable", "request_retry_budget_seconds",
-  "request_timeout_seconds", "uvicorn_timeout_worker_healthcheck", "uvicorn_logging_show_200_ok", "uvicorn_proxy_headers",
+  "request_timeout_seconds", "request_liveness_timeout_seconds", "uvicorn_timeout_worker_healthcheck", "uvicorn_logging_show_200_ok", "uvicorn_proxy_headers",
   "uvicorn_forwarded_allow_ips", "global_aiohttp_connector_limit", "global_aiohttp_connector_limit_per_host",
   "global_aiohttp_intended_concurrency", "global_aiohttp_intended_concurrency_per_host", "global_aiohttp_client_request_debug",
   "global_aiohttp_tcp_keepalive_idle_seconds", "global_aiohttp_tcp_keepalive_interval_seconds", "global_aiohttp_tcp_keepalive_probes",

@@ -40,6 +40,7 @@ export const GLOBAL_KEY_SCHEMAS: Record<string, SchemaOf> = {
   python_executable: (T) => T.String({ minLength: 1 }),
   request_retry_budget_seconds: Seconds,
   request_timeout_seconds: Seconds,
+  request_liveness_timeout_seconds: Seconds,
   uv_lock_timeout_seconds: (T) => T.Union([NonNegInt(T), T.Null()]),
   uvicorn_timeout_worker_healthcheck: NonNegInt,
   uvicorn_logging_show_200_ok: Bool,

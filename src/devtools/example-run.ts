@@ -37,27 +37,52 @@ export interface ExampleRunOptions {
   replay?: string;
 }
 
-/** Recorded reward per task: by `_ng_task_index` when the rows carry it, else by line order. */
-/** What identifies a rollout's task in a recording: its prompt (role and content; servers may add `type`). */
-function promptKey(row: Record<string, unknown>): string {
-  const input = (row.responses_create_params as { input?: unknown } | undefined)?.input;
-  return JSON.stringify(Array.isArray(input) ? input.map((m) => [(m as Record<string, unknown>)?.role, (m as Record<string, unknown>)?.content]) : input);
+/**
+ * Recorded reward per task: by `_ng_task_index` when the rows carry it; else by the row's input
+ * messages (older upstream recordings carry no index and are not in example.jsonl's order).
+ */
+function recordedRewards(path: string): (result: Record<string, unknown>) => unknown {
+  const byTask = new Map<number, unknown>();
+  const byInput = new Map<string, unknown>();
+  let indexed = false;
+  readFileSync(path, "utf8")
+    .split("\n")
+    .filter((l) => l.trim() !== "")
+    .forEach((l, i) => {
+      const row = JSON.parse(l) as Record<string, unknown>;
+      if (typeof row._ng_task_index === "number") indexed = true;
+      const task = typeof row._ng_task_index === "number" ? row._ng_task_index : i;
+      if (!byTask.has(task)) byTask.set(task, row.reward);
+      const key = inputKey(row);
+      if (key !== undefined && !byInput.has(key)) byInput.set(key, row.reward);
+    });
+  return (r) => {
+    if (!indexed) {
+      const key = inputKey(r);
+      if (key !== undefined && byInput.has(key)) return byInput.get(key);
+    }
+    return byTask.get(Number(r._ng_task_index));
+  };
 }
 
-/**
- * Recorded rewards by task index, or by prompt for recordings without `_ng_task_index` (upstream's
- * example rollouts: their line order need not follow example.jsonl, and scripted_model replays by prompt).
- */
-function recordedRewards(path: string): { byTask: Map<number, unknown>; byPrompt: Map<string, unknown> } {
-  const byTask = new Map<number, unknown>();
-  const byPrompt = new Map<string, unknown>();
-  for (const l of readFileSync(path, "utf8").split("\n").filter((x) => x.trim() !== "")) {
-    const row = JSON.parse(l) as Record<string, unknown>;
-    if (typeof row._ng_task_index === "number") {
-      if (!byTask.has(row._ng_task_index)) byTask.set(row._ng_task_index, row.reward);
-    } else if (!byPrompt.has(promptKey(row))) byPrompt.set(promptKey(row), row.reward);
+function inputKey(row: Record<string, unknown>): string | undefined {
+  const input = (row.responses_create_params as { input?: unknown } | undefined)?.input;
+  if (input === undefined) return undefined;
+  // Recordings may spell a message with extra defaults (`type: "message"`): key on role + content.
+  if (!Array.isArray(input)) return canonical(input);
+  return canonical(input.map((m) => (m && typeof m === "object" ? [(m as Record<string, unknown>).role, (m as Record<string, unknown>).content] : m)));
+}
+
+/** JSON with object keys sorted (recordings and collated rows order keys differently). */
+function canonical(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(canonical).join(",")}]`;
+  if (v && typeof v === "object") {
+    return `{${Object.keys(v)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical((v as Record<string, unknown>)[k])}`)
+      .join(",")}}`;
   }
-  return { byTask, byPrompt };
+  return JSON.stringify(v);
 }
 
 function message(err: unknown): string {
@@ -81,21 +106,33 @@ function firstFailure(path: string): string {
 /** Run the server's example rows end to end with `scripted_model`; one check. */
 export async function exampleRun(opts: ExampleRunOptions): Promise<Check> {
   const CHECK = opts.replay ? "replay" : "example run";
-  const work = mkdtempSync(join(tmpdir(), `gym-env-test-${opts.name.replaceAll("/", "-")}-`));
+  const work = mkdtempSync(join(tmpdir(), `gym-env-test-${opts.name.replaceAll("/", "_")}-`));
   let supervisor: Supervisor | undefined;
   const stop = new AbortController();
   const timer = setTimeout(() => stop.abort(), opts.deadlineMs);
   let keep = false;
   const output = join(work, "rollouts.jsonl");
   try {
-    const resolved = await resolveGlobalConfig({
-      selectors: { configPaths: [], resourcesServer: opts.name, modelType: "scripted_model", searchDirs: opts.searchDirs },
-      overrides: [
-        "++head_server.port=0",
-        ...(opts.replay ? [`++policy_model.responses_api_models.scripted_model.replay_jsonl_fpath=${JSON.stringify(opts.replay)}`] : []),
-        ...opts.overrides,
-      ],
-    });
+    const resolve = (extra: string[]) =>
+      resolveGlobalConfig({
+        selectors: { configPaths: [], resourcesServer: opts.name, modelType: "scripted_model", searchDirs: opts.searchDirs },
+        overrides: [
+          "++head_server.port=0",
+          ...(opts.replay ? [`++policy_model.responses_api_models.scripted_model.replay_jsonl_fpath=${JSON.stringify(opts.replay)}`] : []),
+          ...extra,
+          ...opts.overrides,
+        ],
+      });
+    let resolved: Awaited<ReturnType<typeof resolveGlobalConfig>>;
+    try {
+      resolved = await resolve([]);
+    } catch (e) {
+      // A judge model defined in a separate upstream config (math_with_autograder's judge_model) is not in
+      // this run: the scripted model stands in for it, replaying the recorded judge answers (D26).
+      const m = /In server instance '([^']+)', field 'judge_model_server' references responses_api_models\/'[^']+', which is not defined/.exec(String((e as Error).message));
+      if (!m) throw e;
+      resolved = await resolve([`++${m[1]}.resources_servers.${opts.name}.judge_model_server.name=policy_model`]);
+    }
     const collated = await collate(resolved, {
       mode: "train_preparation",
       outputDir: join(work, "collated"),
@@ -108,25 +145,25 @@ export async function exampleRun(opts: ExampleRunOptions): Promise<Check> {
     if (!collated.example) {
       return fail(CHECK, `no agent in configs/${opts.name}.yaml has a dataset of type example`, `add one to the agent that drives ${opts.name} (see \`gym env init --resources-server NAME\`)`);
     }
+    const dict = resolved.dict;
+    // Replay only the example rows that have a recording (upstream's example_rollouts.jsonl does not
+    // always cover every example row, e.g. iheval's multi-turn row).
     let inputPath = collated.example;
-    let unrecorded = 0;
+    let uncovered = 0;
     if (opts.replay) {
-      // Replay only the example rows that have a recording: upstream's recorded rollouts may repeat
-      // a few prompts (arc_agi) or come from an older example.jsonl (math_advanced_calculations).
-      // Recordings keyed by task index keep every row (filtering would shift the indices).
-      const rec = recordedRewards(opts.replay);
+      const recordedInputs = new Set(
+        readFileSync(opts.replay, "utf8").split("\n").filter((l) => l.trim() !== "").map((l) => inputKey(JSON.parse(l) as Record<string, unknown>)),
+      );
       const rows = readFileSync(collated.example, "utf8").split("\n").filter((l) => l.trim() !== "");
-      const kept = rec.byTask.size > 0 ? rows : rows.filter((l) => rec.byPrompt.has(promptKey(JSON.parse(l) as Record<string, unknown>)));
-      unrecorded = rows.length - kept.length;
-      if (kept.length === 0) {
-        return skip(CHECK, `none of the ${rows.length} example rows has a recording in ${opts.replay} (the recordings were made from other prompts); nothing to replay`);
-      }
-      if (unrecorded > 0) {
-        inputPath = join(work, "replay_inputs.jsonl");
-        writeFileSync(inputPath, `${kept.join("\n")}\n`);
+      const kept = rows.filter((l) => recordedInputs.has(inputKey(JSON.parse(l) as Record<string, unknown>)));
+      uncovered = rows.length - kept.length;
+      // Recordings made from other prompts (upstream re-made math_advanced_calculations' examples after recording).
+      if (kept.length === 0) return skip(CHECK, `none of the ${rows.length} example rows has a recording in ${opts.replay} (the recordings were made from other prompts); nothing to replay`);
+      if (uncovered > 0) {
+        inputPath = join(work, "replayable.jsonl");
+        writeFileSync(inputPath, kept.map((l) => `${l}\n`).join(""));
       }
     }
-    const dict = resolved.dict;
     const cfg = rolloutConfigFrom({
       ...rolloutView(dict, (k) => resolveAt(dict, [k])),
       input_jsonl_fpath: inputPath,
@@ -155,14 +192,13 @@ export async function exampleRun(opts: ExampleRunOptions): Promise<Check> {
     const mean = summary.results.reduce((a, r) => a + Number(r.reward), 0) / Math.max(1, summary.results.length);
     if (opts.replay) {
       const recorded = recordedRewards(opts.replay);
-      const want = (r: Record<string, unknown>) => (recorded.byTask.has(Number(r._ng_task_index)) ? recorded.byTask.get(Number(r._ng_task_index)) : recorded.byPrompt.get(promptKey(r)));
       const diffs = summary.results
-        .filter((r) => want(r) !== undefined && want(r) !== r.reward)
-        .map((r) => `task ${String(r._ng_task_index)}: reward ${String(r.reward)} now, ${String(want(r))} recorded`);
+        .filter((r) => recorded(r) !== undefined && recorded(r) !== r.reward)
+        .map((r) => `task ${String(r._ng_task_index)}: reward ${String(r.reward)} now, ${String(recorded(r))} recorded`);
       if (diffs.length > 0) {
         return fail(CHECK, `replaying ${opts.replay} gave different rewards:\n${diffs.join("\n")}`, "the tools or the verifier changed behaviour; if that is intended, record the example rollouts again");
       }
-      return pass(CHECK, `${summary.done}/${summary.total} recorded rollouts replayed, every reward as recorded${unrecorded ? ` (${unrecorded} example row(s) without a recording not replayed)` : ""}`);
+      return pass(CHECK, `${summary.done}/${summary.total} recorded rollouts replayed, every reward as recorded${uncovered ? ` (${uncovered} example row(s) have no recording)` : ""}`);
     }
     return pass(CHECK, `${summary.done}/${summary.total} example rows ran end to end with scripted_model (mean reward ${mean.toFixed(3)})`);
   } catch (err) {

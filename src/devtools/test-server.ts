@@ -3,7 +3,7 @@
  * when it is external, the end-to-end example run with `scripted_model` (§12 item 13), and a
  * replay of the recorded example rollouts whose rewards must match.
  */
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ServerType } from "../config/types.ts";
 import { dataChecks } from "./data-checks.ts";
@@ -30,24 +30,13 @@ export async function testOtherServer(type: "responses_api_agents" | "responses_
   return { entrypoint: `${type}/${name}`, dir, builtin, ok: checks.every((c) => c.status !== "fail"), seconds: Math.round((performance.now() - started) / 10) / 100, checks };
 }
 
-/**
- * The `--resources-server` value for a server dir: its name, or `name/<flavor>` when it has no
- * `configs/<name>.yaml` but exactly one config (upstream's equivalence_rule ships only `lc.yaml`).
- */
-function selectorName(name: string, dir: string): string {
-  const configs = join(dir, "configs");
-  if (existsSync(join(configs, `${name}.yaml`)) || !existsSync(configs)) return name;
-  const yamls = readdirSync(configs).filter((f) => f.endsWith(".yaml"));
-  return yamls.length === 1 ? `${name}/${yamls[0]!.slice(0, -5)}` : name;
-}
-
 /** Every check of the resources server `name` found in `dir`. */
 export async function testServer(name: string, dir: string, s: TestSettings): Promise<ServerReport> {
   const started = performance.now();
   const builtin = s.isBuiltin("resources_servers", name);
   const checks = s.validateData ? dataChecks(dir, name) : [skip("data checks", "should_validate_data=false")];
   checks.push(await unitTests(dir, { builtin, python: s.python, deadlineMs: s.deadlineMs }));
-  const run = { name: selectorName(name, dir), searchDirs: s.searchDirs, overrides: s.overrides, isBuiltin: s.isBuiltin, deadlineMs: s.deadlineMs };
+  const run = { name: selectorFor(name, dir), searchDirs: s.searchDirs, overrides: s.overrides, isBuiltin: s.isBuiltin, deadlineMs: s.deadlineMs };
   checks.push(await exampleRun(run));
   const recorded = join(dir, "data", "example_rollouts.jsonl");
   checks.push(existsSync(recorded) ? await exampleRun({ ...run, replay: recorded }) : skip("replay", `no ${recorded} to replay`));
@@ -59,6 +48,27 @@ export async function testServer(name: string, dir: string, s: TestSettings): Pr
     seconds: Math.round((performance.now() - started) / 10) / 100,
     checks,
   };
+}
+
+/**
+ * The `--resources-server` value to run: NAME when configs/NAME.yaml exists, else NAME/FLAVOR for the
+ * flavor whose agent recorded data/example_rollouts.jsonl (upstream servers such as format_verification
+ * ship only flavored configs), else the first flavor.
+ */
+function selectorFor(name: string, dir: string): string {
+  const configs = join(dir, "configs");
+  if (existsSync(join(configs, `${name}.yaml`)) || !existsSync(configs)) return name;
+  const flavors = readdirSync(configs).filter((f) => /\.ya?ml$/.test(f)).sort();
+  if (flavors.length === 0) return name;
+  let agent = "";
+  try {
+    const first = readFileSync(join(dir, "data", "example_rollouts.jsonl"), "utf8").split("\n").find((l) => l.trim() !== "");
+    agent = first ? String((JSON.parse(first) as { agent_ref?: { name?: string } }).agent_ref?.name ?? "") : "";
+  } catch {
+    agent = "";
+  }
+  const byAgent = agent ? flavors.find((f) => new RegExp(`^${agent.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}:`, "m").test(readFileSync(join(configs, f), "utf8"))) : undefined;
+  return `${name}/${(byAgent ?? flavors[0]!).replace(/\.ya?ml$/, "")}`;
 }
 
 const MARK = { pass: "✓", fail: "✗", skip: "-" } as const;

@@ -2,6 +2,7 @@
  * The contract of one experiment-tracking backend, and the helpers both backends share:
  * rollout sanitising (components §5), config flattening, and a deadline on every call.
  */
+import { HttpClient } from "../runtime/http/http-client.ts";
 
 /** An open tracking run. Every method may throw; the caller turns errors into warnings. */
 export interface Exporter {
@@ -50,9 +51,21 @@ export function flattenParams(value: unknown, prefix = "", out: Record<string, s
   return out;
 }
 
-/** `fetch` with a deadline that throws on non-2xx with the status and the start of the body. */
-export async function call(url: string, init: RequestInit & { okStatuses?: number[] } = {}): Promise<Response> {
-  const res = await fetch(url, { ...init, signal: AbortSignal.timeout(TRACKER_TIMEOUT_MS) });
+/** Trackers are control-plane calls: the runtime's one client (D15 deadline and retries, proxy variables honoured). */
+const trackerClient = new HttpClient({ timeoutSeconds: TRACKER_TIMEOUT_MS / 1000, retryBudgetSeconds: 30, limits: { limit: 16, limitPerHost: 8 }, debug: false });
+
+/** One tracker request: body and headers as given. */
+export interface TrackerCall {
+  method?: string;
+  headers?: Record<string, string>;
+  body?: string | Uint8Array;
+  /** Non-2xx statuses the caller handles itself (e.g. 404 for "not there yet"). */
+  okStatuses?: number[];
+}
+
+/** A tracker call with the D15 deadline and retries; throws on non-2xx with the status and the start of the body. */
+export async function call(url: string, init: TrackerCall = {}): Promise<Response> {
+  const res = await trackerClient.request(url, { method: init.method ?? "GET", headers: init.headers, body: init.body, kind: "other" });
   if (!res.ok && !(init.okStatuses ?? []).includes(res.status)) {
     const text = await res.text().catch(() => "");
     throw new Error(`${init.method ?? "GET"} ${url} → ${res.status} ${text.slice(0, 300)}`);

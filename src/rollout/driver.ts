@@ -6,6 +6,7 @@
  */
 import { mkdirSync, rmSync } from "node:fs";
 import { dirname } from "node:path";
+import { RuntimeError } from "../errors.ts";
 import { log } from "../log.ts";
 import { writeFileAtomic } from "../util/atomic-write.ts";
 import { lockOutput, removeStaleTemps } from "./output-lock.ts";
@@ -19,6 +20,7 @@ import { pairKey } from "./journal.ts";
 import { JsonlAppender } from "./jsonl.ts";
 import type { MaterializeOptions } from "./materialize.ts";
 import { Monitor } from "./monitor.ts";
+import { traceStall } from "./stall-trace.ts";
 import type { OtlpMetrics } from "./otlp.ts";
 import { rolloutPaths, type RolloutPaths } from "./paths.ts";
 import { LatencySample, Progress } from "./progress.ts";
@@ -67,11 +69,16 @@ export interface RunSummary {
   stopped: boolean;
   /** Failures of this run by D21 category. */
   failuresByCategory: Record<string, number>;
+  /** The first failure message of each category this run (the end-of-run summary says why). */
+  failureExamples: Record<string, string>;
   aggregate?: AggregateEntry[];
   /** Success records of this run, sorted by (task, rollout), when `retain_results_in_memory`. */
   results: Row[];
 }
 
+
+/** Rollouts in a row whose connection one destination refused before the run stops (a dead destination). */
+export const DEAD_AFTER_REFUSALS = 3;
 
 function targetOf(row: Row, targets: RunTargets): RunTarget {
   return typeof row._ng_environment_server === "string" ? targets.forServer(row._ng_environment_server) : targets.forAgent(agentOf(row));
@@ -90,7 +97,7 @@ export async function runRollouts(cfg: RolloutConfig, deps: DriverDeps): Promise
   const drain = new WalltimeDrain(deps.jobEndTime, cfg.drainMarginSeconds);
   const status = new StatusPublisher(progress, paths.status, () => ({ output: paths.output }));
   status.start(cfg.statusPort);
-  const monitor = new Monitor(progress, { tty: deps.tty ?? false, stallWarningSeconds: cfg.stallWarningSeconds });
+  const monitor = new Monitor(progress, { tty: deps.tty ?? false, stallWarningSeconds: cfg.stallWarningSeconds, trace: (server, url) => traceStall(server, new URL(url).origin) });
   let gcTimer: ReturnType<typeof setInterval> | undefined;
   let opened = false;
 
@@ -125,6 +132,11 @@ export async function runRollouts(cfg: RolloutConfig, deps: DriverDeps): Promise
     const onStop = () => abortAll.abort();
     deps.stop?.addEventListener("abort", onStop, { once: true });
     const failuresByCategory: Record<string, number> = {};
+    const failureExamples: Record<string, string> = {};
+    // Refused connections in a row per destination: nothing listens there, so stop instead of
+    // spending every remaining row's retry budget on it (issue: --no-serve with a dead server).
+    const refusedInARow = new Map<string, number>();
+    let dead: { server: string; url: string; message: string } | undefined;
     const latency = new LatencySample();
     const results: Row[] = [];
     let newlyDone = 0;
@@ -149,6 +161,14 @@ export async function runRollouts(cfg: RolloutConfig, deps: DriverDeps): Promise
       });
       monitor.inFlight.delete(id);
       deps.otlp?.observe(performance.now() - flight.startedAt);
+      if (outcome.kind === "unreachable" && outcome.refused === true) {
+        const n = (refusedInARow.get(target.runUrl) ?? 0) + 1;
+        refusedInARow.set(target.runUrl, n);
+        if (n >= DEAD_AFTER_REFUSALS && !dead) {
+          dead = { server: target.server, url: target.runUrl, message: outcome.message };
+          abortAll.abort();
+        }
+      } else if (outcome.kind === "response") refusedInARow.delete(target.runUrl);
       const routed = routeOutcome(row, target, outcome);
       const agent = agentOf(row);
       // D22: the line is written before anything counts it.
@@ -176,6 +196,7 @@ export async function runRollouts(cfg: RolloutConfig, deps: DriverDeps): Promise
         fails.append(routed.record);
         const cat = String(routed.record._ng_failure_category ?? "infra");
         failuresByCategory[cat] = (failuresByCategory[cat] ?? 0) + 1;
+        failureExamples[cat] ??= String(routed.record._ng_failure_message ?? "").slice(0, 300);
         progress.finish(agent, false);
         if (newlyDone + fails.count <= 5 || fails.count % 100 === 0) {
           log.warn(`🚨 [rollout_collection] rollout dropped from the score: row=${id} class=${routed.record._ng_failure_class} category=${cat} error=${String(routed.record._ng_failure_message ?? "").slice(0, 300)}`);
@@ -231,6 +252,14 @@ export async function runRollouts(cfg: RolloutConfig, deps: DriverDeps): Promise
     fails.close();
     monitor.stop();
     await deps.otlp?.end(counts());
+    if (dead) {
+      progress.state = "failed";
+      const cats = Object.entries(failuresByCategory).map(([k, n]) => `${k}: ${n}`).join(", ");
+      throw new RuntimeError(
+        `the server '${dead.server}' at ${dead.url} refused the connection of ${DEAD_AFTER_REFUSALS} rollouts in a row: nothing is listening there, so the run stopped (${progress.done}/${progress.total} done; failed this run: ${cats || "none"}). Last error: ${dead.message}`,
+        { hint: `start the servers (gym env start …) or check that head_server points at the running ones, then continue with --resume`, code: "E_DEAD_DESTINATION" },
+      );
+    }
     const stopped = deps.stop?.aborted === true;
 
     const summary: RunSummary = {
@@ -243,6 +272,7 @@ export async function runRollouts(cfg: RolloutConfig, deps: DriverDeps): Promise
       drained,
       stopped,
       failuresByCategory,
+      failureExamples,
       results: results.sort((a, b) => Number(a._ng_task_index) - Number(b._ng_task_index) || Number(a._ng_rollout_index) - Number(b._ng_rollout_index)),
     };
     if (drained || stopped) {

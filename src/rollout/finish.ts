@@ -50,6 +50,11 @@ export async function finishRun(
   );
   if (deps.latency.count > 0) process.stderr.write(`${deps.latency.summary()}\n`);
   const cats = Object.entries(summary.failuresByCategory).map(([k, n]) => `${k}: ${n}`).join(", ");
+  // How many rollouts failed this run and why (one example message per D21 type), even when the run succeeds.
+  if (cats) {
+    const why = Object.entries(summary.failureExamples ?? {}).map(([k, m]) => `  ${k}: ${m}`);
+    process.stderr.write(`Failed rollouts this run: ${cats} (typed records in ${paths.failures}); first error of each type:\n${why.join("\n")}\n`);
+  }
   if (progress.done === 0 && progress.total > 0) {
     progress.state = "failed";
     throw new RuntimeError(`None of the ${progress.total} dispatched rollouts produced a result (failures: ${cats || "none recorded"})`, {

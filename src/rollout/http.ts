@@ -1,14 +1,15 @@
 /**
- * The driver's hot-path POST: native `fetch` (faster than ofetch on loopback) with the D15
- * policy — a per-request deadline, connect errors and 429/502/503/504 retried with exponential
- * backoff plus jitter inside a retry budget — and no HTTP proxy (D34: gym's own servers).
- * It never throws for HTTP outcomes: the caller turns every outcome into a record.
+ * The driver's POST (`/run`, `/aggregate_metrics`, reverify's `/verify`): the runtime's one
+ * outbound client (HttpClient: keep-alive pool, D15 deadline and retry policy, breaker) with no
+ * proxy (D34: gym's own servers), its result turned into an outcome value. It never throws for
+ * HTTP outcomes: the caller turns every outcome into a record.
  */
 import { log } from "../log.ts";
-import { ExchangeAbort, pooledRequest, poolable } from "../runtime/http/http-pool.ts";
+import { HttpClient, RequestFailedError, answerText, type RequestStats } from "../runtime/http/http-client.ts";
+import { isRefused, RETRY_STATUSES } from "../runtime/http/retry-policy.ts";
 
 /** Statuses retried inside the budget (D15). */
-export const RETRIED_STATUSES = new Set([429, 502, 503, 504]);
+export const RETRIED_STATUSES = RETRY_STATUSES;
 
 /** Per-call limits. */
 export interface PostOptions {
@@ -27,157 +28,59 @@ export interface PostOptions {
 /** What a POST ended with. */
 export type PostOutcome =
   | { kind: "response"; status: number; text: string; attempts: number; elapsedMs: number }
-  /** Connect errors or retried statuses until the budget ran out. */
-  | { kind: "unreachable"; message: string; lastStatus?: number; lastText?: string; attempts: number; elapsedMs: number }
+  /**
+   * Connect errors or retried statuses until the budget ran out (or the endpoint's breaker was
+   * open); `refused` when nothing listened at the address (a dead destination).
+   */
+  | { kind: "unreachable"; message: string; lastStatus?: number; lastText?: string; attempts: number; elapsedMs: number; refused?: boolean }
   /** The per-request deadline passed. */
   | { kind: "timeout"; message: string; attempts: number; elapsedMs: number }
   /** The caller's signal aborted the call. */
   | { kind: "aborted"; attempts: number; elapsedMs: number };
 
-let retryLines = 0;
+/** The driver's clients (plain and debug): its concurrency is bounded by the driver's window, not a pool limit. */
+const clients = new Map<boolean, HttpClient>();
 
-/** One decoder for every answer (decode() without `stream` keeps no state between calls). */
-const utf8 = new TextDecoder();
-
-/**
- * Calls to abort per caller signal: one listener per signal instead of an add/remove per
- * attempt (with hundreds in flight, each removeEventListener scanned all the others).
- */
-const linked = new WeakMap<AbortSignal, Set<ExchangeAbort>>();
-
-/** Abort `abort` when `outer` aborts; the returned function unlinks it. */
-function linkAbort(outer: AbortSignal, abort: ExchangeAbort): () => void {
-  if (outer.aborted) {
-    abort.abort(outer.reason);
-    return () => {};
-  }
-  let members = linked.get(outer);
-  if (!members) {
-    const set = (members = new Set());
-    linked.set(outer, set);
-    outer.addEventListener("abort", () => {
-      for (const a of set) a.abort(outer.reason);
-      set.clear();
-    }, { once: true });
-  }
-  const set = members;
-  set.add(abort);
-  return () => void set.delete(abort);
-}
-
-function backoffMs(retry: number): number {
-  const base = Math.min(500 * 2 ** retry, 10_000);
-  return base / 2 + Math.random() * (base / 2);
-}
-
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const t = setTimeout(done, ms);
-    function done() {
-      clearTimeout(t);
-      signal?.removeEventListener("abort", done);
-      resolve();
-    }
-    signal?.addEventListener("abort", done, { once: true });
-  });
-}
-
-type PoolTarget = { hostname: string; port: number; target: string };
-
-/** poolTarget answers per URL: a run has a handful of `/run` URLs, so parsing each once is enough. */
-const poolTargets = new Map<string, PoolTarget | undefined>();
-
-/** poolTarget, memoised (a URL object per rollout was a visible share of the driver's CPU). */
-function cachedPoolTarget(url: string): PoolTarget | undefined {
-  if (poolTargets.has(url)) return poolTargets.get(url);
-  const t = poolTarget(url);
-  // Bounded: a pathological caller with endless distinct URLs just stops being memoised.
-  if (poolTargets.size < 1024) poolTargets.set(url, t);
-  return t;
-}
-
-/** Where a plain-http URL goes on the wire, for the keep-alive pool; undefined for anything else. */
-function poolTarget(url: string): PoolTarget | undefined {
-  if (!url.startsWith("http://")) return undefined;
-  const u = new URL(url);
-  const target = u.pathname + u.search;
-  if (u.username !== "" || !poolable(target)) return undefined;
-  const hostname = u.hostname.startsWith("[") ? u.hostname.slice(1, -1) : u.hostname;
-  return { hostname, port: Number(u.port || 80), target };
-}
-
-/** One POST attempt: status and body text, or a throw (connect error, deadline, abort). */
-async function attempt(url: string, pooled: ReturnType<typeof poolTarget>, body: string, headers: Record<string, string>, abort: ExchangeAbort): Promise<{ status: number; text: string }> {
-  if (pooled) {
-    // Bun's fetch keeps only 64 idle sockets: above 64 in flight half the /run calls would
-    // reconnect. The runtime's keep-alive pool reuses one socket per in-flight call.
-    const a = await pooledRequest(pooled.hostname, pooled.port, "POST", pooled.target, headers, body, abort);
-    return { status: a.status, text: utf8.decode(a.body) };
-  }
-  abort.throwIfAborted();
-  const ac = new AbortController();
-  abort.watch((reason) => ac.abort(reason));
-  try {
-    const res = await fetch(url, { method: "POST", body, headers, signal: ac.signal, proxy: false } as RequestInit);
-    return { status: res.status, text: await res.text() };
-  } finally {
-    abort.watch(undefined);
-  }
+function clientFor(debug: boolean): HttpClient {
+  let c = clients.get(debug);
+  if (!c) clients.set(debug, (c = new HttpClient({ retryBudgetSeconds: 120, limits: { limit: 0, limitPerHost: 0 }, debug })));
+  return c;
 }
 
 /** POST a JSON body (already serialised) under the D15 policy. */
 export async function postJson(url: string, body: string, opts: PostOptions): Promise<PostOutcome> {
   const started = performance.now();
-  const pooled = cachedPoolTarget(url);
-  const headers = { "content-type": "application/json", ...opts.headers };
-  let attempts = 0;
-  for (;;) {
-    attempts++;
-    if (opts.signal?.aborted) return { kind: "aborted", attempts, elapsedMs: performance.now() - started };
-    // One cancellable timer per attempt: AbortSignal.timeout timers cannot be cleared and would
-    // live for the whole episode timeout (hours) once per rollout.
-    const abort = new ExchangeAbort();
-    let timedOut = false;
-    const timer = opts.timeoutMs > 0 ? setTimeout(() => ((timedOut = true), abort.abort(new Error("request timeout"))), opts.timeoutMs) : undefined;
-    const unlink = opts.signal ? linkAbort(opts.signal, abort) : undefined;
-    let retryReason: string;
-    let lastStatus: number | undefined;
-    let lastText: string | undefined;
-    try {
-      const res = await attempt(url, pooled, body, headers, abort);
-      const text = res.text;
-      if (opts.debug) log.info(`[request_debug url=${url} status=${res.status}] ${text.slice(0, 2000)}`);
-      if (!RETRIED_STATUSES.has(res.status)) return { kind: "response", status: res.status, text, attempts, elapsedMs: performance.now() - started };
-      retryReason = `HTTP ${res.status}`;
-      lastStatus = res.status;
-      lastText = text;
-    } catch (e) {
-      const elapsedMs = performance.now() - started;
-      if (opts.signal?.aborted) return { kind: "aborted", attempts, elapsedMs };
-      if (timedOut) {
-        return { kind: "timeout", message: `POST ${url} timed out after ${(opts.timeoutMs / 1000).toFixed(1)} s (request_timeout_seconds)`, attempts, elapsedMs };
-      }
-      retryReason = (e as Error).message || String(e);
-    } finally {
-      if (timer !== undefined) clearTimeout(timer);
-      unlink?.();
-    }
-    const elapsedMs = performance.now() - started;
-    const wait = backoffMs(attempts - 1);
-    if (elapsedMs + wait > opts.retryBudgetMs) {
-      return {
-        kind: "unreachable",
-        message: `POST ${url} failed after ${attempts} attempt(s) in ${(elapsedMs / 1000).toFixed(1)} s: ${retryReason} (retry budget request_retry_budget_seconds=${opts.retryBudgetMs / 1000})`,
-        lastStatus,
-        lastText,
-        attempts,
-        elapsedMs,
-      };
-    }
-    // One line per retry in the upstream shape, but rate-limited so a 429 storm cannot flood stderr.
-    if (++retryLines <= 20 || retryLines % 100 === 0) {
-      log.warn(`[request_retry url=${url} error=${retryReason} retry=${attempts} elapsed_s=${(elapsedMs / 1000).toFixed(2)}]`);
-    }
-    await sleep(wait, opts.signal);
+  const stats: RequestStats = { attempts: 0 };
+  const headers = opts.headers ? { "content-type": "application/json", ...opts.headers } : JSON_HEADERS;
+  const elapsedMs = () => performance.now() - started;
+  if (opts.signal?.aborted) return { kind: "aborted", attempts: 0, elapsedMs: 0 };
+  try {
+    const a = await clientFor(opts.debug === true).exchange(url, {
+      method: "POST",
+      body,
+      headers,
+      signal: opts.signal,
+      internal: true,
+      // The timeout is explicit: no need to classify the path.
+      kind: "episode",
+      timeoutSeconds: opts.timeoutMs / 1000,
+      retryBudgetSeconds: opts.retryBudgetMs / 1000,
+      stats,
+    });
+    const text = answerText(a);
+    if (opts.debug) log.info(`[request_debug url=${url} status=${a.status}] ${text.slice(0, 2000)}`);
+    if (!RETRY_STATUSES.has(a.status)) return { kind: "response", status: a.status, text, attempts: stats.attempts, elapsedMs: elapsedMs() };
+    // The budget ran out on a retried status: the last answer is kept for the failure record.
+    const message = `POST ${url} failed after ${stats.attempts} attempt(s) in ${(elapsedMs() / 1000).toFixed(1)} s: HTTP ${a.status} (retry budget request_retry_budget_seconds=${opts.retryBudgetMs / 1000})`;
+    return { kind: "unreachable", message, lastStatus: a.status, lastText: text, attempts: stats.attempts, elapsedMs: elapsedMs() };
+  } catch (e) {
+    if (opts.signal?.aborted) return { kind: "aborted", attempts: stats.attempts, elapsedMs: elapsedMs() };
+    if (e instanceof RequestFailedError && e.timedOut) return { kind: "timeout", message: e.message, attempts: stats.attempts, elapsedMs: elapsedMs() };
+    const message = e instanceof Error ? e.message : String(e);
+    // A breaker opened by refusals is a refusal too: the destination is dead either way.
+    const refused = e instanceof RequestFailedError && (e.kind === "connect" || e.kind === "circuit_open") && isRefused(e.cause);
+    return { kind: "unreachable", message, attempts: Math.max(1, stats.attempts), elapsedMs: elapsedMs(), refused };
   }
 }
+
+const JSON_HEADERS: Record<string, string> = { "content-type": "application/json" };

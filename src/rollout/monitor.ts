@@ -25,7 +25,13 @@ export class Monitor {
 
   constructor(
     private readonly progress: Progress,
-    private readonly opts: { tty: boolean; stallWarningSeconds: number; write?: (s: string) => void },
+    private readonly opts: {
+      tty: boolean;
+      stallWarningSeconds: number;
+      write?: (s: string) => void;
+      /** One line naming the deepest waiting hop behind a stalled rollout's server (stall-trace.ts). */
+      trace?: (server: string, url: string) => Promise<string>;
+    },
   ) {}
 
   private out(s: string): void {
@@ -87,8 +93,29 @@ export class Monitor {
       const shown = stalled.slice(0, 10).map((f) => `  rollout ${f.id}: ${Math.round((now - f.startedAt) / 1000)} s waiting on ${f.server} (${f.url})`);
       if (stalled.length > 10) shown.push(`  … and ${stalled.length - 10} more`);
       log.warn(`${stalled.length} rollout(s) made no progress for ${this.opts.stallWarningSeconds} s (stall_warning_seconds):\n${shown.join("\n")}`);
+      this.lastTrace = this.traceStalls(stalled);
     }
     return stalled;
+  }
+
+  private tracing = false;
+  /** The trace started by the last stall warning (tests await it). */
+  lastTrace: Promise<string[]> | undefined;
+
+  /** Follow the stalled rollouts' servers to the deepest waiting hop and log what it waits on (one trace at a time). */
+  async traceStalls(stalled: InFlight[]): Promise<string[]> {
+    const trace = this.opts.trace;
+    if (!trace || this.tracing) return [];
+    this.tracing = true;
+    try {
+      const seen = new Map<string, InFlight>();
+      for (const f of stalled) if (!seen.has(f.server) && seen.size < 3) seen.set(f.server, f);
+      const lines = await Promise.all([...seen.values()].map((f) => trace(f.server, f.url).catch((e) => `${f.server}: trace failed: ${(e as Error).message}`)));
+      if (lines.length > 0) log.warn(`deepest waiting hop:\n${lines.map((l) => `  ${l}`).join("\n")}`);
+      return lines;
+    } finally {
+      this.tracing = false;
+    }
   }
 
   /** Stop the timers; on a TTY, draw the final bar and end its line. */

@@ -1,4 +1,5 @@
 /** Text views of a Responses object shared by verifiers. */
+import { pyStrip } from "../util/py-str.ts";
 
 type Obj = Record<string, unknown>;
 
@@ -11,4 +12,17 @@ export function outputText(response: unknown): string {
     for (const c of item.content as Obj[]) if (c?.type === "output_text" && typeof c.text === "string") text += c.text;
   }
   return text;
+}
+
+/** The last assistant message that has text: its text parts (or string content) joined by newlines, stripped; "" when none. */
+export function lastAssistantText(response: unknown): string {
+  const output = (response as Obj | undefined)?.output;
+  const items = (Array.isArray(output) ? output : []) as Obj[];
+  for (let i = items.length - 1; i >= 0; i--) {
+    const o = items[i]!;
+    if (o?.type !== "message" || o.role !== "assistant") continue;
+    const texts = Array.isArray(o.content) ? (o.content as Obj[]).map((c) => c?.text).filter((t): t is string => typeof t === "string") : typeof o.content === "string" ? [o.content] : [];
+    if (texts.length > 0) return pyStrip(texts.join("\n"));
+  }
+  return "";
 }

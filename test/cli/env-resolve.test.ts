@@ -151,13 +151,13 @@ describe("GYM_TIMING stage marks", () => {
 });
 
 describe("gym env validate routing", () => {
-  test("NAME and --manifest together is a usage error; manifest validation says it is not built yet", async () => {
+  test("NAME and --manifest together is a usage error; a missing manifest is a clear error", async () => {
     await using d = await tempDir();
     const both = await runGym(["env", "validate", "x", "--manifest", "m.yaml"], { cwd: d.path });
     expect(both.code).toBe(2);
     expect(both.stderr).toContain("select a catalog name or --manifest, not both");
     const one = await runGym(["env", "validate", "--manifest", "m.yaml"], { cwd: d.path });
     expect(one.code).toBe(2);
-    expect(one.stderr).toContain("not implemented yet");
+    expect(one.stderr).toMatch(/Environment manifest '.*m\.yaml' was not found/);
   });
 });

@@ -12,6 +12,28 @@ function statuses(s: Report["servers"][number]): Record<string, string> {
   return Object.fromEntries(s.checks.map((c) => [c.name, c.status]));
 }
 
+/**
+ * Built-ins whose example run or replay `gym env test` cannot do as shipped, and why. Their recorded
+ * rewards are reproduced instead by test/e2e/reverify-choices-judge.test.ts (judge replayed or
+ * pointed at recorded verdicts, recordings paired with their example rows).
+ */
+const ENV_TEST_CANNOT_RUN: Record<string, string> = {
+  mcqa: "two example datasets but one example_rollouts.jsonl; one recorded verdict changed upstream since recording",
+  gpqa_diamond: "example_rollouts.jsonl was recorded on training rows, not on data/example.jsonl",
+  equivalence_llm_judge: "upstream declares its train split as type example (data/train.jsonl is not shipped)",
+  simpleqa: "its judge (genrm_model) is not defined in the shipped config; recordings keep judge text, not calls",
+  omniscience: "its judge (genrm_model) is not defined in the shipped config; recordings keep judge text, not calls",
+  abstention: "its judge (genrm_model) is not defined in the shipped config; recordings keep judge text, not calls",
+  aalcr: "its judge (a Qwen3 server) is not defined in the shipped config",
+  xstest: "its judge is a local_vllm_model (WildGuard), which is not built in",
+  text_to_sql: "upstream rewrote the judge system message after recording, so the recorded judge calls no longer match",
+};
+
+/** Built-ins whose replay is skipped with a note because no example row has a recording. */
+const REPLAY_SKIPPED: Record<string, string> = {
+  math_advanced_calculations: "upstream recorded its example rollouts on other prompts than today's example.jsonl (and they hold no ground_truth)",
+};
+
 describe("gym env test", () => {
   test("over the built-ins: every check passes, recorded rewards replay; external agents' tests run", async () => {
     await using d = await tempDir();
@@ -33,20 +55,21 @@ describe("gym env test", () => {
     for (const s of report.servers.filter((x) => x.entrypoint.startsWith("resources_servers/"))) {
       expect(s.builtin).toBe(true);
       const st = statuses(s);
+      const name = s.entrypoint.split("/")[1]!;
       expect(st["example data"]).toBe("pass");
       expect(st["no conflicts"]).toBe("pass");
       expect(st["unit tests"]).toBe("skip");
-      expect(st["example run"]).toBe("pass");
       // Built-ins ship example_metrics.json and example_rollouts.jsonl: the recorded rewards replay exactly.
       expect(st["example metrics"]).toBe("pass");
       expect(st["example rollouts"]).toBe("pass");
-      // A recording made from other prompts than example.jsonl (upstream's math_advanced_calculations) is skipped with a note.
-      const replay = s.checks.find((c) => c.name === "replay")!;
-      if (replay.status === "skip") expect(replay.detail).toContain("none of the 5 example rows has a recording");
-      else expect(replay.status).toBe("pass");
+      if (name in ENV_TEST_CANNOT_RUN) {
+        expect(st["example run"] === "fail" || st.replay === "fail").toBe(true); // drop the entry once env test can run it
+        continue;
+      }
+      expect(st["example run"]).toBe("pass");
+      expect(st.replay).toBe(name in REPLAY_SKIPPED ? "skip" : "pass");
     }
-    expect(report.servers.filter((s) => statuses(s).replay === "skip").length).toBeLessThanOrEqual(1);
-    // Every built-in resources server takes one start + 2 runs (~10 s each on a loaded machine): ~20 servers today.
+    // ~40 built-in resources servers, each started once per run and replay (~5–10 s each on a loaded machine).
   }, 900_000);
 
   test("a scaffolded server passes once its generated files exist; a broken verify fails with exit 1", async () => {
@@ -92,7 +115,7 @@ describe("gym env test", () => {
     expect(checks["example run"]!.status).toBe("fail");
     expect(checks["example run"]!.detail).toContain("first failure");
     expect(checks["example run"]!.detail).toContain("broken verifier");
-  }, 90_000);
+  }, 300_000);
 
   test("routing rules: workload + --resources-server, --kind without a workload, an unknown server", async () => {
     await using d = await tempDir();

@@ -69,7 +69,9 @@ export class ReplayBook {
       const idx = [row._ng_task_index, row._ng_rollout_index].every((x) => x !== undefined) ? ` (task ${String(row._ng_task_index)}, rollout ${String(row._ng_rollout_index)})` : "";
       this.rows.push({ line: i + 1, input: normalizeInput(rcp.input), output: (response.output as unknown[]).map(normalizeItem) as Obj[], response, label: `line ${i + 1}${idx}` });
       // A judge is replayed from the calls a verifier recorded in the row (D26): each is one more recording.
-      const evals = Array.isArray(row.judge_evaluations) ? (row.judge_evaluations as Obj[]) : [];
+      const evals = Array.isArray(row.judge_evaluations) ? [...(row.judge_evaluations as Obj[])] : [];
+      // Some verifiers record their one judge call as top-level fields instead (aalcr).
+      if (row.judge_responses_create_params && row.judge_response) evals.push({ responses_create_params: row.judge_responses_create_params, response: row.judge_response });
       evals.forEach((ev, j) => {
         const eRcp = ev?.responses_create_params as Obj | undefined;
         const eResp = ev?.response as Obj | undefined;

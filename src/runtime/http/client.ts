@@ -9,7 +9,6 @@ import { ServerClient } from "./server-client.ts";
 export {
   answerCookies,
   answerText,
-  bypassProxyFor,
   callKindOf,
   clientPolicyFromConfig,
   DEFAULT_RETRY_BUDGET_SECONDS,

@@ -1,15 +1,20 @@
 /**
- * The pooled outbound HTTP client (one per process, via client.ts) (runtime.md §2.4–§2.5): a deadline on every
- * request, bounded retries with backoff + jitter on connect errors and 502/503/504/429 (D15),
- * total and per-host limits (D17), explicit cookies (no jar, §6.2), and no proxy for gym's own
- * servers (D34). Any other status is returned to the caller; `raiseForStatus` turns a non-2xx from
- * an inner Gym server into InnerServerError, which the HTTP layer renders as upstream's 500 (§5.2).
+ * gym's one outbound HTTP client (runtime.md §2.4–§2.5): every outbound call of the driver, the
+ * servers, hubs and trackers goes through it. A deadline on every request, the one retry policy
+ * (retry-policy.ts: connect errors and 502/503/504/429 with backoff + jitter inside a budget, D15),
+ * per-host limits (D17), a response-size cap, explicit cookies (no jar, §6.2), and no proxy for gym's
+ * own servers, decided per request (D34). Any other status is returned to the caller; `raiseForStatus`
+ * turns a non-2xx from an inner Gym server into InnerServerError, rendered as upstream's 500 (§5.2).
  */
-import { envGeneration, envVar, setEnvVar } from "../../env.ts";
+import { envGeneration, envVar } from "../../env.ts";
 import { log } from "../../log.ts";
 import { InnerServerError } from "./http-types.ts";
 import { effectivePerHostLimit, fdCapPerHost, openFileLimits } from "./http-fd-budget.ts";
-import { ExchangeAbort, pooledRequest, poolable, setPoolBudget } from "./http-pool.ts";
+import { DEFAULT_MAX_RESPONSE_BYTES, ExchangeAbort, pooledRequest, poolable, setPoolBudget } from "./http-pool.ts";
+import { breakerAdmit, breakerFailure, breakerOpened, breakerSuccess, breakerTrialAbandoned } from "./breaker.ts";
+import { DEFAULT_LIVENESS_SECONDS, watchCall, type Watched } from "./liveness.ts";
+import { trackCall, untrackCall } from "./outbound-waits.ts";
+import { backoffMs, isConnectError, logRetry, RETRY_STATUSES, retryAfterMs, sleep } from "./retry-policy.ts";
 import { HostLimiter } from "./limiter.ts";
 import type { PoolLimits } from "./pool.ts";
 import { profiled, profilingActive } from "../process/profiling.ts";
@@ -22,7 +27,6 @@ export const DEFAULT_TIMEOUTS: Record<CallKind, number> = { episode: 21_600, mod
 /** Default retry budget in seconds (D15). */
 export const DEFAULT_RETRY_BUDGET_SECONDS = 120;
 
-const RETRY_STATUSES = new Set([429, 502, 503, 504]);
 const ROLLOUT_PREFIX = /^\/ng-rollout\/[^/]+(\/training-token-capture)?/;
 const MODEL_PATH = /\/(responses|chat\/completions|completions|messages)$/;
 
@@ -47,6 +51,10 @@ export interface ClientPolicy {
   debug: boolean;
   /** The open-file soft limit the per-host cap is sized from (http-fd-budget.ts); read from the process when absent. */
   fdSoftLimit?: number;
+  /** Largest response body accepted (default 1 GiB); a larger one fails the call, unretried. */
+  maxResponseBytes?: number;
+  /** `request_liveness_timeout_seconds` (liveness.ts; default 15, 0 disables). */
+  livenessSeconds?: number;
 }
 
 function num(v: unknown): number | undefined {
@@ -60,23 +68,39 @@ export function clientPolicyFromConfig(dict: Record<string, unknown>, limits: Po
   return {
     timeoutSeconds: num(dict.request_timeout_seconds),
     retryBudgetSeconds: num(dict.request_retry_budget_seconds) ?? DEFAULT_RETRY_BUDGET_SECONDS,
+    livenessSeconds: num(dict.request_liveness_timeout_seconds) ?? DEFAULT_LIVENESS_SECONDS,
     limits,
     debug: dict.global_aiohttp_client_request_debug === true,
   };
 }
 
-/** A request failed for good: connect errors past the retry budget, or the deadline. */
+/** Why a request failed for good. */
+export type FailureKind = "timeout" | "connect" | "protocol" | "too_large" | "circuit_open" | "unresponsive" | "other";
+
+/** A request failed for good: connect errors past the retry budget, the deadline, a broken or oversized answer. */
 export class RequestFailedError extends Error {
+  /** Attempts made (1 = no retry). */
+  attempts = 1;
   constructor(
     message: string,
     readonly url: string,
     readonly elapsedSeconds: number,
     readonly timedOut: boolean,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; kind?: FailureKind; attempts?: number },
   ) {
     super(message, options);
+    // Upstream's class names: users and the failure typing (rollout/record.ts) read them.
     this.name = timedOut ? "TimeoutError" : "ClientConnectorError";
+    this.kind = options?.kind ?? (timedOut ? "timeout" : "connect");
+    if (options?.attempts !== undefined) this.attempts = options.attempts;
   }
+  /** The failure's kind. */
+  readonly kind: FailureKind;
+}
+
+/** What one call did, filled in by the client for callers that report it. */
+export interface RequestStats {
+  attempts: number;
 }
 
 /** Options of one request. */
@@ -94,6 +118,14 @@ export interface RequestOptions {
   kind?: CallKind;
   /** A call between gym's own servers (or a probe): never through a proxy (D34). */
   internal?: boolean;
+  /** Overrides the policy's per-request timeout for this call (seconds, 0 disables). */
+  timeoutSeconds?: number;
+  /** Overrides the policy's retry budget for this call (seconds). */
+  retryBudgetSeconds?: number;
+  /** Filled in with the attempts made. */
+  stats?: RequestStats;
+  /** false: this call neither consults nor feeds the endpoint's circuit breaker (polls that expect 503 for a while). */
+  breaker?: boolean;
 }
 
 /**
@@ -122,39 +154,6 @@ export function answerCookies(a: HttpAnswer): Record<string, string> {
 }
 
 const PROXY_VARS = ["HTTP_PROXY", "http_proxy", "HTTPS_PROXY", "https_proxy", "ALL_PROXY", "all_proxy"];
-const bypassed = new Set<string>();
-
-/** Make `host` bypass any configured proxy for the rest of this process (Bun re-reads NO_PROXY per request). */
-export function bypassProxyFor(host: string): void {
-  if (bypassed.has(host) || !PROXY_VARS.some((v) => (envVar(v) ?? "") !== "")) return;
-  bypassed.add(host);
-  for (const key of ["NO_PROXY", "no_proxy"]) {
-    const cur = envVar(key) ?? "";
-    const entries = cur.split(",").map((e) => e.trim()).filter((e) => e !== "");
-    if (!entries.includes(host) && !entries.includes("*")) setEnvVar(key, [...entries, host].join(","));
-  }
-}
-
-function isConnectError(err: unknown): boolean {
-  const code = (err as { code?: string } | undefined)?.code ?? "";
-  const msg = err instanceof Error ? err.message : String(err);
-  return /ECONNREFUSED|ECONNRESET|ConnectionRefused|ConnectionClosed|EPIPE|Unable to connect|socket connection was closed|ENOTCONN|EHOSTUNREACH|ENETUNREACH/i.test(`${code} ${msg}`);
-}
-
-function backoffMs(attempt: number): number {
-  const base = Math.min(10_000, 250 * 2 ** attempt);
-  return base / 2 + Math.random() * (base / 2);
-}
-
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const t = setTimeout(resolve, ms);
-    signal?.addEventListener("abort", () => {
-      clearTimeout(t);
-      reject(signal.reason);
-    }, { once: true });
-  });
-}
 
 /** The name → value pairs of a response's `Set-Cookie` headers (what upstream's `response.cookies` holds). */
 export function responseCookies(res: Response): Record<string, string> {
@@ -224,11 +223,52 @@ function splitUrl(url: string): UrlParts {
 /** Bodies up to this size are read inside the deadline and handed back buffered. */
 const BUFFER_LIMIT_BYTES = 64 * 1024 * 1024;
 
-/** Whether a response can be read whole before returning it: a known, bounded length and no event stream. */
+/**
+ * Whether `request` reads a response whole before returning it: a known length up to 64 MiB and no
+ * event stream. Anything else stays a stream for the caller (a hub download goes to disk as it
+ * arrives); its deadline keeps running until it fires.
+ */
 function bufferable(res: Response): boolean {
   const length = res.headers.get("content-length");
   if (length === null || !(Number(length) <= BUFFER_LIMIT_BYTES)) return false;
   return !(res.headers.get("content-type") ?? "").includes("event-stream");
+}
+
+/** Read a fetch body whole, failing once it passes `max` bytes (a declared length is checked first). */
+async function readCapped(res: Response, max: number): Promise<Uint8Array> {
+  const declared = Number(res.headers.get("content-length") ?? Number.NaN);
+  if (declared > max) {
+    await res.body?.cancel().catch(() => {});
+    throw Object.assign(new Error(`the response is larger than the ${max}-byte cap (content-length ${declared})`), { code: "E_RESPONSE_TOO_LARGE" });
+  }
+  if (declared <= max || !res.body) return res.bytes();
+  const parts: Uint8Array[] = [];
+  let total = 0;
+  for await (const part of res.body) {
+    total += part.byteLength;
+    if (total > max) throw Object.assign(new Error(`the response is larger than the ${max}-byte cap`), { code: "E_RESPONSE_TOO_LARGE" });
+    parts.push(part);
+  }
+  return Buffer.concat(parts);
+}
+
+/** A fetch attempt as liveness.ts sees it: alive when sent, then silent until its headers arrive. */
+function fetchWatch(ac: Abortable): { lastActivity(): number; abort(reason: unknown): void } {
+  const sent = performance.now();
+  return { lastActivity: () => sent, abort: (reason) => ac.abort(reason) };
+}
+
+/** The `Retry-After` of an answer, in ms (undefined when absent). */
+function retryAfterOf(res: Response | HttpAnswer): number | undefined {
+  if (res instanceof Response) return retryAfterMs(res.headers.get("retry-after"));
+  for (const [k, v] of res.headers) if (k === "retry-after") return retryAfterMs(v);
+  return undefined;
+}
+
+/** The failure kind of an attempt's error that is not retried. */
+function failureKind(err: unknown): FailureKind {
+  const code = (err as { code?: string } | undefined)?.code;
+  return code === "E_RESPONSE_TOO_LARGE" ? "too_large" : code === "EPROTO" ? "protocol" : code === "E_UNRESPONSIVE" ? "unresponsive" : "other";
 }
 
 function timeoutReason(): DOMException {
@@ -277,12 +317,6 @@ function proxyVarsSet(now: number): boolean {
   return proxyConfigured;
 }
 
-/** D34 for one internal call. */
-function bypassForInternal(hostname: string, now: number): void {
-  if (bypassed.has(hostname)) return;
-  if (proxyVarsSet(now)) bypassProxyFor(hostname);
-}
-
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
 /** Whether a pooled answer must be redone with fetch: a redirect to follow, or a body encoding the pool does not decode. */
@@ -290,6 +324,11 @@ function needsFetch(a: HttpAnswer): boolean {
   if (REDIRECTS.has(a.status)) return a.headers.some(([k]) => k === "location");
   for (const [k, v] of a.headers) if (k === "content-encoding" && v.trim().toLowerCase() !== "identity") return true;
   return false;
+}
+
+/** The smaller of two limits where 0 means unlimited. */
+function minLimit(a: number, b: number): number {
+  return a <= 0 ? b : b <= 0 ? a : Math.min(a, b);
 }
 
 /** The process's pooled HTTP client. */
@@ -301,7 +340,13 @@ export class HttpClient {
     // Sockets beyond the open-file budget would fail with EMFILE mid-run: cap per host so they queue.
     const soft = policy.fdSoftLimit ?? openFileLimits()?.soft;
     const perHost = effectivePerHostLimit(policy.limits.limitPerHost, soft);
-    this.limiter = new HostLimiter(policy.limits.limit, perHost.limit);
+    // global_aiohttp_connector_limit bounds each destination, not the process's calls together: a
+    // server's outer call (an agent's self-call to /v1/responses) holds its slot while the handler's
+    // inner calls (model, tools) need theirs, so one shared budget deadlocks as soon as outer calls
+    // fill it (limit 2 → 0 of 500 rollouts). Per destination, a call never waits on a slot its own
+    // caller holds, whatever the limit. The total still sizes BUN_CONFIG_MAX_HTTP_REQUESTS (pool.ts),
+    // which throttles only fetch's leaf calls to external endpoints.
+    this.limiter = new HostLimiter(0, minLimit(policy.limits.limit, perHost.limit));
     // The process's own limit (not a test's stand-in) also bounds the sockets the pool keeps.
     if (policy.fdSoftLimit === undefined && soft !== undefined) setPoolBudget(fdCapPerHost(soft));
   }
@@ -337,112 +382,160 @@ export class HttpClient {
   private send(u: UrlParts, url: string, opts: RequestOptions, whole: false): Promise<Response>;
   private send(u: UrlParts, url: string, opts: RequestOptions, whole: true): Promise<HttpAnswer>;
   private async send(u: UrlParts, url: string, opts: RequestOptions, whole: boolean): Promise<Response | HttpAnswer> {
-    // One clock read serves both the proxy re-check and the retry budget.
+    // Visible at /_gym/outbound while in flight (the driver's stall watchdog follows it).
+    // One clock read serves the proxy re-check, the retry budget and the tracked call.
     const started = performance.now();
-    if (opts.internal) bypassForInternal(u.hostname, started);
-    const kind = opts.kind ?? callKindOf(u.path);
-    const timeoutS = this.policy.timeoutSeconds ?? DEFAULT_TIMEOUTS[kind];
-    const headers: Record<string, string> = { ...opts.headers };
-    let body: string | Uint8Array | undefined = opts.body;
-    if (opts.json !== undefined) {
-      body = JSON.stringify(opts.json);
-      headers["content-type"] ??= "application/json";
-    }
-    if (opts.cookies) {
-      let cookie = "";
-      for (const k in opts.cookies) cookie += `${cookie === "" ? "" : "; "}${k}=${opts.cookies[k]}`;
-      if (cookie !== "") headers.cookie = cookie;
-    }
-    const method = opts.method ?? (body === undefined ? "GET" : "POST");
-    const elapsed = () => (performance.now() - started) / 1000;
-    const outer = opts.signal;
-    // Plain-http calls go over the keep-alive pool (http-pool.ts) instead of fetch, whose 64-socket
-    // cache makes half the calls reconnect at high concurrency and whose per-call CPU is about
-    // twice the pool's: gym's own servers always (they bypass proxies, D34), and model calls to an
-    // inference endpoint when no proxy variable is set and the caller asked for no encoding. Other
-    // external calls (hubs, trackers: possibly large bodies best streamed) stay on fetch.
-    // Redirects and encoded answers are rare; those requests are redone with fetch (needsFetch).
-    let pooled = u.plainHttp && poolable(u.target) && (opts.internal === true || (kind === "model" && !proxyVarsSet(started) && !hasHeader(headers, "accept-encoding")));
-    if (pooled && opts.internal !== true) headers["accept-encoding"] = "identity";
-    for (let attempt = 0; ; attempt++) {
-      // A caller that gives up while queued leaves the queue (and the request is not sent).
-      const release = this.limiter.tryAcquire(u.host) ?? (await this.limiter.acquire(u.host, outer));
-      // One controller and one cancellable timer per attempt: AbortSignal.timeout's timers cannot be
-      // cleared and pile up for the whole timeout (hours for episode calls), and AbortSignal.any
-      // chains dependents onto the caller's signal.
-      // The pool takes a plain cancel handle; fetch needs a real signal.
-      const ac: AbortController | ExchangeAbort | undefined = timeoutS > 0 || outer ? (pooled ? new ExchangeAbort() : new AbortController()) : undefined;
-      const timer = timeoutS > 0 ? setTimeout(() => ac!.abort(timeoutReason()), timeoutS * 1000) : undefined;
-      const unlink = outer ? linkAbort(outer, ac!) : undefined;
-      let settled = true;
-      let res: Response | HttpAnswer | undefined;
-      let error: unknown;
-      try {
-        if (pooled) {
-          const a = await pooledRequest(u.hostname, u.port, method, u.target, headers, body, ac as ExchangeAbort | undefined);
-          if (opts.internal !== true && needsFetch(a)) {
-            // Redo this one with fetch, which follows redirects and decodes bodies.
-            pooled = false;
-            delete headers["accept-encoding"];
-            attempt--;
-            continue;
-          }
-          res = whole ? a : new Response(a.body.length === 0 ? null : a.body, { status: a.status, statusText: a.statusText, headers: a.headers });
-        } else {
-          const r = await fetch(url, { method, headers, body, signal: (ac as AbortController | undefined)?.signal });
-          if (whole) {
-            // Read inside the deadline; the timer is cleared below like any settled answer.
-            res = { status: r.status, statusText: r.statusText, headers: [...r.headers], body: await r.bytes() };
-          } else if (timer === undefined && !outer) {
-            res = r; // nothing to disarm: hand the response over as it is
-          } else if (bufferable(r)) {
-            res = new Response(await r.arrayBuffer(), { status: r.status, statusText: r.statusText, headers: r.headers });
+    const tracked = trackCall(opts.method ?? (opts.json === undefined && opts.body === undefined ? "GET" : "POST"), url, u.host, started);
+    try {
+      const kind = opts.kind ?? callKindOf(u.path);
+      const timeoutS = opts.timeoutSeconds ?? this.policy.timeoutSeconds ?? DEFAULT_TIMEOUTS[kind];
+      const budgetS = opts.retryBudgetSeconds ?? this.policy.retryBudgetSeconds;
+      const maxBytes = this.policy.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+      // D34 per request: gym's own servers never go through a proxy, whatever the environment says.
+      const proxy = opts.internal === true ? { proxy: false } : undefined;
+      const headers: Record<string, string> = { ...opts.headers };
+      let body: string | Uint8Array | undefined = opts.body;
+      if (opts.json !== undefined) {
+        body = JSON.stringify(opts.json);
+        headers["content-type"] ??= "application/json";
+      }
+      if (opts.cookies) {
+        let cookie = "";
+        for (const k in opts.cookies) cookie += `${cookie === "" ? "" : "; "}${k}=${opts.cookies[k]}`;
+        if (cookie !== "") headers.cookie = cookie;
+      }
+      const method = opts.method ?? (body === undefined ? "GET" : "POST");
+      const elapsed = () => (performance.now() - started) / 1000;
+      const outer = opts.signal;
+      // Plain-http calls go over the keep-alive pool (http-pool.ts) instead of fetch, whose 64-socket
+      // cache makes half the calls reconnect at high concurrency and whose per-call CPU is about
+      // twice the pool's: gym's own servers always (they bypass proxies, D34), and model calls to an
+      // inference endpoint when no proxy variable is set and the caller asked for no encoding. Other
+      // external calls (hubs, trackers: possibly large bodies best streamed) stay on fetch.
+      // Redirects and encoded answers are rare; those requests are redone with fetch (needsFetch).
+      let pooled = u.plainHttp && poolable(u.target) && (opts.internal === true || (kind === "model" && !proxyVarsSet(started) && !hasHeader(headers, "accept-encoding")));
+      if (pooled && opts.internal !== true) headers["accept-encoding"] = "identity";
+      const useBreaker = opts.breaker !== false;
+      const livenessS = this.policy.livenessSeconds ?? DEFAULT_LIVENESS_SECONDS;
+      for (let attempt = 0; ; attempt++) {
+        // A down endpoint fails calls at once while its breaker is open (breaker.ts).
+        const gate = useBreaker ? breakerAdmit(u.host) : undefined;
+        if (gate !== undefined && gate !== "trial") {
+          const last = gate.lastWhy.slice(0, 200);
+          throw new RequestFailedError(
+            `${method} ${url} not sent: ${u.host} failed ${gate.failures} times in a row over ${gate.failingForSeconds.toFixed(1)}s (last: ${last}); calls to it fail at once for ${gate.retryInSeconds.toFixed(1)}s more (circuit breaker), then one trial call goes through`,
+            url,
+            elapsed(),
+            false,
+            { cause: gate.lastError, kind: "circuit_open", attempts: attempt },
+          );
+        }
+        if (opts.stats) opts.stats.attempts = attempt + 1;
+        // A caller that gives up while queued leaves the queue (and the request is not sent).
+        tracked.state = "queued";
+        const release = this.limiter.tryAcquire(u.host) ?? (await this.limiter.acquire(u.host, outer));
+        tracked.state = "sent";
+        // One controller and one cancellable timer per attempt: AbortSignal.timeout's timers cannot be
+        // cleared and pile up for the whole timeout (hours for episode calls), and AbortSignal.any
+        // chains dependents onto the caller's signal.
+        // The pool takes a plain cancel handle; fetch needs a real signal.
+        const ac: AbortController | ExchangeAbort | undefined = timeoutS > 0 || outer || livenessS > 0 ? (pooled ? new ExchangeAbort() : new AbortController()) : undefined;
+        const timer = timeoutS > 0 ? setTimeout(() => ac!.abort(timeoutReason()), timeoutS * 1000) : undefined;
+        const unlink = outer ? linkAbort(outer, ac!) : undefined;
+        // A silent call gets its peer probed (liveness.ts); the pool reports each byte, fetch only the headers.
+        let watched: Watched | undefined;
+        let watchSet: Set<Watched> | undefined;
+        if (livenessS > 0) {
+          watched = ac instanceof ExchangeAbort ? ac : fetchWatch(ac!);
+          watchSet = watchCall(u.host, !u.plainHttp, opts.internal === true, livenessS, watched);
+        }
+        let settled = true;
+        let res: Response | HttpAnswer | undefined;
+        let error: unknown;
+        try {
+          if (pooled) {
+            const a = await pooledRequest(u.hostname, u.port, method, u.target, headers, body, ac as ExchangeAbort | undefined, maxBytes);
+            if (opts.internal !== true && needsFetch(a)) {
+              // Redo this one with fetch, which follows redirects and decodes bodies.
+              pooled = false;
+              delete headers["accept-encoding"];
+              attempt--;
+              continue;
+            }
+            res = whole ? a : new Response(a.body.length === 0 ? null : a.body, { status: a.status, statusText: a.statusText, headers: a.headers });
           } else {
-            res = r;
-            settled = false;
+            const r = await fetch(url, { method, headers, body, signal: (ac as AbortController | undefined)?.signal, ...proxy } as RequestInit);
+            watchSet?.delete(watched!);
+            if (whole) {
+              // Read inside the deadline; the timer is cleared below like any settled answer.
+              res = { status: r.status, statusText: r.statusText, headers: [...r.headers], body: await readCapped(r, maxBytes) };
+            } else if (bufferable(r)) {
+              res = new Response(await readCapped(r, maxBytes), { status: r.status, statusText: r.statusText, headers: r.headers });
+            } else {
+              res = r;
+              settled = false;
+            }
+          }
+        } catch (e) {
+          error = e;
+          res = undefined;
+        } finally {
+          release();
+          watchSet?.delete(watched!);
+          if (settled) {
+            clearTimeout(timer);
+            unlink?.();
           }
         }
-      } catch (e) {
-        error = e;
-        res = undefined;
-      } finally {
-        release();
-        if (settled) {
-          clearTimeout(timer);
-          unlink?.();
+        if (res && !RETRY_STATUSES.has(res.status)) {
+          if (useBreaker) breakerSuccess(u.host);
+          return res;
         }
-      }
-      if (res && !RETRY_STATUSES.has(res.status)) return res;
-      if (error !== undefined) {
-        if (outer?.aborted) throw outer.reason ?? error;
-        const timedOut = (error as Error)?.name === "TimeoutError";
-        if (timedOut || !isConnectError(error)) {
-          const what = timedOut ? `timed out after ${timeoutS}s (request_timeout_seconds)` : `failed: ${(error as Error)?.message ?? error}`;
-          if (this.policy.debug) log.error(`[request_debug ${method} ${url}]`, error);
-          throw new RequestFailedError(`${method} ${url} ${what}; elapsed ${elapsed().toFixed(1)}s`, url, elapsed(), timedOut, { cause: error });
+        if (error !== undefined) {
+          if (outer?.aborted) {
+            if (gate === "trial") breakerTrialAbandoned(u.host);
+            throw outer.reason ?? error;
+          }
+          const timedOut = (error as Error)?.name === "TimeoutError";
+          if (timedOut || !isConnectError(error)) {
+            // A peer that failed its liveness probe is down like a refused one: the breaker counts it.
+            if (useBreaker && failureKind(error) === "unresponsive") breakerFailure(u.host, (error as Error).message, error);
+            else if (gate === "trial") breakerTrialAbandoned(u.host);
+            const what = timedOut ? `timed out after ${timeoutS}s (request_timeout_seconds)` : `failed: ${(error as Error)?.message ?? error}`;
+            if (this.policy.debug) log.error(`[request_debug ${method} ${url}]`, error);
+            throw new RequestFailedError(`${method} ${url} ${what}; elapsed ${elapsed().toFixed(1)}s`, url, elapsed(), timedOut, { cause: error, kind: timedOut ? "timeout" : failureKind(error), attempts: attempt + 1 });
+          }
         }
+        // The peer's Retry-After (seconds or an HTTP date) wins over our backoff; the budget caps both.
+        const asked = res ? retryAfterOf(res) : undefined;
+        const delay = asked ?? backoffMs(attempt);
+        const why = res ? `HTTP ${res.status}` : ((error as Error)?.message ?? String(error));
+        if (useBreaker) breakerFailure(u.host, why, error, asked);
+        if (elapsed() + delay / 1000 > budgetS) {
+          if (res) return res;
+          throw new RequestFailedError(
+            `${method} ${url} failed after ${attempt + 1} attempts in ${elapsed().toFixed(1)}s: ${why}${asked === undefined ? "" : ` (Retry-After ${(asked / 1000).toFixed(0)}s)`}; the retry budget is request_retry_budget_seconds=${budgetS}`,
+            url,
+            elapsed(),
+            false,
+            { cause: error, kind: "connect", attempts: attempt + 1 },
+          );
+        }
+        this.retryCount++;
+        if (this.policy.debug) log.warn(`[request_debug ${method} ${url} headers=${JSON.stringify(Object.keys(headers))}]`, error ?? `status ${res?.status}`);
+        // Upstream's two retry line shapes: model calls and everything else.
+        if (kind === "model") {
+          const retryKind = res?.status === 429 ? "rate_limit" : res ? "server_error" : "connection_error";
+          logRetry(`[model_retry url=${url} status=${res?.status ?? "none"} kind=${retryKind} try=${attempt + 1} elapsed_s=${elapsed().toFixed(1)}${asked === undefined ? "" : ` retry_after_s=${(asked / 1000).toFixed(1)}`} error_msg=${why.slice(0, 200)}]`);
+        } else logRetry(`[request_retry url=${url} error=${why} retry=${attempt + 1} elapsed_s=${elapsed().toFixed(1)}${asked === undefined ? "" : ` retry_after_s=${(asked / 1000).toFixed(1)}`}]`);
+        if (res instanceof Response) await res.body?.cancel().catch(() => {});
+        tracked.state = "backoff";
+        // Sleep, but wake as soon as the endpoint's breaker opens: the next attempt then fails at once.
+        await (useBreaker ? Promise.race([sleep(delay, outer), breakerOpened(u.host)]) : sleep(delay, outer));
+        if (outer?.aborted) throw outer.reason;
       }
-      const delay = backoffMs(attempt);
-      const why = res ? `HTTP ${res.status}` : ((error as Error)?.message ?? String(error));
-      if (elapsed() + delay / 1000 > this.policy.retryBudgetSeconds) {
-        if (res) return res;
-        throw new RequestFailedError(
-          `${method} ${url} failed after ${attempt + 1} attempts in ${elapsed().toFixed(1)}s: ${why}; the retry budget is request_retry_budget_seconds=${this.policy.retryBudgetSeconds}`,
-          url,
-          elapsed(),
-          false,
-          { cause: error },
-        );
-      }
-      this.retryCount++;
-      if (this.policy.debug) log.warn(`[request_debug ${method} ${url} headers=${JSON.stringify(Object.keys(headers))}]`, error ?? `status ${res?.status}`);
-      // Upstream's two retry line shapes: model calls and everything else.
-      if (kind === "model") {
-        const retryKind = res?.status === 429 ? "rate_limit" : res ? "server_error" : "connection_error";
-        log.warn(`[model_retry url=${url} status=${res?.status ?? "none"} kind=${retryKind} try=${attempt + 1} elapsed_s=${elapsed().toFixed(1)} error_msg=${why.slice(0, 200)}]`);
-      } else log.warn(`[request_retry url=${url} error=${why} retry=${attempt + 1} elapsed_s=${elapsed().toFixed(1)}]`);
-      if (res instanceof Response) await res.body?.cancel().catch(() => {});
-      await sleep(delay, outer);
+    } finally {
+      untrackCall(tracked);
     }
   }
 

@@ -21,6 +21,20 @@ export interface PooledAnswer {
 
 /** Idle sockets older than this are closed (aiohttp's keepalive_timeout, runtime.md §2.4). */
 const IDLE_CLOSE_MS = 15_000;
+/** A response head larger than this is refused (a peer that never ends its headers). */
+const MAX_HEAD_BYTES = 64 * 1024;
+/** A chunk-size or trailer line longer than this is refused. */
+const MAX_LINE_BYTES = 8 * 1024;
+/** Default cap on a response body (HttpClient passes the policy's `maxResponseBytes`). */
+export const DEFAULT_MAX_RESPONSE_BYTES = 1024 * 1024 * 1024;
+
+/** Chunked-body decoder states. */
+enum Chunk {
+  Size,
+  Data,
+  DataEnd,
+  Trailer,
+}
 const CRLF2 = Buffer.from("\r\n\r\n");
 const SAFE_TARGET = /^[\x21-\x7e]+$/;
 const BAD_HEADER = /[\r\n\0]/;
@@ -36,8 +50,17 @@ interface Exchange {
   headers: [string, string][];
   /** -1: read until close; -2: chunked. */
   length: number;
+  /** Decoded body bytes so far. */
   parts: Buffer[];
   received: number;
+  /** Body bytes allowed. */
+  maxBytes: number;
+  /** Chunked decoding: state, bytes left in the current chunk, a partial size/trailer line. */
+  chunk: Chunk;
+  chunkLeft: number;
+  line: string;
+  /** The caller's cancel handle, told of each byte received (liveness.ts watches it). */
+  handle: ExchangeAbort | undefined;
   keepAlive: boolean;
   noBody: boolean;
   gotBytes: boolean;
@@ -141,6 +164,7 @@ function finish(conn: Conn, ex: Exchange): void {
 function parseHead(ex: Exchange, buf: Buffer): Buffer | undefined {
   const end = buf.indexOf(CRLF2);
   if (end < 0) {
+    if (buf.length > MAX_HEAD_BYTES) throw connError(`the response head exceeds ${MAX_HEAD_BYTES} bytes`, "EPROTO");
     ex.head = buf;
     return undefined;
   }
@@ -174,29 +198,60 @@ function parseHead(ex: Exchange, buf: Buffer): Buffer | undefined {
   ex.headers = headers;
   ex.keepAlive = m[1] === "1" ? connection !== "close" : connection === "keep-alive";
   if (ex.noBody || status === 204 || status === 304) length = 0;
+  if (!chunked && length !== -1 && !(Number.isSafeInteger(length) && length >= 0)) throw connError(`malformed content-length ${JSON.stringify(String(length))}`, "EPROTO");
+  if (!chunked && length > ex.maxBytes) throw tooLarge(ex.maxBytes, `content-length ${length}`);
   ex.length = chunked ? -2 : length;
   if (ex.length === -1) ex.keepAlive = false;
   ex.head = undefined;
   return buf.subarray(end + 4);
 }
 
-/** Decode a complete chunked body, or undefined while more bytes are needed. */
-function dechunk(raw: Buffer): Buffer[] | undefined {
-  const out: Buffer[] = [];
+/** The typed error of an answer larger than the cap (not retried: the same request gets the same answer). */
+function tooLarge(max: number, what: string): Error {
+  return connError(`the response is larger than the ${max}-byte cap (${what})`, "E_RESPONSE_TOO_LARGE");
+}
+
+/**
+ * Feed chunked body bytes to the decoder; true once the last chunk and trailers are in. Each
+ * byte is looked at once (the old decoder re-joined and re-parsed the whole body per packet).
+ */
+function feedChunked(ex: Exchange, buf: Buffer): boolean {
   let at = 0;
-  for (;;) {
-    const eol = raw.indexOf("\r\n", at, "latin1");
-    if (eol < 0) return undefined;
-    const size = Number.parseInt(raw.toString("latin1", at, eol).split(";")[0]!.trim(), 16);
-    if (!Number.isFinite(size)) throw connError("malformed chunked body", "EPROTO");
-    if (size === 0) {
-      // Trailers (rare) end with an empty line.
-      return raw.indexOf(CRLF2, eol) >= 0 || raw.subarray(eol + 2, eol + 4).toString("latin1") === "\r\n" ? out : undefined;
+  while (at < buf.length) {
+    if (ex.chunk === Chunk.Data) {
+      const n = Math.min(ex.chunkLeft, buf.length - at);
+      ex.parts.push(buf.subarray(at, at + n));
+      ex.received += n;
+      ex.chunkLeft -= n;
+      at += n;
+      if (ex.chunkLeft === 0) ex.chunk = Chunk.DataEnd;
+      continue;
     }
-    if (raw.length < eol + 2 + size + 2) return undefined;
-    out.push(raw.subarray(eol + 2, eol + 2 + size));
-    at = eol + 2 + size + 2;
+    const nl = buf.indexOf(10, at);
+    const stop = nl < 0 ? buf.length : nl + 1;
+    ex.line += buf.toString("latin1", at, stop);
+    at = stop;
+    if (ex.line.length > MAX_LINE_BYTES) throw connError("malformed chunked body (a line without end)", "EPROTO");
+    if (nl < 0) return false;
+    const line = ex.line.endsWith("\r\n") ? ex.line.slice(0, -2) : ex.line.slice(0, -1);
+    ex.line = "";
+    if (ex.chunk === Chunk.DataEnd) {
+      if (line !== "") throw connError("malformed chunked body (no CRLF after a chunk)", "EPROTO");
+      ex.chunk = Chunk.Size;
+    } else if (ex.chunk === Chunk.Size) {
+      const semi = line.indexOf(";");
+      const sizeText = (semi < 0 ? line : line.slice(0, semi)).trim();
+      if (!/^[0-9a-fA-F]{1,15}$/.test(sizeText)) throw connError(`malformed chunk size ${JSON.stringify(sizeText.slice(0, 40))}`, "EPROTO");
+      const size = Number.parseInt(sizeText, 16);
+      if (ex.received + size > ex.maxBytes) throw tooLarge(ex.maxBytes, `a chunk of ${size} bytes after ${ex.received}`);
+      if (size === 0) ex.chunk = Chunk.Trailer;
+      else {
+        ex.chunkLeft = size;
+        ex.chunk = Chunk.Data;
+      }
+    } else if (line === "") return true; // the empty line after the (rare) trailers
   }
+  return false;
 }
 
 function onData(conn: Conn, data: Buffer): void {
@@ -207,27 +262,25 @@ function onData(conn: Conn, data: Buffer): void {
     return;
   }
   ex.gotBytes = true;
+  if (ex.handle) ex.handle.lastActivityAt = performance.now();
   try {
     let body: Buffer | undefined = data;
     if (ex.status === 0) {
       body = parseHead(ex, ex.head ? Buffer.concat([ex.head, data]) : data);
       if (body === undefined) return;
     }
+    if (ex.length === -2) {
+      if (feedChunked(ex, body)) finish(conn, ex);
+      return;
+    }
     if (body.length > 0) {
       ex.parts.push(body);
       ex.received += body.length;
+      if (ex.length === -1 && ex.received > ex.maxBytes) throw tooLarge(ex.maxBytes, `more than ${ex.maxBytes} bytes before close`);
     }
     if (ex.length >= 0 && ex.received >= ex.length) {
       if (ex.received > ex.length) ex.parts = [Buffer.concat(ex.parts).subarray(0, ex.length)];
       finish(conn, ex);
-    } else if (ex.length === -2) {
-      const raw = ex.parts.length === 1 ? ex.parts[0]! : Buffer.concat(ex.parts);
-      ex.parts = [raw];
-      const chunks = dechunk(raw);
-      if (chunks) {
-        ex.parts = chunks.length === 0 ? [Buffer.alloc(0)] : chunks;
-        finish(conn, ex);
-      }
     }
   } catch (e) {
     fail(conn, e as Error);
@@ -305,6 +358,8 @@ async function connect(pool: HostPool): Promise<Conn> {
 export class ExchangeAbort {
   aborted = false;
   reason: unknown;
+  /** performance.now() of creation, then of each byte received. */
+  lastActivityAt = performance.now();
   private hook: ((reason: unknown) => void) | undefined;
 
   /** Cancel the exchange (idempotent). */
@@ -313,6 +368,11 @@ export class ExchangeAbort {
     this.aborted = true;
     this.reason = reason;
     this.hook?.(reason);
+  }
+
+  /** When the exchange last showed a sign of life (liveness.ts). */
+  lastActivity(): number {
+    return this.lastActivityAt;
   }
 
   /** Throw the abort reason when aborted. */
@@ -348,6 +408,7 @@ export async function pooledRequest(
   headers: Record<string, string>,
   body: string | Uint8Array | undefined,
   signal?: AbortSignal | ExchangeAbort,
+  maxBytes = DEFAULT_MAX_RESPONSE_BYTES,
 ): Promise<PooledAnswer> {
   const key = `${hostname}:${port}`;
   let pool = pools.get(key);
@@ -416,6 +477,11 @@ export async function pooledRequest(
           length: -1,
           parts: [],
           received: 0,
+          maxBytes,
+          chunk: Chunk.Size,
+          chunkLeft: 0,
+          line: "",
+          handle: signal instanceof ExchangeAbort ? signal : undefined,
           keepAlive: false,
           noBody: method === "HEAD",
           gotBytes: false,

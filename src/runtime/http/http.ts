@@ -10,6 +10,7 @@ import { readRequestBody } from "./http-body.ts";
 import { CachedSessions } from "./http-session-cache.ts";
 import { HttpError, InnerServerError, RawJson, RequestValidationError, type RequestContext, type ServerApp, type ValidationDetail } from "./http-types.ts";
 import { capEcho, jsonDepthExceeds, MAX_JSON_DEPTH } from "./bounded-json.ts";
+import { outboundSnapshot } from "./outbound-waits.ts";
 import { clientOf, type ProxySettings } from "./proxy-headers.ts";
 import { pyBytesRepr, pyExceptionRepr } from "../../util/py-repr.ts";
 import { withRolloutId } from "./rollout-context.ts";
@@ -177,6 +178,8 @@ export function createHandler(app: ServerApp, opts: HandlerOptions = {}): (req: 
         }
         if (method === "GET" && LIVENESS.has(path)) return jsonOut({ status: "ok" });
         if (method === "GET" && path === "/docs") return new Response(DOCS_HTML, { headers: { "content-type": "text/html; charset=utf-8" } });
+        // gym-only: what this process waits on (the driver's stall watchdog follows it hop by hop).
+        if (method === "GET" && path === "/_gym/outbound") return jsonOut(outboundSnapshot());
         return jsonOut({ detail: "Not Found" }, 404);
       }
       if (found.kind === "method") return jsonOut({ detail: "Method Not Allowed" }, 405, [["allow", found.allowed.join(", ")]]);

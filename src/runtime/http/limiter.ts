@@ -89,6 +89,8 @@ export class HostLimiter {
     const sem = this.semFor(host);
     const releaseHost = sem.tryAcquire();
     if (!releaseHost) return undefined;
+    // No total limit (HttpClient limits per destination): one slot, no combined release to build.
+    if (this.total.limit <= 0) return releaseHost;
     const releaseTotal = this.total.tryAcquire();
     if (!releaseTotal) {
       releaseHost();

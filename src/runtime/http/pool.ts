@@ -52,7 +52,8 @@ export function reportPoolLimits(dict: Record<string, unknown>, limits: PoolLimi
   const fd = fdSoftLimit === undefined ? "" : `, file descriptors ${fdSoftLimit}`;
   const perHost = effectivePerHostLimit(limits.limitPerHost, fdSoftLimit);
   const capped = perHost.cappedByFds ? ` (capped from ${limits.limitPerHost || "unlimited"} so ${SOCKETS_PER_ROLLOUT_AGENT} sockets per rollout fit the open-file limit; more requests queue)` : "";
-  log.info(`(${serverName}) outbound pool: limit ${limits.limit || "unlimited"}, per host ${perHost.limit || "unlimited"}${capped}${fd}`);
+  // The client applies min(limit, per host) to each destination separately (http-client.ts: a shared total deadlocks nested hops).
+  log.info(`(${serverName}) outbound pool: limit ${limits.limit || "unlimited"}, per host ${perHost.limit || "unlimited"} (each applied per destination)${capped}${fd}`);
   const pairs: [string, number][] = [
     ["global_aiohttp_intended_concurrency", limits.limit],
     ["global_aiohttp_intended_concurrency_per_host", limits.limitPerHost],

@@ -144,7 +144,8 @@ export async function setupServerClient(local: ConfigDict = {}, opts: { waitSeco
     let res: Response;
     try {
       // Connection errors fail at once with upstream's message: nothing is listening there.
-      res = await new HttpClient({ ...http.policy, retryBudgetSeconds: 0 }).request(`${base}/global_config_dict_yaml`, { internal: true });
+      // It answers 503 while starting: that is not an endpoint failing (breaker: false).
+      res = await new HttpClient({ ...http.policy, retryBudgetSeconds: 0 }).request(`${base}/global_config_dict_yaml`, { internal: true, breaker: false });
     } catch (err) {
       if (err instanceof RequestFailedError && !err.timedOut) {
         throw new RuntimeError(

@@ -7,16 +7,15 @@
 import { resolveAt } from "../../config/interpolate.ts";
 import type { ConfigDict } from "../../config/types.ts";
 import { RuntimeError } from "../../errors.ts";
-import { bypassProxyFor } from "../http/http-client.ts";
 
 /** Outcome of one server probe (upstream's status names). */
 export type ProbeStatus = "success" | "connection_error" | "timeout" | "unknown_error";
 
 /** GET `url` once; any HTTP answer, whatever its status, is success. */
 export async function probeServer(url: string, timeoutMs = 5000): Promise<ProbeStatus> {
-  bypassProxyFor(new URL(url).hostname);
   try {
-    const res = await fetch(url, { signal: AbortSignal.timeout(timeoutMs), redirect: "manual" });
+    // D34 per request: `proxy: false` makes Bun's fetch ignore the proxy variables for this call only.
+    const res = await fetch(url, { signal: AbortSignal.timeout(timeoutMs), redirect: "manual", proxy: false } as RequestInit);
     await res.body?.cancel().catch(() => {});
     return "success";
   } catch (err) {
@@ -78,9 +77,8 @@ export async function probeModelEndpoint(url: string, timeoutMs = 5000): Promise
   } catch {
     return "unresolvable";
   }
-  bypassProxyFor(host);
   try {
-    const res = await fetch(target, { signal: AbortSignal.timeout(timeoutMs), redirect: "manual" });
+    const res = await fetch(target, { signal: AbortSignal.timeout(timeoutMs), redirect: "manual", proxy: false } as RequestInit);
     await res.body?.cancel().catch(() => {});
     return "answering";
   } catch (err) {
@@ -93,7 +91,7 @@ export async function probeModelEndpoint(url: string, timeoutMs = 5000): Promise
   }
 }
 
-/** Wait for the model endpoints (step 9); throws ConfigError naming every endpoint that never answered. */
+/** Wait for the model endpoints (step 9); throws a RuntimeError (D31: exit 1) naming every endpoint that never answered. */
 export async function waitForModelEndpoints(
   endpoints: ModelEndpoint[],
   timeoutSeconds: number,

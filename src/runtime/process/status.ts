@@ -3,7 +3,6 @@
  * and one `GET <url>` per server (2 s timeout; any HTTP answer is `success`).
  */
 import { RuntimeError } from "../../errors.ts";
-import { bypassProxyFor } from "../http/http-client.ts";
 import type { ServerInstanceDisplay } from "./head.ts";
 import { probeServer, type ProbeStatus } from "./readiness.ts";
 
@@ -22,10 +21,9 @@ export interface EnvStatus {
 /** Ask the head for its servers and probe each one. */
 export async function envStatus(head: { host: string; port: number }): Promise<EnvStatus> {
   const base = `http://${head.host.includes(":") ? `[${head.host}]` : head.host}:${head.port}`;
-  bypassProxyFor(head.host);
   let instances: ServerInstanceDisplay[];
   try {
-    const res = await fetch(`${base}/server_instances`, { signal: AbortSignal.timeout(5000) });
+    const res = await fetch(`${base}/server_instances`, { signal: AbortSignal.timeout(5000), proxy: false } as RequestInit);
     instances = (await res.json()) as ServerInstanceDisplay[];
     if (!Array.isArray(instances)) throw new Error(`unexpected answer ${JSON.stringify(instances).slice(0, 100)}`);
   } catch (err) {
@@ -34,7 +32,7 @@ export async function envStatus(head: { host: string; port: number }): Promise<E
       cause: err,
     });
   }
-  const ready = await fetch(`${base}/readyz`, { signal: AbortSignal.timeout(5000) })
+  const ready = await fetch(`${base}/readyz`, { signal: AbortSignal.timeout(5000), proxy: false } as RequestInit)
     .then((r) => r.status === 200)
     .catch(() => false);
   const servers = await Promise.all(instances.map(async (i) => ({ ...i, status: await probeServer(i.url, 2000) })));

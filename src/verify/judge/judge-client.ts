@@ -99,6 +99,12 @@ export class JudgeClient {
     return { responses_create_params: params, response };
   }
 
+  /** Ask over `/v1/responses` with a request built by the caller (servers whose overrides may replace `input`). */
+  async respondWith(params: Obj, signal?: AbortSignal): Promise<JudgeEvaluation> {
+    const response = await this.post("/v1/responses", params, RESPONSE_KEYS, signal);
+    return { responses_create_params: params, response };
+  }
+
   /** Ask over `/v1/chat/completions` with a full chat request; returns request and completion. */
   async chat(params: Obj, signal?: AbortSignal): Promise<{ request: Obj; completion: Obj }> {
     const completion = await this.post("/v1/chat/completions", params, CHAT_KEYS, signal);

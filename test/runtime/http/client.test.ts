@@ -10,7 +10,6 @@ import {
   setupServerClient,
   bunMaxHttpRequests,
   withRolloutId,
-  bypassProxyFor,
   answerCookies,
   answerText,
 } from "../../../src/runtime/http/client.ts";
@@ -135,13 +134,23 @@ describe("HttpClient", () => {
     expect(maxInFlight).toBe(3);
   });
 
-  test("internal calls bypass a configured proxy (D34)", async () => {
-    const saved = { HTTP_PROXY: envVar("HTTP_PROXY"), NO_PROXY: envVar("NO_PROXY"), no_proxy: envVar("no_proxy") };
+  test("internal calls bypass a configured proxy per request (D34), leaving NO_PROXY untouched", async () => {
+    const keys = ["HTTP_PROXY", "http_proxy", "NO_PROXY", "no_proxy"];
+    const saved = Object.fromEntries(keys.map((k) => [k, envVar(k)]));
     setEnvVar("HTTP_PROXY", "http://127.0.0.1:9");
+    setEnvVar("http_proxy", "http://127.0.0.1:9");
+    setEnvVar("NO_PROXY", undefined);
+    setEnvVar("no_proxy", undefined);
     try {
-      bypassProxyFor("127.0.0.1");
-      const res = await new HttpClient(policy({ retryBudgetSeconds: 0 })).request(`${base}/x`, { internal: true });
-      expect(res.status).toBe(200);
+      const c = new HttpClient(policy({ retryBudgetSeconds: 0 }));
+      // The pool (plain target) and fetch (a target the pool leaves to fetch) both go direct.
+      expect((await c.request(`${base}/x`, { internal: true })).status).toBe(200);
+      expect((await c.request(`${base}/caf\u00e9`, { internal: true })).status).toBe(200);
+      // The process environment is not rewritten (it used to gain NO_PROXY=127.0.0.1).
+      expect(envVar("NO_PROXY")).toBeUndefined();
+      expect(envVar("no_proxy")).toBeUndefined();
+      // An external call still honours the proxy variable (the dead proxy refuses it).
+      await expect(c.request(`${base}/caf\u00e9`)).rejects.toBeInstanceOf(RequestFailedError);
     } finally {
       for (const [k, v] of Object.entries(saved)) setEnvVar(k, v);
     }
