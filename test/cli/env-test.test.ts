@@ -63,7 +63,8 @@ describe("gym env test", () => {
       expect(st["example metrics"]).toBe("pass");
       expect(st["example rollouts"]).toBe("pass");
       if (name in ENV_TEST_CANNOT_RUN) {
-        expect(st["example run"] === "fail" || st.replay === "fail").toBe(true); // drop the entry once env test can run it
+        // (a replay with no recorded prompt in common is skipped with a note rather than failed)
+        expect(st["example run"] === "fail" || st.replay !== "pass").toBe(true); // drop the entry once env test can run it
         continue;
       }
       expect(st["example run"]).toBe("pass");
