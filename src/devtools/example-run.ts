@@ -17,7 +17,7 @@ import { runRollouts } from "../rollout/driver.ts";
 import { rolloutPaths } from "../rollout/paths.ts";
 import { targetsFromConfig } from "../rollout/targets.ts";
 import { Supervisor } from "../runtime/process/supervisor.ts";
-import { fail, pass, type Check } from "./check.ts";
+import { fail, pass, skip, type Check } from "./check.ts";
 
 /** Inputs of one end-to-end example run. */
 export interface ExampleRunOptions {
@@ -157,7 +157,9 @@ export async function exampleRun(opts: ExampleRunOptions): Promise<Check> {
       const rows = readFileSync(collated.example, "utf8").split("\n").filter((l) => l.trim() !== "");
       const kept = rows.filter((l) => recordedInputs.has(inputKey(JSON.parse(l) as Record<string, unknown>)));
       uncovered = rows.length - kept.length;
-      if (uncovered > 0 && kept.length > 0) {
+      // Recordings made from other prompts (upstream re-made math_advanced_calculations' examples after recording).
+      if (kept.length === 0) return skip(CHECK, `none of the ${rows.length} example rows has a recording in ${opts.replay} (the recordings were made from other prompts); nothing to replay`);
+      if (uncovered > 0) {
         inputPath = join(work, "replayable.jsonl");
         writeFileSync(inputPath, kept.map((l) => `${l}\n`).join(""));
       }

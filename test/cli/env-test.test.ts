@@ -29,6 +29,11 @@ const ENV_TEST_CANNOT_RUN: Record<string, string> = {
   text_to_sql: "upstream rewrote the judge system message after recording, so the recorded judge calls no longer match",
 };
 
+/** Built-ins whose replay is skipped with a note because no example row has a recording. */
+const REPLAY_SKIPPED: Record<string, string> = {
+  math_advanced_calculations: "upstream recorded its example rollouts on other prompts than today's example.jsonl (and they hold no ground_truth)",
+};
+
 describe("gym env test", () => {
   test("over the built-ins: every check passes, recorded rewards replay; external agents' tests run", async () => {
     await using d = await tempDir();
@@ -58,13 +63,15 @@ describe("gym env test", () => {
       expect(st["example metrics"]).toBe("pass");
       expect(st["example rollouts"]).toBe("pass");
       if (name in ENV_TEST_CANNOT_RUN) {
-        expect(st["example run"] === "fail" || st.replay === "fail").toBe(true); // drop the entry once env test can run it
+        // (a replay with no recorded prompt in common is skipped with a note rather than failed)
+        expect(st["example run"] === "fail" || st.replay !== "pass").toBe(true); // drop the entry once env test can run it
         continue;
       }
       expect(st["example run"]).toBe("pass");
-      expect(st.replay).toBe("pass");
+      expect(st.replay).toBe(name in REPLAY_SKIPPED ? "skip" : "pass");
     }
-  }, 300_000);
+    // ~40 built-in resources servers, each started once per run and replay (~5–10 s each on a loaded machine).
+  }, 900_000);
 
   test("a scaffolded server passes once its generated files exist; a broken verify fails with exit 1", async () => {
     await using d = await tempDir();

@@ -93,19 +93,19 @@ export class ReplayBook {
   }
 
   /** The next model-produced items for this request input, with the recording's response as template; 404 when none matches. */
-  next(input: unknown): { output: Obj[]; response: Obj } {
+  next(input: unknown): { output: Obj[]; response: Obj; ended?: true } {
     const req = normalizeInput(input);
     let best: { rec: Recording; matched: number; why: string } | undefined;
     for (const rec of this.rows) {
       const r = this.tryMatch(rec, req);
-      if ("output" in r) return { output: r.output, response: rec.response };
+      if ("output" in r) return { output: r.output, response: rec.response, ...(r.ended ? { ended: true as const } : {}) };
       if (!best || r.matched > best.matched) best = { rec, matched: r.matched, why: r.why };
     }
     const closest = best ? `; the closest is ${best.rec.label}, which matches the first ${best.matched} item(s) and then ${best.why}` : " (the file has no recordings)";
     throw new HttpError(404, `scripted_model: no recorded rollout in ${this.path} matches this input of ${req.length} item(s)${closest}. Record the rollouts with the same prompts, or drop replay_jsonl_fpath to use scripted answers.`);
   }
 
-  private tryMatch(rec: Recording, req: unknown[]): { output: Obj[] } | { matched: number; why: string } {
+  private tryMatch(rec: Recording, req: unknown[]): { output: Obj[]; ended?: true } | { matched: number; why: string } {
     const n = rec.input.length;
     for (let i = 0; i < Math.min(n, req.length); i++) {
       if (!same(rec.input[i], req[i])) return { matched: i, why: `differs at input item ${i}` };
@@ -122,7 +122,14 @@ export class ReplayBook {
       if (item.type === "function_call_output") break;
       out.push(item);
     }
-    if (out.length === 0) return { matched: req.length, why: "the recording has no model turn left at this point" };
+    if (out.length === 0) {
+      // The recording ENDS here after a model turn (e.g. a reasoning-only answer cut at the token limit,
+      // recorded by an older agent that stopped on it): answer an empty incomplete turn so the agent stops
+      // where the recording stopped instead of failing the replay.
+      const last = rec.output[rec.output.length - 1];
+      if (rest.length === rec.output.length && last !== undefined && last.type !== "function_call_output") return { output: [], ended: true };
+      return { matched: req.length, why: "the recording has no model turn left at this point" };
+    }
     return { output: out };
   }
 }

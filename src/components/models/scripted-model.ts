@@ -36,8 +36,11 @@ export function scriptedBackend(model: string, book?: ReplayBook): ModelBackend 
   return {
     async responses(params) {
       if (!book) return scriptedResponse(params, model);
-      const { output, response } = book.next(params.input);
-      return responseObject(params, typeof response.model === "string" ? response.model : model, output, countWords(params.input));
+      const { output, response, ended } = book.next(params.input);
+      const resp = responseObject(params, typeof response.model === "string" ? response.model : model, output, countWords(params.input));
+      // A recording that ended after its last model turn: an incomplete, empty turn stops the agent there.
+      if (ended) Object.assign(resp, { status: "incomplete", incomplete_details: { reason: "max_output_tokens" } });
+      return resp;
     },
     async chatCompletions(params) {
       if (book) throw new HttpError(400, `scripted_model replays recorded Responses rollouts (${book.path}) on /v1/responses only; /v1/chat/completions has no recording to match`);

@@ -147,6 +147,11 @@ export class CodeRunner {
     return this.zygote?.alive ? this.zygote.proc.pid : undefined;
   }
 
+  /** The directory the current zygote's runs live under, if one runs (removed when it ends). */
+  zygoteRoot(): string | undefined {
+    return this.zygote?.alive ? this.zygote.root : undefined;
+  }
+
   /** Stop the zygote (a later run starts a new one). */
   close(): void {
     this.zygote?.kill();

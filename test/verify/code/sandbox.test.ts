@@ -32,16 +32,17 @@ function descendants(pid: number): number[] {
   }
   return kids.flatMap((k) => [k, ...descendants(k)]);
 }
-const codeDirs = () => readdirSync(tmpdir()).filter((d) => d.startsWith("gym-code-"));
-const dirsBefore = new Set(codeDirs());
 
 const runners: CodeRunner[] = [];
 // Every zygote these tests started, with its process tree (other test files run their own runners).
 const started = new Set<number>();
+const roots = new Set<string>();
 const track = () => {
   for (const r of [runner, ...runners]) {
     const pid = r.zygotePid();
     if (pid !== undefined) for (const p of [pid, ...descendants(pid)]) started.add(p);
+    const root = r.zygoteRoot();
+    if (root !== undefined) roots.add(root);
   }
 };
 afterAll(async () => {
@@ -50,7 +51,8 @@ afterAll(async () => {
   const left = () => [...started].filter(alive);
   for (let i = 0; i < 50 && left().length > 0; i++) await Bun.sleep(100);
   expect(left()).toEqual([]);
-  expect(codeDirs().filter((d) => !dirsBefore.has(d))).toEqual([]);
+  for (let i = 0; i < 50 && [...roots].some(existsSync); i++) await Bun.sleep(100);
+  expect([...roots].filter(existsSync)).toEqual([]);
 });
 
 describe("sandbox", () => {

@@ -1,0 +1,74 @@
+/**
+ * `gym eval reverify` of upstream's recorded example rollouts for the rule-based library servers
+ * reproduces the recorded rewards and the other recorded verify fields. Rollouts without the task's
+ * fields are paired with their example row by prompt, else with the recorded materialized inputs by
+ * task index. math_advanced_calculations is not here: its recordings hold neither ground_truth nor a
+ * prompt of today's example.jsonl (upstream re-made the examples after recording), so nothing pairs.
+ */
+import { describe, expect, test } from "bun:test";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { readJsonl, runGym, tempDir } from "../helpers/tmp.ts";
+
+const ASSETS = join(import.meta.dir, "..", "..", "assets", "resources_servers");
+type Row = Record<string, any>;
+const lines = (p: string): Row[] => readFileSync(p, "utf8").split("\n").filter((l) => l.trim()).map((l) => JSON.parse(l));
+const stable = (v: unknown): string =>
+  Array.isArray(v) ? `[${v.map(stable).join(",")}]` : v && typeof v === "object" ? `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${stable((v as Row)[k])}`).join(",")}}` : JSON.stringify(v);
+// Recorded inputs gained `type: "message"` and may order keys differently: pair on role and content only.
+const promptKey = (r: Row) => stable((r.responses_create_params.input as Row[]).map((m) => [m.role, m.content]));
+const WIRE = new Set(["responses_create_params", "response", "agent_ref", "reward"]);
+
+function prepare(dir: string, server: string, agent: string): { rollouts: string; inputs: string; recs: Row[] } {
+  const data = join(ASSETS, server, "data");
+  const recs = lines(join(data, "example_rollouts.jsonl"));
+  const byPrompt = new Map(lines(join(data, "example.jsonl")).map((r) => [promptKey(r), r]));
+  const mat = join(data, "example_rollouts_materialized_inputs.jsonl");
+  const byTask = new Map(existsSync(mat) ? lines(mat).map((r) => [r._ng_task_index, r]) : []);
+  const stamp = (i: number) => ({ _ng_task_index: i, _ng_rollout_index: 0, agent_ref: { name: agent } });
+  const rows = recs.map((r, i) => {
+    const row = byPrompt.get(promptKey(r)) ?? byTask.get(r._ng_task_index);
+    if (!row) throw new Error(`${server}: rollout ${i} has no example row with its prompt and no materialized input`);
+    return { ...row, ...stamp(i) };
+  });
+  const out = { rollouts: join(dir, "rollouts.jsonl"), inputs: join(dir, "inputs.jsonl"), recs: recs.map((r, i) => ({ ...r, ...stamp(i) })) };
+  writeFileSync(out.rollouts, out.recs.map((r) => JSON.stringify(r)).join("\n") + "\n");
+  writeFileSync(out.inputs, rows.map((r) => JSON.stringify(r)).join("\n") + "\n");
+  return out;
+}
+
+// [--resources-server selector, asset dir, agent instance]
+const SERVERS: [string, string, string][] = [
+  ["example_tool_call_multireward", "example_tool_call_multireward", "example_tool_call_multireward_simple_agent"],
+  ["xlam_fc", "xlam_fc", "xlam_fc_simple_agent"],
+  ["calendar", "calendar", "calendar_simple_agent"],
+  ["equivalence_rule/lc", "equivalence_rule", "lc_equivalence_rule_simple_agent"],
+  ["arc_agi", "arc_agi", "arc_agi_simple_agent"],
+  ["circle_click", "circle_click", "circle_click_simple_agent"],
+  ["circle_count", "circle_count", "circle_count_simple_agent"],
+  ["string_match", "string_match", "string_match_simple_agent"],
+  ["gui_coordinate", "gui_coordinate", "gui_coordinate_simple_agent"],
+  ["lc_niah", "lc_niah", "lc_niah_simple_agent"],
+  ["single_step_tool_use_with_argument_comparison", "single_step_tool_use_with_argument_comparison", "single_step_tool_use_with_argument_comparison_agent"],
+];
+
+describe("gym eval reverify reproduces upstream's recorded rewards (rule-based library)", () => {
+  test.each(SERVERS)("%s", async (selector, server, agent) => {
+    await using dir = await tempDir();
+    const p = prepare(dir.path, server, agent);
+    const out = join(dir.path, "out.jsonl");
+    const r = await runGym(["eval", "reverify", "--force", "--resources-server", selector, "--model-type", "scripted_model", "+head_server.port=0", "--rollouts", p.rollouts, "--inputs", p.inputs, "-o", out], { cwd: dir.path });
+    expect(r.stderr).toContain("0 failed");
+    expect(r.code).toBe(0);
+    const now = new Map(readJsonl(out).map((x) => [x._ng_task_index, x]));
+    let agree = 0;
+    for (const rec of p.recs) {
+      const got = now.get(rec._ng_task_index)!;
+      expect(got.reward).toBe(rec.reward);
+      if (got.reward === rec.reward) agree++;
+      // Every other verify field upstream recorded (predicted calls, components, clicks, grids) is reproduced too.
+      for (const [k, v] of Object.entries(rec)) if (!WIRE.has(k) && !k.startsWith("_ng_")) expect([k, got[k]]).toEqual([k, v]);
+    }
+    process.stderr.write(`reverify ${server}/example_rollouts.jsonl: ${agree}/${p.recs.length} rewards as recorded\n`);
+  }, 120_000);
+});
