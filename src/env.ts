@@ -43,6 +43,10 @@ export interface GymEnv {
   otelMetricExportIntervalMs: number | undefined;
   /** `HF_ENDPOINT`: the Hugging Face Hub base URL (dataset upload/download; the `hf_endpoint` key wins). */
   hfEndpoint: string | undefined;
+  /** `GYM_OFFLINE=1` (or the global `--offline` flag): never reach a non-loopback host (issue 20 §3). */
+  offline: boolean;
+  /** `GYM_OFFLINE_ALLOW`: comma-separated hosts offline mode may still reach (a cluster-internal vLLM or mirror). */
+  offlineAllow: string | undefined;
   /** `PATH`: where code-running verifiers look for the host python3 (D27). */
   path: string | undefined;
   /** `GYM_SESSION_SECRET`: the per-run key session cookies are signed with, set by the supervisor for its children (D39). */
@@ -81,6 +85,8 @@ export function readEnv(source: Record<string, string | undefined> = process.env
       return n !== undefined && n > 0 ? n : undefined;
     })(),
     hfEndpoint: source.HF_ENDPOINT || undefined,
+    offline: /^(1|true|yes)$/i.test(source.GYM_OFFLINE ?? ""),
+    offlineAllow: source.GYM_OFFLINE_ALLOW || undefined,
     sessionSecret: source.GYM_SESSION_SECRET || undefined,
   };
 }
@@ -115,4 +121,9 @@ let generation = 0;
 /** Bumped by every `setEnvVar`: readers that cache a variable re-read it when this changes. */
 export function envGeneration(): number {
   return generation;
+}
+
+/** Turn offline mode on for this process and every child it starts (the global `--offline` flag). */
+export function enableOffline(): void {
+  process.env.GYM_OFFLINE = "1";
 }

@@ -3,6 +3,7 @@
  * gym's entry point: classify the program name (gym, or a deprecated ng_* alias), route argv,
  * print every error through one formatter, and exit with 2 for usage/config errors, 1 otherwise.
  */
+import { enableOffline } from "./env.ts";
 import { formatError, exitCodeOf } from "./errors.ts";
 import { classifyProgram, deprecationLine } from "./cli/legacy.ts";
 import { ranCommand, route } from "./cli/root.ts";
@@ -10,6 +11,11 @@ import { setGymArgs } from "./runtime/process/spawn.ts";
 
 /** Run the CLI for a program name and argv; returns the exit code. */
 export async function main(programName: string, argv: string[]): Promise<number> {
+  // `--offline` anywhere is global: it switches offline mode on for this process and its children.
+  if (argv.includes("--offline")) {
+    enableOffline();
+    argv = argv.filter((a) => a !== "--offline");
+  }
   const verbose = argv.includes("-v") || argv.includes("--verbose");
   const inv = classifyProgram(programName);
   try {

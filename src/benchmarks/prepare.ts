@@ -4,6 +4,8 @@
  * from `--data-dir`), turned into JSONL lines, and written to a temp file renamed into place,
  * so an interrupted or failed preparation never leaves a half-written JSONL.
  */
+import { sourceLabel } from "./types.ts";
+import { OfflineError, offlinePolicy } from "../runtime/http/offline.ts";
 import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, isAbsolute, join } from "node:path";
 import { ConfigError, RuntimeError } from "../errors.ts";
@@ -61,7 +63,15 @@ export function writeAtomic(path: string, bytes: Uint8Array | string): void {
 }
 
 /** Check every job (sources reachable in principle, tokens present, offline files there) before any work. */
-export function checkBuiltins(jobs: BuiltinJob[], env: FetchEnv): void {
+export function checkBuiltins(jobs: BuiltinJob[], env: FetchEnv, outputRoot?: string, useCached = false): void {
+  // Offline mode (issue 20 §3): list every source the network would have served, before fetching any.
+  const policy = offlinePolicy();
+  if (policy.on && !env.dataDir) {
+    const wanted = jobs
+      .filter((j) => !(useCached && outputRoot !== undefined && existsSync(outputPath(outputRoot, j.jsonlFpath))))
+      .flatMap((j) => j.preparer.sources.map((s) => `${j.name}: ${sourceLabel(s)}`));
+    if (wanted.length > 0) throw new OfflineError(wanted);
+  }
   const problems = jobs.flatMap((j) => checkSources(j.preparer.name, j.preparer.sources, env));
   if (problems.length > 0) {
     throw new ConfigError(problems.length === 1 ? problems[0]! : `cannot prepare ${problems.length} source(s):\n${problems.map((p) => `- ${p}`).join("\n")}`, {
@@ -93,7 +103,7 @@ async function runOne(job: BuiltinJob, opts: BuiltinOptions): Promise<PreparedBe
 
 /** Prepare the jobs (checked first); returns what was prepared (in job order). */
 export async function prepareBuiltins(jobs: BuiltinJob[], opts: BuiltinOptions): Promise<PreparedBenchmark[]> {
-  checkBuiltins(jobs, opts.fetch);
+  checkBuiltins(jobs, opts.fetch, opts.outputRoot, opts.useCached);
   const results: (PreparedBenchmark | undefined)[] = new Array(jobs.length);
   let next = 0;
   const workers = Array.from({ length: Math.max(1, Math.min(opts.processes, jobs.length)) }, async () => {

@@ -19,6 +19,13 @@ export const rootCommand: GymCommand = defineGymCommand({
     "gym env resolve --resources-server example_single_tool_call --model-type openai_model +policy_base_url=http://127.0.0.1:8000/v1",
     "gym eval submit -c submit.yaml --dry-run",
   ],
+  notes: [
+    "GLOBAL FLAGS",
+    "",
+    "  -v, --verbose   Debug logging (and stack traces on errors)",
+    "  --offline       Reach no host but loopback and GYM_OFFLINE_ALLOW=host,…; anything else fails at once, listing what",
+    "                  would have been fetched and how to stage it (also GYM_OFFLINE=1)",
+  ].join("\n"),
   subCommands: {
     list: async () => (await import("./list.ts")).default,
     dataset: async () => (await import("./dataset.ts")).default,

@@ -4,6 +4,7 @@
  * `huggingface_identifier`). Credentials are checked first; calls honour the proxy variables
  * (D34: external endpoints) and carry a deadline.
  */
+import { assertReachable } from "../runtime/http/offline.ts";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { ConfigError, RuntimeError } from "../errors.ts";
@@ -49,6 +50,7 @@ export async function downloadDataset(d: DatasetEntry, dataSource: "huggingface"
   const endpoint = (keys.str("hf_endpoint") ?? readEnv().hfEndpoint ?? "https://huggingface.co").replace(/\/$/, "");
   const url = `${endpoint}/datasets/${repo}/resolve/main/${artifact}`;
   log.info(`Downloading dataset \`${d.name}\` from ${url}`);
+  assertReachable(url);
   const res = await fetch(url, { headers: { authorization: `Bearer ${token}` }, signal: AbortSignal.timeout(DOWNLOAD_TIMEOUT_MS) }).catch((e) => {
     throw new RuntimeError(`GET ${url} failed: ${(e as Error).message}`);
   });

@@ -6,6 +6,8 @@
  * own servers, decided per request (D34). Any other status is returned to the caller; `raiseForStatus`
  * turns a non-2xx from an inner Gym server into InnerServerError, rendered as upstream's 500 (§5.2).
  */
+import { maskUrlSecrets } from "../../util/url-secrets.ts";
+import { OfflineError, offlinePolicy, reachable, type OfflinePolicy } from "./offline.ts";
 import { envGeneration, envVar } from "../../env.ts";
 import { log } from "../../log.ts";
 import { InnerServerError } from "./http-types.ts";
@@ -336,6 +338,9 @@ export class HttpClient {
   private readonly limiter: HostLimiter;
   private retryCount = 0;
 
+  /** Offline hard mode (issue 20 §3), read once per client. */
+  private readonly offline: OfflinePolicy = offlinePolicy();
+
   constructor(readonly policy: ClientPolicy) {
     // Sockets beyond the open-file budget would fail with EMFILE mid-run: cap per host so they queue.
     const soft = policy.fdSoftLimit ?? openFileLimits()?.soft;
@@ -384,6 +389,7 @@ export class HttpClient {
   private async send(u: UrlParts, url: string, opts: RequestOptions, whole: boolean): Promise<Response | HttpAnswer> {
     // Visible at /_gym/outbound while in flight (the driver's stall watchdog follows it).
     // One clock read serves the proxy re-check, the retry budget and the tracked call.
+    if (this.offline.on && !reachable(url, this.offline)) throw new OfflineError([maskUrlSecrets(url)]);
     const started = performance.now();
     const tracked = trackCall(opts.method ?? (opts.json === undefined && opts.body === undefined ? "GET" : "POST"), url, u.host, started);
     try {

@@ -4,6 +4,8 @@
  * model servers) must answer within `model_endpoint_readiness_timeout_seconds` (0 skips; a host
  * that does not resolve is reported once and skipped). Probes never use a proxy (D34).
  */
+import { maskUrlSecrets } from "../../util/url-secrets.ts";
+import { OfflineError, offlinePolicy, reachable } from "../http/offline.ts";
 import { configAccess } from "../../config/access.ts";
 import type { ConfigDict } from "../../config/types.ts";
 import { ConfigError, RuntimeError } from "../../errors.ts";
@@ -103,6 +105,10 @@ export async function waitForModelEndpoints(
   io: { info: (line: string) => void; warn: (line: string) => void },
   opts: { pollMs?: number; probeTimeoutMs?: number } = {},
 ): Promise<void> {
+  // Offline mode (issue 20 §3): name every model endpoint it forbids now, before any server waits on one.
+  const policy = offlinePolicy();
+  const refused = endpoints.filter((e) => !reachable(e.url, policy)).map((e) => `${maskUrlSecrets(e.url)} (${e.key})`);
+  if (refused.length > 0) throw new OfflineError(refused);
   if (!(timeoutSeconds > 0) || endpoints.length === 0) return;
   const started = performance.now();
   const elapsed = () => (performance.now() - started) / 1000;
