@@ -1,7 +1,8 @@
 /**
- * Python's `random.Random(seed)` for the parts benchmark preparation uses: seeding from an
- * integer (init_by_array over its 32-bit words) and `shuffle` (`_randbelow` by getrandbits), so
- * options shuffled by upstream's prepare scripts land in the same order here.
+ * Python's `random.Random(seed)` (MT19937) for the calls gym reproduces: seeding from a non-negative
+ * integer (init_by_array over its 32-bit words), `getrandbits`, `_randbelow`, `shuffle` (benchmark
+ * preparers shuffle options as upstream's prepare scripts do), `random()` and `gauss()` (seeded
+ * langdetect). Same seed, same stream as CPython.
  */
 
 const N = 624;
@@ -11,9 +12,11 @@ const M = 397;
 export class PyRandom {
   private mt = new Uint32Array(N);
   private mti = N + 1;
+  private gaussNext: number | null = null;
 
-  constructor(seed: bigint) {
-    let n = seed < 0n ? -seed : seed;
+  constructor(seed: bigint | number = 0) {
+    let n = BigInt(seed);
+    if (n < 0n) n = -n;
     const key: number[] = [];
     do {
       key.push(Number(n & 0xffffffffn));
@@ -64,10 +67,18 @@ export class PyRandom {
   nextUint32(): number {
     const mt = this.mt;
     if (this.mti >= N) {
-      for (let k = 0; k < N; k++) {
-        const y = (mt[k]! & 0x80000000) | (mt[(k + 1) % N]! & 0x7fffffff);
-        mt[k] = mt[(k + M) % N]! ^ (y >>> 1) ^ (y & 1 ? 0x9908b0df : 0);
+      // The reference loop split in three, so the hot path needs no modulo.
+      let kk = 0;
+      for (; kk < N - M; kk++) {
+        const y = (mt[kk]! & 0x80000000) | (mt[kk + 1]! & 0x7fffffff);
+        mt[kk] = mt[kk + M]! ^ (y >>> 1) ^ (y & 1 ? 0x9908b0df : 0);
       }
+      for (; kk < N - 1; kk++) {
+        const y = (mt[kk]! & 0x80000000) | (mt[kk + 1]! & 0x7fffffff);
+        mt[kk] = mt[kk + (M - N)]! ^ (y >>> 1) ^ (y & 1 ? 0x9908b0df : 0);
+      }
+      const y = (mt[N - 1]! & 0x80000000) | (mt[0]! & 0x7fffffff);
+      mt[N - 1] = mt[M - 1]! ^ (y >>> 1) ^ (y & 1 ? 0x9908b0df : 0);
       this.mti = 0;
     }
     let y = mt[this.mti++]!;
@@ -76,6 +87,26 @@ export class PyRandom {
     y ^= (y << 15) & 0xefc60000;
     y ^= y >>> 18;
     return y >>> 0;
+  }
+
+  /** `random()`: a 53-bit float in [0, 1). */
+  random(): number {
+    const a = this.nextUint32() >>> 5;
+    const b = this.nextUint32() >>> 6;
+    return (a * 67108864.0 + b) * (1.0 / 9007199254740992.0);
+  }
+
+  /** `gauss(mu, sigma)`: Box–Muller with the cached second value, as CPython. */
+  gauss(mu: number, sigma: number): number {
+    let z = this.gaussNext;
+    this.gaussNext = null;
+    if (z === null) {
+      const x2pi = this.random() * 2 * Math.PI;
+      const g2rad = Math.sqrt(-2.0 * Math.log(1.0 - this.random()));
+      z = Math.cos(x2pi) * g2rad;
+      this.gaussNext = Math.sin(x2pi) * g2rad;
+    }
+    return mu + z * sigma;
   }
 
   /** `getrandbits(k)` for 1 ≤ k ≤ 32. */

@@ -6,7 +6,7 @@
  * The 55 language profiles ship as data/langdetect-profiles.json, parsed on the first detection.
  */
 import PROFILES_JSON from "./data/langdetect-profiles.json" with { type: "text" };
-import { PyRandom } from "./mt19937.ts";
+import { PyRandom } from "../../util/py-random.ts";
 
 /** `langdetect.LangDetectException` ("No features in text."): upstream counts the instruction as followed. */
 export class LangDetectError extends Error {

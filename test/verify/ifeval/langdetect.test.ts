@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { detectLanguage, detectProbabilities, LangDetectError } from "../../../src/verify/ifeval/langdetect.ts";
-import { PyRandom } from "../../../src/verify/ifeval/mt19937.ts";
+import { PyRandom } from "../../../src/util/py-random.ts";
 import cases from "../../fixtures/ifeval/langdetect.json";
 
 const rows = cases as { text: string; expected: [string, number][] | string }[];
