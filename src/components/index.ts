@@ -43,3 +43,7 @@ registerBuiltin("resources_servers", "format_verification", async () => (await i
 registerBuiltin("resources_servers", "math_with_judge", async () => (await import("./resources/math-with-judge/index.ts")).component);
 registerBuiltin("resources_servers", "math_with_autograder", async () => (await import("./resources/math-with-autograder/index.ts")).component);
 registerBuiltin("resources_servers", "polymath", async () => (await import("./resources/polymath/index.ts")).component);
+registerBuiltin("responses_api_models", "inference_provider", async () => (await import("./models/inference-provider.ts")).component);
+registerBuiltin("responses_api_models", "litellm_model", async () => (await import("./models/litellm-model.ts")).component);
+registerBuiltin("responses_api_models", "genrm_model", async () => (await import("./models/genrm-model.ts")).component);
+registerBuiltin("responses_api_models", "local_vllm_model_proxy", async () => (await import("./models/local-vllm-model-proxy.ts")).component);

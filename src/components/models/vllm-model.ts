@@ -3,7 +3,7 @@
  * Responses, sticky replica choice per session, the context-overflow → empty `length` answer,
  * and training token fields. The conversions live in servers/vllm-*.ts as pure functions.
  */
-import type { RequestContext } from "../../runtime/http/http-types.ts";
+import type { RequestContext, ServerApp } from "../../runtime/http/http-types.ts";
 import { modelCallCaptureFor } from "../../servers/model-capture.ts";
 import { modelServerApp, type ModelBackend } from "../../servers/model.ts";
 import { pyError } from "../../servers/py-error.ts";
@@ -46,10 +46,12 @@ export interface VllmOptions extends VllmPreprocessOptions {
   tokenizer?: string;
   /** The server instance name (for error messages). */
   serverName: string;
+  /** A last step on the chat body after the pre-send step (genrm_model's comparison roles). */
+  shapeChatBody?: (body: Obj) => Obj;
 }
 
 /** Read vllm_model's leaf config. */
-export function vllmOptions(ctx: ComponentContext): VllmOptions {
+export function vllmOptions(ctx: Pick<ComponentContext, "instanceName" | "config">): VllmOptions {
   const raw = ctx.config.base_url;
   const baseUrls = (Array.isArray(raw) ? raw : [raw]).filter((u) => typeof u === "string" && u !== "") as string[];
   if (baseUrls.length === 0) throw new ConfigError(`${ctx.instanceName}: base_url is not set (a URL or a list of URLs, usually \${policy_base_url})`, { key: "base_url", hint: "set policy_base_url in env.yaml, or pass --model-url URL" });
@@ -82,6 +84,10 @@ export function vllmOptions(ctx: ComponentContext): VllmOptions {
 export function vllmBackend(opts: VllmOptions, endpoints: Endpoint[], template?: ChatTemplate): ModelBackend {
   const pick = (ctx: RequestContext) => endpoints[endpoints.length === 1 ? 0 : replicaIndex(ctx.sessionId, endpoints.length)]!;
   const rootOf = (ep: Endpoint) => ep.baseUrl.replace(/\/+$/, "").replace(/\/v1$/, "");
+  const prepare = (params: Obj): Obj => {
+    const body = preprocessChatParams(params, opts);
+    return opts.shapeChatBody ? opts.shapeChatBody(body) : body;
+  };
   const copts: CompletionsOptions = { serverName: opts.serverName, model: opts.model, renderChatTemplate: opts.renderChatTemplate, returnTokenIdInformation: !!opts.returnTokenIdInformation, chatTemplateKwargs: opts.chatTemplateKwargs, extraBody: opts.extraBody, samplingOverrides: opts.samplingOverrides };
 
   // Upstream sends the caller's chat body here without the chat path's pre-send step.
@@ -149,14 +155,24 @@ export function vllmBackend(opts: VllmOptions, endpoints: Endpoint[], template?:
         return pick(ctx).postOk("/responses", body, ctx.signal);
       }
       const converted = responsesToChatParams(params);
-      const chat = opts.useCompletionsApi ? await completionsCall(converted, ctx) : await chatCall(preprocessChatParams(converted, opts), ctx);
+      const chat = opts.useCompletionsApi ? await completionsCall(converted, ctx) : await chatCall(prepare(converted), ctx);
       return chatToResponse(chat, params, { usesReasoningParser: !!opts.usesReasoningParser, model: opts.model });
     },
     async chatCompletions(params, ctx) {
       if (opts.useCompletionsApi) return completionsCall(params, ctx);
-      return chatCall(preprocessChatParams(params, opts), ctx);
+      return chatCall(prepare(params), ctx);
     },
   };
+}
+
+/** A vllm_model-shaped server over `opts` (also used by genrm_model and local_vllm_model_proxy). */
+export function vllmServerApp(ctx: ComponentContext, opts: VllmOptions, className = CLASS_NAME): ServerApp {
+  const http = clientsFor(ctx).http;
+  const headers = authHeaders(opts.apiKey, opts.defaultHeaders);
+  const endpoints = opts.baseUrls.map((u) => new Endpoint(http, u, headers));
+  // Loaded at start so a missing tokenizer or template fails before the first request.
+  const template = opts.useCompletionsApi && opts.renderChatTemplate ? loadChatTemplate(opts.tokenizer ?? opts.model, ctx.instanceName, opts.tokenizer ? "tokenizer" : "model (no tokenizer set)") : undefined;
+  return modelServerApp({ className, instanceName: ctx.instanceName, capture: modelCallCaptureFor(ctx.globalConfig, ctx.instanceName), backend: vllmBackend(opts, endpoints, template) });
 }
 
 /** The component. */
@@ -165,12 +181,6 @@ export const component: BuiltinComponent = {
   implementation: "vllm_model",
   className: CLASS_NAME,
   async create(ctx) {
-    const opts = vllmOptions(ctx);
-    const http = clientsFor(ctx).http;
-    const headers = authHeaders(opts.apiKey, opts.defaultHeaders);
-    const endpoints = opts.baseUrls.map((u) => new Endpoint(http, u, headers));
-    // Loaded at start so a missing tokenizer or template fails before the first request.
-    const template = opts.useCompletionsApi && opts.renderChatTemplate ? loadChatTemplate(opts.tokenizer ?? opts.model, ctx.instanceName, opts.tokenizer ? "tokenizer" : "model (no tokenizer set)") : undefined;
-    return modelServerApp({ className: CLASS_NAME, instanceName: ctx.instanceName, capture: modelCallCaptureFor(ctx.globalConfig, ctx.instanceName), backend: vllmBackend(opts, endpoints, template) });
+    return vllmServerApp(ctx, vllmOptions(ctx));
   },
 };
