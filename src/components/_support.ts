@@ -13,7 +13,7 @@ export function clientsFor(ctx: ComponentContext): { inner: InnerClient; http: H
 }
 
 /** The `name` of a `{type, name}` server reference in the leaf, or a clear error naming the key. */
-export function refName(ctx: ComponentContext, key: string): string {
+export function refName(ctx: Pick<ComponentContext, "instanceName" | "config">, key: string): string {
   const v = ctx.config[key] as { name?: unknown } | undefined;
   if (!v || typeof v.name !== "string" || v.name === "" || v.name === "???") {
     throw new ConfigError(`${ctx.instanceName}: ${key}.name is not set`, { key: `${key}.name`, hint: `point it at a server instance, e.g. +${ctx.instanceName}.<type>.<impl>.${key}.name=<instance>` });

@@ -47,3 +47,4 @@ registerBuiltin("responses_api_models", "inference_provider", async () => (await
 registerBuiltin("responses_api_models", "litellm_model", async () => (await import("./models/litellm-model.ts")).component);
 registerBuiltin("responses_api_models", "genrm_model", async () => (await import("./models/genrm-model.ts")).component);
 registerBuiltin("responses_api_models", "local_vllm_model_proxy", async () => (await import("./models/local-vllm-model-proxy.ts")).component);
+registerBuiltin("responses_api_agents", "remote_agent", async () => (await import("./agents/remote-agent.ts")).component);

@@ -128,6 +128,8 @@ export interface RequestOptions {
   stats?: RequestStats;
   /** false: this call neither consults nor feeds the endpoint's circuit breaker (polls that expect 503 for a while). */
   breaker?: boolean;
+  /** false: a 3xx comes back as the answer instead of being followed (a user-configured service must not steer the call elsewhere). */
+  followRedirects?: boolean;
 }
 
 /**
@@ -322,8 +324,8 @@ function proxyVarsSet(now: number): boolean {
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
 /** Whether a pooled answer must be redone with fetch: a redirect to follow, or a body encoding the pool does not decode. */
-function needsFetch(a: HttpAnswer): boolean {
-  if (REDIRECTS.has(a.status)) return a.headers.some(([k]) => k === "location");
+function needsFetch(a: HttpAnswer, followRedirects: boolean): boolean {
+  if (followRedirects && REDIRECTS.has(a.status)) return a.headers.some(([k]) => k === "location");
   for (const [k, v] of a.headers) if (k === "content-encoding" && v.trim().toLowerCase() !== "identity") return true;
   return false;
 }
@@ -461,7 +463,7 @@ export class HttpClient {
         try {
           if (pooled) {
             const a = await pooledRequest(u.hostname, u.port, method, u.target, headers, body, ac as ExchangeAbort | undefined, maxBytes);
-            if (opts.internal !== true && needsFetch(a)) {
+            if (opts.internal !== true && needsFetch(a, opts.followRedirects !== false)) {
               // Redo this one with fetch, which follows redirects and decodes bodies.
               pooled = false;
               delete headers["accept-encoding"];
@@ -470,7 +472,8 @@ export class HttpClient {
             }
             res = whole ? a : new Response(a.body.length === 0 ? null : a.body, { status: a.status, statusText: a.statusText, headers: a.headers });
           } else {
-            const r = await fetch(url, { method, headers, body, signal: (ac as AbortController | undefined)?.signal, ...proxy } as RequestInit);
+            const redirect = opts.followRedirects === false ? "manual" : "follow";
+            const r = await fetch(url, { method, headers, body, redirect, signal: (ac as AbortController | undefined)?.signal, ...proxy } as RequestInit);
             watchSet?.delete(watched!);
             if (whole) {
               // Read inside the deadline; the timer is cleared below like any settled answer.
