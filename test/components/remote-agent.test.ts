@@ -32,7 +32,7 @@ const remote = Bun.serve({
     const toolOutputs = input.filter((i) => i.type === "function_call_output");
     switch (scenario) {
       case "tools":
-        return Response.json(toolOutputs.length === 0 ? resp([call("c1", "add", '{"a": 2, "b": 3}')]) : resp([msg(`sum is ${toolOutputs[0].output}`)]));
+        return Response.json(toolOutputs.length === 0 ? resp([call("c1", "add", '{"a": 2, "b": 3}')]) : resp([msg(`sum is ${toolOutputs[0]!.output}`)]));
       case "paired":
         return Response.json(resp([call("own", "search", "{}"), { type: "function_call_output", call_id: "own", output: "internal" }, msg("done")]));
       case "dupes":
