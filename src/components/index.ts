@@ -48,3 +48,4 @@ registerBuiltin("responses_api_models", "litellm_model", async () => (await impo
 registerBuiltin("responses_api_models", "genrm_model", async () => (await import("./models/genrm-model.ts")).component);
 registerBuiltin("responses_api_models", "local_vllm_model_proxy", async () => (await import("./models/local-vllm-model-proxy.ts")).component);
 registerBuiltin("responses_api_agents", "remote_agent", async () => (await import("./agents/remote-agent.ts")).component);
+registerBuiltin("responses_api_agents", "speed_bench_agent", async () => (await import("./agents/speed-bench-agent.ts")).component);

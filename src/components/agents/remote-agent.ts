@@ -23,6 +23,7 @@ import { pyErrorRepr, pyJsonLoads } from "../../servers/py-json.ts";
 import { bodyValidator } from "../../servers/validation.ts";
 import { pyJsonDumps } from "../../util/py-json.ts";
 import { clientsFor, refName } from "../_support.ts";
+import { addUsage, type Usage } from "./_usage.ts";
 import type { BuiltinComponent, ComponentContext } from "../registry.ts";
 
 const CLASS_NAME = "RemoteAgent";
@@ -100,20 +101,6 @@ function remoteError(message: string, terminal = false): Error {
   return e;
 }
 
-type Usage = { input_tokens: number; output_tokens: number; total_tokens: number; input_tokens_details?: { cached_tokens?: number | null }; output_tokens_details?: { reasoning_tokens?: number | null } };
-
-function addUsage(acc: Usage | null, u: Usage | null | undefined): Usage | null {
-  if (!u) return acc;
-  if (!acc) return u;
-  const plus = (a: number | null | undefined, b: number | null | undefined) => (a === null || a === undefined || b === null || b === undefined ? null : a + b);
-  return {
-    input_tokens: acc.input_tokens + u.input_tokens,
-    input_tokens_details: { cached_tokens: plus(acc.input_tokens_details?.cached_tokens, u.input_tokens_details?.cached_tokens) },
-    output_tokens: acc.output_tokens + u.output_tokens,
-    output_tokens_details: { reasoning_tokens: plus(acc.output_tokens_details?.reasoning_tokens, u.output_tokens_details?.reasoning_tokens) },
-    total_tokens: acc.total_tokens + u.total_tokens,
-  };
-}
 
 /** The calls of one answer gym must execute: function_calls without a paired output (last of a duplicated call_id wins). */
 export function pendingCalls(output: Obj[]): Obj[] {
