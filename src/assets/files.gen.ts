@@ -241,28 +241,29 @@ import f238 from "../../assets/resources_servers/xstest/data/example_rollouts.js
 import f239 from "../../assets/resources_servers/xstest/prompt_templates/wildguard_judge.txt" with { type: "text" };
 import f240 from "../../assets/resources_servers/xstest/prompt_templates/xstest_judge.txt" with { type: "text" };
 import f241 from "../../assets/responses_api_agents/non_executing_simple_agent/configs/non_executing_simple_agent.yaml" with { type: "text" };
-import f242 from "../../assets/responses_api_agents/remote_agent/configs/remote_agent.yaml" with { type: "text" };
-import f243 from "../../assets/responses_api_agents/simple_agent/configs/simple_agent.yaml" with { type: "text" };
-import f244 from "../../assets/responses_api_agents/speed_bench_agent/configs/speed_bench_agent.yaml" with { type: "text" };
-import f245 from "../../assets/responses_api_agents/tool_simulation_agent/configs/tool_simulation_agent.yaml" with { type: "text" };
-import f246 from "../../assets/responses_api_models/azure_openai_model/configs/azure_openai_model.yaml" with { type: "text" };
-import f247 from "../../assets/responses_api_models/genrm_model/configs/genrm_model.yaml" with { type: "text" };
-import f248 from "../../assets/responses_api_models/inference_provider/configs/baseten.yaml" with { type: "text" };
-import f249 from "../../assets/responses_api_models/inference_provider/configs/deepinfra.yaml" with { type: "text" };
-import f250 from "../../assets/responses_api_models/inference_provider/configs/fireworks.yaml" with { type: "text" };
-import f251 from "../../assets/responses_api_models/inference_provider/configs/friendli.yaml" with { type: "text" };
-import f252 from "../../assets/responses_api_models/inference_provider/configs/gemini.yaml" with { type: "text" };
-import f253 from "../../assets/responses_api_models/inference_provider/configs/hf_inference.yaml" with { type: "text" };
-import f254 from "../../assets/responses_api_models/inference_provider/configs/inference_provider.yaml" with { type: "text" };
-import f255 from "../../assets/responses_api_models/inference_provider/configs/nebius.yaml" with { type: "text" };
-import f256 from "../../assets/responses_api_models/inference_provider/configs/openrouter.yaml" with { type: "text" };
-import f257 from "../../assets/responses_api_models/inference_provider/configs/together.yaml" with { type: "text" };
-import f258 from "../../assets/responses_api_models/litellm_model/configs/litellm_model.yaml" with { type: "text" };
-import f259 from "../../assets/responses_api_models/local_vllm_model_proxy/configs/local_vllm_model_proxy.yaml" with { type: "text" };
-import f260 from "../../assets/responses_api_models/openai_model/configs/openai_model.yaml" with { type: "text" };
-import f261 from "../../assets/responses_api_models/scripted_model/configs/scripted_model.yaml" with { type: "text" };
-import f262 from "../../assets/responses_api_models/vllm_model/configs/vllm_model.yaml" with { type: "text" };
-import f263 from "../../assets/responses_api_models/vllm_model/configs/vllm_model_for_training.yaml" with { type: "text" };
+import f242 from "../../assets/responses_api_agents/proof_refinement_agent/configs/proof_refinement_agent.yaml" with { type: "text" };
+import f243 from "../../assets/responses_api_agents/remote_agent/configs/remote_agent.yaml" with { type: "text" };
+import f244 from "../../assets/responses_api_agents/simple_agent/configs/simple_agent.yaml" with { type: "text" };
+import f245 from "../../assets/responses_api_agents/speed_bench_agent/configs/speed_bench_agent.yaml" with { type: "text" };
+import f246 from "../../assets/responses_api_agents/tool_simulation_agent/configs/tool_simulation_agent.yaml" with { type: "text" };
+import f247 from "../../assets/responses_api_models/azure_openai_model/configs/azure_openai_model.yaml" with { type: "text" };
+import f248 from "../../assets/responses_api_models/genrm_model/configs/genrm_model.yaml" with { type: "text" };
+import f249 from "../../assets/responses_api_models/inference_provider/configs/baseten.yaml" with { type: "text" };
+import f250 from "../../assets/responses_api_models/inference_provider/configs/deepinfra.yaml" with { type: "text" };
+import f251 from "../../assets/responses_api_models/inference_provider/configs/fireworks.yaml" with { type: "text" };
+import f252 from "../../assets/responses_api_models/inference_provider/configs/friendli.yaml" with { type: "text" };
+import f253 from "../../assets/responses_api_models/inference_provider/configs/gemini.yaml" with { type: "text" };
+import f254 from "../../assets/responses_api_models/inference_provider/configs/hf_inference.yaml" with { type: "text" };
+import f255 from "../../assets/responses_api_models/inference_provider/configs/inference_provider.yaml" with { type: "text" };
+import f256 from "../../assets/responses_api_models/inference_provider/configs/nebius.yaml" with { type: "text" };
+import f257 from "../../assets/responses_api_models/inference_provider/configs/openrouter.yaml" with { type: "text" };
+import f258 from "../../assets/responses_api_models/inference_provider/configs/together.yaml" with { type: "text" };
+import f259 from "../../assets/responses_api_models/litellm_model/configs/litellm_model.yaml" with { type: "text" };
+import f260 from "../../assets/responses_api_models/local_vllm_model_proxy/configs/local_vllm_model_proxy.yaml" with { type: "text" };
+import f261 from "../../assets/responses_api_models/openai_model/configs/openai_model.yaml" with { type: "text" };
+import f262 from "../../assets/responses_api_models/scripted_model/configs/scripted_model.yaml" with { type: "text" };
+import f263 from "../../assets/responses_api_models/vllm_model/configs/vllm_model.yaml" with { type: "text" };
+import f264 from "../../assets/responses_api_models/vllm_model/configs/vllm_model_for_training.yaml" with { type: "text" };
 
 /** Embedded install root: [relative path, file text] pairs (digest.gen.ts holds their digest). */
 export const ASSET_FILES: [string, string][] = [
@@ -508,26 +509,27 @@ export const ASSET_FILES: [string, string][] = [
   ["resources_servers/xstest/prompt_templates/wildguard_judge.txt", f239 as unknown as string],
   ["resources_servers/xstest/prompt_templates/xstest_judge.txt", f240 as unknown as string],
   ["responses_api_agents/non_executing_simple_agent/configs/non_executing_simple_agent.yaml", f241 as unknown as string],
-  ["responses_api_agents/remote_agent/configs/remote_agent.yaml", f242 as unknown as string],
-  ["responses_api_agents/simple_agent/configs/simple_agent.yaml", f243 as unknown as string],
-  ["responses_api_agents/speed_bench_agent/configs/speed_bench_agent.yaml", f244 as unknown as string],
-  ["responses_api_agents/tool_simulation_agent/configs/tool_simulation_agent.yaml", f245 as unknown as string],
-  ["responses_api_models/azure_openai_model/configs/azure_openai_model.yaml", f246 as unknown as string],
-  ["responses_api_models/genrm_model/configs/genrm_model.yaml", f247 as unknown as string],
-  ["responses_api_models/inference_provider/configs/baseten.yaml", f248 as unknown as string],
-  ["responses_api_models/inference_provider/configs/deepinfra.yaml", f249 as unknown as string],
-  ["responses_api_models/inference_provider/configs/fireworks.yaml", f250 as unknown as string],
-  ["responses_api_models/inference_provider/configs/friendli.yaml", f251 as unknown as string],
-  ["responses_api_models/inference_provider/configs/gemini.yaml", f252 as unknown as string],
-  ["responses_api_models/inference_provider/configs/hf_inference.yaml", f253 as unknown as string],
-  ["responses_api_models/inference_provider/configs/inference_provider.yaml", f254 as unknown as string],
-  ["responses_api_models/inference_provider/configs/nebius.yaml", f255 as unknown as string],
-  ["responses_api_models/inference_provider/configs/openrouter.yaml", f256 as unknown as string],
-  ["responses_api_models/inference_provider/configs/together.yaml", f257 as unknown as string],
-  ["responses_api_models/litellm_model/configs/litellm_model.yaml", f258 as unknown as string],
-  ["responses_api_models/local_vllm_model_proxy/configs/local_vllm_model_proxy.yaml", f259 as unknown as string],
-  ["responses_api_models/openai_model/configs/openai_model.yaml", f260 as unknown as string],
-  ["responses_api_models/scripted_model/configs/scripted_model.yaml", f261 as unknown as string],
-  ["responses_api_models/vllm_model/configs/vllm_model.yaml", f262 as unknown as string],
-  ["responses_api_models/vllm_model/configs/vllm_model_for_training.yaml", f263 as unknown as string],
+  ["responses_api_agents/proof_refinement_agent/configs/proof_refinement_agent.yaml", f242 as unknown as string],
+  ["responses_api_agents/remote_agent/configs/remote_agent.yaml", f243 as unknown as string],
+  ["responses_api_agents/simple_agent/configs/simple_agent.yaml", f244 as unknown as string],
+  ["responses_api_agents/speed_bench_agent/configs/speed_bench_agent.yaml", f245 as unknown as string],
+  ["responses_api_agents/tool_simulation_agent/configs/tool_simulation_agent.yaml", f246 as unknown as string],
+  ["responses_api_models/azure_openai_model/configs/azure_openai_model.yaml", f247 as unknown as string],
+  ["responses_api_models/genrm_model/configs/genrm_model.yaml", f248 as unknown as string],
+  ["responses_api_models/inference_provider/configs/baseten.yaml", f249 as unknown as string],
+  ["responses_api_models/inference_provider/configs/deepinfra.yaml", f250 as unknown as string],
+  ["responses_api_models/inference_provider/configs/fireworks.yaml", f251 as unknown as string],
+  ["responses_api_models/inference_provider/configs/friendli.yaml", f252 as unknown as string],
+  ["responses_api_models/inference_provider/configs/gemini.yaml", f253 as unknown as string],
+  ["responses_api_models/inference_provider/configs/hf_inference.yaml", f254 as unknown as string],
+  ["responses_api_models/inference_provider/configs/inference_provider.yaml", f255 as unknown as string],
+  ["responses_api_models/inference_provider/configs/nebius.yaml", f256 as unknown as string],
+  ["responses_api_models/inference_provider/configs/openrouter.yaml", f257 as unknown as string],
+  ["responses_api_models/inference_provider/configs/together.yaml", f258 as unknown as string],
+  ["responses_api_models/litellm_model/configs/litellm_model.yaml", f259 as unknown as string],
+  ["responses_api_models/local_vllm_model_proxy/configs/local_vllm_model_proxy.yaml", f260 as unknown as string],
+  ["responses_api_models/openai_model/configs/openai_model.yaml", f261 as unknown as string],
+  ["responses_api_models/scripted_model/configs/scripted_model.yaml", f262 as unknown as string],
+  ["responses_api_models/vllm_model/configs/vllm_model.yaml", f263 as unknown as string],
+  ["responses_api_models/vllm_model/configs/vllm_model_for_training.yaml", f264 as unknown as string],
 ];

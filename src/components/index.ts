@@ -49,3 +49,4 @@ registerBuiltin("responses_api_models", "genrm_model", async () => (await import
 registerBuiltin("responses_api_models", "local_vllm_model_proxy", async () => (await import("./models/local-vllm-model-proxy.ts")).component);
 registerBuiltin("responses_api_agents", "remote_agent", async () => (await import("./agents/remote-agent.ts")).component);
 registerBuiltin("responses_api_agents", "speed_bench_agent", async () => (await import("./agents/speed-bench-agent.ts")).component);
+registerBuiltin("responses_api_agents", "proof_refinement_agent", async () => (await import("./agents/proof-refinement-agent.ts")).component);
