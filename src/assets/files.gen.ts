@@ -175,95 +175,132 @@ import f172 from "../../assets/resources_servers/iheval/configs/iheval_serve.yam
 import f173 from "../../assets/resources_servers/iheval/data/example.jsonl" with { type: "text" };
 import f174 from "../../assets/resources_servers/iheval/data/example_metrics.json" with { type: "text" };
 import f175 from "../../assets/resources_servers/iheval/data/example_rollouts.jsonl" with { type: "text" };
-import f176 from "../../assets/resources_servers/instruction_following/configs/instruction_following.yaml" with { type: "text" };
-import f177 from "../../assets/resources_servers/instruction_following/data/example.jsonl" with { type: "text" };
-import f178 from "../../assets/resources_servers/instruction_following/data/example_metrics.json" with { type: "text" };
-import f179 from "../../assets/resources_servers/instruction_following/data/example_rollouts.jsonl" with { type: "text" };
-import f180 from "../../assets/resources_servers/instruction_following/data/train_metrics.json" with { type: "text" };
-import f181 from "../../assets/resources_servers/lc_niah/README.md" with { type: "text" };
-import f182 from "../../assets/resources_servers/lc_niah/configs/lc_niah.yaml" with { type: "text" };
-import f183 from "../../assets/resources_servers/lc_niah/data/example.jsonl" with { type: "text" };
-import f184 from "../../assets/resources_servers/lc_niah/data/example_metrics.json" with { type: "text" };
-import f185 from "../../assets/resources_servers/lc_niah/data/example_rollouts.jsonl" with { type: "text" };
-import f186 from "../../assets/resources_servers/math_advanced_calculations/README.md" with { type: "text" };
-import f187 from "../../assets/resources_servers/math_advanced_calculations/configs/math_advanced_calculations.yaml" with { type: "text" };
-import f188 from "../../assets/resources_servers/math_advanced_calculations/data/example.jsonl" with { type: "text" };
-import f189 from "../../assets/resources_servers/math_advanced_calculations/data/example_metrics.json" with { type: "text" };
-import f190 from "../../assets/resources_servers/math_advanced_calculations/data/example_rollouts.jsonl" with { type: "text" };
-import f191 from "../../assets/resources_servers/math_with_autograder/configs/judge_gptoss20b.yaml" with { type: "text" };
-import f192 from "../../assets/resources_servers/math_with_autograder/configs/math_with_autograder.yaml" with { type: "text" };
-import f193 from "../../assets/resources_servers/math_with_autograder/data/example.jsonl" with { type: "text" };
-import f194 from "../../assets/resources_servers/math_with_autograder/data/example_metrics.json" with { type: "text" };
-import f195 from "../../assets/resources_servers/math_with_autograder/data/example_rollouts.jsonl" with { type: "text" };
-import f196 from "../../assets/resources_servers/math_with_autograder/prompts/judge.yaml" with { type: "text" };
-import f197 from "../../assets/resources_servers/math_with_judge/configs/math_with_judge.yaml" with { type: "text" };
-import f198 from "../../assets/resources_servers/math_with_judge/data/example.jsonl" with { type: "text" };
-import f199 from "../../assets/resources_servers/math_with_judge/data/example_metrics.json" with { type: "text" };
-import f200 from "../../assets/resources_servers/math_with_judge/data/example_rollouts.jsonl" with { type: "text" };
-import f201 from "../../assets/resources_servers/mcqa/configs/mcqa.yaml" with { type: "text" };
-import f202 from "../../assets/resources_servers/mcqa/data/example.jsonl" with { type: "text" };
-import f203 from "../../assets/resources_servers/mcqa/data/example_metrics.json" with { type: "text" };
-import f204 from "../../assets/resources_servers/mcqa/data/example_rollouts.jsonl" with { type: "text" };
-import f205 from "../../assets/resources_servers/mcqa/data/example_rollouts_with_template_metadata.jsonl" with { type: "text" };
-import f206 from "../../assets/resources_servers/mcqa/data/example_with_template_metadata.jsonl" with { type: "text" };
-import f207 from "../../assets/resources_servers/mcqa/data/example_with_template_metadata_metrics.json" with { type: "text" };
-import f208 from "../../assets/resources_servers/omniscience/configs/omniscience.yaml" with { type: "text" };
-import f209 from "../../assets/resources_servers/omniscience/data/example.jsonl" with { type: "text" };
-import f210 from "../../assets/resources_servers/omniscience/data/example_metrics.json" with { type: "text" };
-import f211 from "../../assets/resources_servers/omniscience/data/example_rollouts.jsonl" with { type: "text" };
-import f212 from "../../assets/resources_servers/omniscience/prompts/judge.yaml" with { type: "text" };
-import f213 from "../../assets/resources_servers/polymath/configs/polymath.yaml" with { type: "text" };
-import f214 from "../../assets/resources_servers/polymath/data/example.jsonl" with { type: "text" };
-import f215 from "../../assets/resources_servers/polymath/data/example_metrics.json" with { type: "text" };
-import f216 from "../../assets/resources_servers/polymath/data/example_rollouts.jsonl" with { type: "text" };
-import f217 from "../../assets/resources_servers/polymath/data/example_rollouts_materialized_inputs.jsonl" with { type: "text" };
-import f218 from "../../assets/resources_servers/simpleqa/configs/simpleqa.yaml" with { type: "text" };
-import f219 from "../../assets/resources_servers/simpleqa/data/example.jsonl" with { type: "text" };
-import f220 from "../../assets/resources_servers/simpleqa/data/example_metrics.json" with { type: "text" };
-import f221 from "../../assets/resources_servers/simpleqa/data/example_rollouts.jsonl" with { type: "text" };
-import f222 from "../../assets/resources_servers/simpleqa/prompts/judge.yaml" with { type: "text" };
-import f223 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/README.md" with { type: "text" };
-import f224 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/droid_pivot_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
-import f225 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/parallel_tool_calls_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
-import f226 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/search_pivot_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
-import f227 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
-import f228 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/swe_pivot_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
-import f229 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/toolcall_schema_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
-import f230 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/example.jsonl" with { type: "text" };
-import f231 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/example_metrics.json" with { type: "text" };
-import f232 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/example_rollouts.jsonl" with { type: "text" };
-import f233 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example.jsonl" with { type: "text" };
-import f234 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example_metrics.json" with { type: "text" };
-import f235 from "../../assets/resources_servers/string_match/README.md" with { type: "text" };
-import f236 from "../../assets/resources_servers/string_match/configs/string_match.yaml" with { type: "text" };
-import f237 from "../../assets/resources_servers/string_match/data/example.jsonl" with { type: "text" };
-import f238 from "../../assets/resources_servers/string_match/data/example_metrics.json" with { type: "text" };
-import f239 from "../../assets/resources_servers/string_match/data/example_rollouts.jsonl" with { type: "text" };
-import f240 from "../../assets/resources_servers/text_to_sql/configs/text_to_sql.yaml" with { type: "text" };
-import f241 from "../../assets/resources_servers/text_to_sql/data/example.jsonl" with { type: "text" };
-import f242 from "../../assets/resources_servers/text_to_sql/data/example_metrics.json" with { type: "text" };
-import f243 from "../../assets/resources_servers/text_to_sql/data/example_rollouts.jsonl" with { type: "text" };
-import f244 from "../../assets/resources_servers/text_to_sql/prompts/judge_prompt_template.txt" with { type: "text" };
-import f245 from "../../assets/resources_servers/text_to_sql/prompts/judge_system_message.txt" with { type: "text" };
-import f246 from "../../assets/resources_servers/xlam_fc/README.md" with { type: "text" };
-import f247 from "../../assets/resources_servers/xlam_fc/configs/xlam_fc.yaml" with { type: "text" };
-import f248 from "../../assets/resources_servers/xlam_fc/data/example.jsonl" with { type: "text" };
-import f249 from "../../assets/resources_servers/xlam_fc/data/example_metrics.json" with { type: "text" };
-import f250 from "../../assets/resources_servers/xlam_fc/data/example_rollouts.jsonl" with { type: "text" };
-import f251 from "../../assets/resources_servers/xstest/configs/xstest.yaml" with { type: "text" };
-import f252 from "../../assets/resources_servers/xstest/data/example.jsonl" with { type: "text" };
-import f253 from "../../assets/resources_servers/xstest/data/example_metrics.json" with { type: "text" };
-import f254 from "../../assets/resources_servers/xstest/data/example_rollouts.jsonl" with { type: "text" };
-import f255 from "../../assets/resources_servers/xstest/prompt_templates/wildguard_judge.txt" with { type: "text" };
-import f256 from "../../assets/resources_servers/xstest/prompt_templates/xstest_judge.txt" with { type: "text" };
-import f257 from "../../assets/responses_api_agents/non_executing_simple_agent/configs/non_executing_simple_agent.yaml" with { type: "text" };
-import f258 from "../../assets/responses_api_agents/simple_agent/configs/simple_agent.yaml" with { type: "text" };
-import f259 from "../../assets/responses_api_agents/tool_simulation_agent/configs/tool_simulation_agent.yaml" with { type: "text" };
-import f260 from "../../assets/responses_api_models/azure_openai_model/configs/azure_openai_model.yaml" with { type: "text" };
-import f261 from "../../assets/responses_api_models/openai_model/configs/openai_model.yaml" with { type: "text" };
-import f262 from "../../assets/responses_api_models/scripted_model/configs/scripted_model.yaml" with { type: "text" };
-import f263 from "../../assets/responses_api_models/vllm_model/configs/vllm_model.yaml" with { type: "text" };
-import f264 from "../../assets/responses_api_models/vllm_model/configs/vllm_model_for_training.yaml" with { type: "text" };
+import f176 from "../../assets/resources_servers/imo_gradingbench/README.md" with { type: "text" };
+import f177 from "../../assets/resources_servers/imo_gradingbench/configs/imo_gradingbench.yaml" with { type: "text" };
+import f178 from "../../assets/resources_servers/imo_gradingbench/data/example.jsonl" with { type: "text" };
+import f179 from "../../assets/resources_servers/imo_gradingbench/data/example_metrics.json" with { type: "text" };
+import f180 from "../../assets/resources_servers/imo_gradingbench/data/example_rollouts.jsonl" with { type: "text" };
+import f181 from "../../assets/resources_servers/imo_proofbench_judge/README.md" with { type: "text" };
+import f182 from "../../assets/resources_servers/imo_proofbench_judge/configs/imo_proofbench_judge.yaml" with { type: "text" };
+import f183 from "../../assets/resources_servers/imo_proofbench_judge/data/example.jsonl" with { type: "text" };
+import f184 from "../../assets/resources_servers/imo_proofbench_judge/data/example_metrics.json" with { type: "text" };
+import f185 from "../../assets/resources_servers/imo_proofbench_judge/data/example_rollouts.jsonl" with { type: "text" };
+import f186 from "../../assets/resources_servers/imo_proofbench_judge/prompts/judge.yaml" with { type: "text" };
+import f187 from "../../assets/resources_servers/instruction_following/configs/instruction_following.yaml" with { type: "text" };
+import f188 from "../../assets/resources_servers/instruction_following/data/example.jsonl" with { type: "text" };
+import f189 from "../../assets/resources_servers/instruction_following/data/example_metrics.json" with { type: "text" };
+import f190 from "../../assets/resources_servers/instruction_following/data/example_rollouts.jsonl" with { type: "text" };
+import f191 from "../../assets/resources_servers/instruction_following/data/train_metrics.json" with { type: "text" };
+import f192 from "../../assets/resources_servers/lc_niah/README.md" with { type: "text" };
+import f193 from "../../assets/resources_servers/lc_niah/configs/lc_niah.yaml" with { type: "text" };
+import f194 from "../../assets/resources_servers/lc_niah/data/example.jsonl" with { type: "text" };
+import f195 from "../../assets/resources_servers/lc_niah/data/example_metrics.json" with { type: "text" };
+import f196 from "../../assets/resources_servers/lc_niah/data/example_rollouts.jsonl" with { type: "text" };
+import f197 from "../../assets/resources_servers/math_advanced_calculations/README.md" with { type: "text" };
+import f198 from "../../assets/resources_servers/math_advanced_calculations/configs/math_advanced_calculations.yaml" with { type: "text" };
+import f199 from "../../assets/resources_servers/math_advanced_calculations/data/example.jsonl" with { type: "text" };
+import f200 from "../../assets/resources_servers/math_advanced_calculations/data/example_metrics.json" with { type: "text" };
+import f201 from "../../assets/resources_servers/math_advanced_calculations/data/example_rollouts.jsonl" with { type: "text" };
+import f202 from "../../assets/resources_servers/math_proof_judgement/README.md" with { type: "text" };
+import f203 from "../../assets/resources_servers/math_proof_judgement/configs/math_proof_judgement.yaml" with { type: "text" };
+import f204 from "../../assets/resources_servers/math_proof_judgement/data/example.jsonl" with { type: "text" };
+import f205 from "../../assets/resources_servers/math_proof_judgement/data/example_metrics.json" with { type: "text" };
+import f206 from "../../assets/resources_servers/math_proof_judgement/data/example_rollouts.jsonl" with { type: "text" };
+import f207 from "../../assets/resources_servers/math_with_autograder/configs/judge_gptoss20b.yaml" with { type: "text" };
+import f208 from "../../assets/resources_servers/math_with_autograder/configs/math_with_autograder.yaml" with { type: "text" };
+import f209 from "../../assets/resources_servers/math_with_autograder/data/example.jsonl" with { type: "text" };
+import f210 from "../../assets/resources_servers/math_with_autograder/data/example_metrics.json" with { type: "text" };
+import f211 from "../../assets/resources_servers/math_with_autograder/data/example_rollouts.jsonl" with { type: "text" };
+import f212 from "../../assets/resources_servers/math_with_autograder/prompts/judge.yaml" with { type: "text" };
+import f213 from "../../assets/resources_servers/math_with_judge/configs/math_with_judge.yaml" with { type: "text" };
+import f214 from "../../assets/resources_servers/math_with_judge/data/example.jsonl" with { type: "text" };
+import f215 from "../../assets/resources_servers/math_with_judge/data/example_metrics.json" with { type: "text" };
+import f216 from "../../assets/resources_servers/math_with_judge/data/example_rollouts.jsonl" with { type: "text" };
+import f217 from "../../assets/resources_servers/mcqa/configs/mcqa.yaml" with { type: "text" };
+import f218 from "../../assets/resources_servers/mcqa/data/example.jsonl" with { type: "text" };
+import f219 from "../../assets/resources_servers/mcqa/data/example_metrics.json" with { type: "text" };
+import f220 from "../../assets/resources_servers/mcqa/data/example_rollouts.jsonl" with { type: "text" };
+import f221 from "../../assets/resources_servers/mcqa/data/example_rollouts_with_template_metadata.jsonl" with { type: "text" };
+import f222 from "../../assets/resources_servers/mcqa/data/example_with_template_metadata.jsonl" with { type: "text" };
+import f223 from "../../assets/resources_servers/mcqa/data/example_with_template_metadata_metrics.json" with { type: "text" };
+import f224 from "../../assets/resources_servers/omniscience/configs/omniscience.yaml" with { type: "text" };
+import f225 from "../../assets/resources_servers/omniscience/data/example.jsonl" with { type: "text" };
+import f226 from "../../assets/resources_servers/omniscience/data/example_metrics.json" with { type: "text" };
+import f227 from "../../assets/resources_servers/omniscience/data/example_rollouts.jsonl" with { type: "text" };
+import f228 from "../../assets/resources_servers/omniscience/prompts/judge.yaml" with { type: "text" };
+import f229 from "../../assets/resources_servers/physics_judge/README.md" with { type: "text" };
+import f230 from "../../assets/resources_servers/physics_judge/configs/judge_openai.yaml" with { type: "text" };
+import f231 from "../../assets/resources_servers/physics_judge/configs/physics_judge.yaml" with { type: "text" };
+import f232 from "../../assets/resources_servers/physics_judge/data/example.jsonl" with { type: "text" };
+import f233 from "../../assets/resources_servers/physics_judge/data/example_metrics.json" with { type: "text" };
+import f234 from "../../assets/resources_servers/physics_judge/data/example_rollouts.jsonl" with { type: "text" };
+import f235 from "../../assets/resources_servers/physics_judge/prompts/judge.yaml" with { type: "text" };
+import f236 from "../../assets/resources_servers/polymath/configs/polymath.yaml" with { type: "text" };
+import f237 from "../../assets/resources_servers/polymath/data/example.jsonl" with { type: "text" };
+import f238 from "../../assets/resources_servers/polymath/data/example_metrics.json" with { type: "text" };
+import f239 from "../../assets/resources_servers/polymath/data/example_rollouts.jsonl" with { type: "text" };
+import f240 from "../../assets/resources_servers/polymath/data/example_rollouts_materialized_inputs.jsonl" with { type: "text" };
+import f241 from "../../assets/resources_servers/proof_genselect/README.md" with { type: "text" };
+import f242 from "../../assets/resources_servers/proof_genselect/configs/proof_genselect.yaml" with { type: "text" };
+import f243 from "../../assets/resources_servers/proof_genselect/data/example.jsonl" with { type: "text" };
+import f244 from "../../assets/resources_servers/proof_genselect/data/example_metrics.json" with { type: "text" };
+import f245 from "../../assets/resources_servers/proof_genselect/data/example_rollouts.jsonl" with { type: "text" };
+import f246 from "../../assets/resources_servers/proof_genselect/data/example_rollouts_aggregate_metrics.json" with { type: "text" };
+import f247 from "../../assets/resources_servers/proof_genselect/data/example_rollouts_materialized_inputs.jsonl" with { type: "text" };
+import f248 from "../../assets/resources_servers/proof_genselect/prompt_templates/genselect.yaml" with { type: "text" };
+import f249 from "../../assets/resources_servers/simpleqa/configs/simpleqa.yaml" with { type: "text" };
+import f250 from "../../assets/resources_servers/simpleqa/data/example.jsonl" with { type: "text" };
+import f251 from "../../assets/resources_servers/simpleqa/data/example_metrics.json" with { type: "text" };
+import f252 from "../../assets/resources_servers/simpleqa/data/example_rollouts.jsonl" with { type: "text" };
+import f253 from "../../assets/resources_servers/simpleqa/prompts/judge.yaml" with { type: "text" };
+import f254 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/README.md" with { type: "text" };
+import f255 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/droid_pivot_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
+import f256 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/parallel_tool_calls_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
+import f257 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/search_pivot_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
+import f258 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
+import f259 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/swe_pivot_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
+import f260 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/toolcall_schema_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
+import f261 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/example.jsonl" with { type: "text" };
+import f262 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/example_metrics.json" with { type: "text" };
+import f263 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/example_rollouts.jsonl" with { type: "text" };
+import f264 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example.jsonl" with { type: "text" };
+import f265 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example_metrics.json" with { type: "text" };
+import f266 from "../../assets/resources_servers/string_match/README.md" with { type: "text" };
+import f267 from "../../assets/resources_servers/string_match/configs/string_match.yaml" with { type: "text" };
+import f268 from "../../assets/resources_servers/string_match/data/example.jsonl" with { type: "text" };
+import f269 from "../../assets/resources_servers/string_match/data/example_metrics.json" with { type: "text" };
+import f270 from "../../assets/resources_servers/string_match/data/example_rollouts.jsonl" with { type: "text" };
+import f271 from "../../assets/resources_servers/text_to_sql/configs/text_to_sql.yaml" with { type: "text" };
+import f272 from "../../assets/resources_servers/text_to_sql/data/example.jsonl" with { type: "text" };
+import f273 from "../../assets/resources_servers/text_to_sql/data/example_metrics.json" with { type: "text" };
+import f274 from "../../assets/resources_servers/text_to_sql/data/example_rollouts.jsonl" with { type: "text" };
+import f275 from "../../assets/resources_servers/text_to_sql/prompts/judge_prompt_template.txt" with { type: "text" };
+import f276 from "../../assets/resources_servers/text_to_sql/prompts/judge_system_message.txt" with { type: "text" };
+import f277 from "../../assets/resources_servers/ugphysics_judge/README.md" with { type: "text" };
+import f278 from "../../assets/resources_servers/ugphysics_judge/configs/ugphysics_judge.yaml" with { type: "text" };
+import f279 from "../../assets/resources_servers/ugphysics_judge/data/example.jsonl" with { type: "text" };
+import f280 from "../../assets/resources_servers/ugphysics_judge/data/example_metrics.json" with { type: "text" };
+import f281 from "../../assets/resources_servers/ugphysics_judge/data/example_rollouts.jsonl" with { type: "text" };
+import f282 from "../../assets/resources_servers/ugphysics_judge/prompts/judge.yaml" with { type: "text" };
+import f283 from "../../assets/resources_servers/xlam_fc/README.md" with { type: "text" };
+import f284 from "../../assets/resources_servers/xlam_fc/configs/xlam_fc.yaml" with { type: "text" };
+import f285 from "../../assets/resources_servers/xlam_fc/data/example.jsonl" with { type: "text" };
+import f286 from "../../assets/resources_servers/xlam_fc/data/example_metrics.json" with { type: "text" };
+import f287 from "../../assets/resources_servers/xlam_fc/data/example_rollouts.jsonl" with { type: "text" };
+import f288 from "../../assets/resources_servers/xstest/configs/xstest.yaml" with { type: "text" };
+import f289 from "../../assets/resources_servers/xstest/data/example.jsonl" with { type: "text" };
+import f290 from "../../assets/resources_servers/xstest/data/example_metrics.json" with { type: "text" };
+import f291 from "../../assets/resources_servers/xstest/data/example_rollouts.jsonl" with { type: "text" };
+import f292 from "../../assets/resources_servers/xstest/prompt_templates/wildguard_judge.txt" with { type: "text" };
+import f293 from "../../assets/resources_servers/xstest/prompt_templates/xstest_judge.txt" with { type: "text" };
+import f294 from "../../assets/responses_api_agents/non_executing_simple_agent/configs/non_executing_simple_agent.yaml" with { type: "text" };
+import f295 from "../../assets/responses_api_agents/simple_agent/configs/simple_agent.yaml" with { type: "text" };
+import f296 from "../../assets/responses_api_agents/tool_simulation_agent/configs/tool_simulation_agent.yaml" with { type: "text" };
+import f297 from "../../assets/responses_api_models/azure_openai_model/configs/azure_openai_model.yaml" with { type: "text" };
+import f298 from "../../assets/responses_api_models/openai_model/configs/openai_model.yaml" with { type: "text" };
+import f299 from "../../assets/responses_api_models/scripted_model/configs/scripted_model.yaml" with { type: "text" };
+import f300 from "../../assets/responses_api_models/vllm_model/configs/vllm_model.yaml" with { type: "text" };
+import f301 from "../../assets/responses_api_models/vllm_model/configs/vllm_model_for_training.yaml" with { type: "text" };
 
 /** Embedded install root: [relative path, file text] pairs (digest.gen.ts holds their digest). */
 export const ASSET_FILES: [string, string][] = [
@@ -443,93 +480,130 @@ export const ASSET_FILES: [string, string][] = [
   ["resources_servers/iheval/data/example.jsonl", f173 as unknown as string],
   ["resources_servers/iheval/data/example_metrics.json", f174 as unknown as string],
   ["resources_servers/iheval/data/example_rollouts.jsonl", f175 as unknown as string],
-  ["resources_servers/instruction_following/configs/instruction_following.yaml", f176 as unknown as string],
-  ["resources_servers/instruction_following/data/example.jsonl", f177 as unknown as string],
-  ["resources_servers/instruction_following/data/example_metrics.json", f178 as unknown as string],
-  ["resources_servers/instruction_following/data/example_rollouts.jsonl", f179 as unknown as string],
-  ["resources_servers/instruction_following/data/train_metrics.json", f180 as unknown as string],
-  ["resources_servers/lc_niah/README.md", f181 as unknown as string],
-  ["resources_servers/lc_niah/configs/lc_niah.yaml", f182 as unknown as string],
-  ["resources_servers/lc_niah/data/example.jsonl", f183 as unknown as string],
-  ["resources_servers/lc_niah/data/example_metrics.json", f184 as unknown as string],
-  ["resources_servers/lc_niah/data/example_rollouts.jsonl", f185 as unknown as string],
-  ["resources_servers/math_advanced_calculations/README.md", f186 as unknown as string],
-  ["resources_servers/math_advanced_calculations/configs/math_advanced_calculations.yaml", f187 as unknown as string],
-  ["resources_servers/math_advanced_calculations/data/example.jsonl", f188 as unknown as string],
-  ["resources_servers/math_advanced_calculations/data/example_metrics.json", f189 as unknown as string],
-  ["resources_servers/math_advanced_calculations/data/example_rollouts.jsonl", f190 as unknown as string],
-  ["resources_servers/math_with_autograder/configs/judge_gptoss20b.yaml", f191 as unknown as string],
-  ["resources_servers/math_with_autograder/configs/math_with_autograder.yaml", f192 as unknown as string],
-  ["resources_servers/math_with_autograder/data/example.jsonl", f193 as unknown as string],
-  ["resources_servers/math_with_autograder/data/example_metrics.json", f194 as unknown as string],
-  ["resources_servers/math_with_autograder/data/example_rollouts.jsonl", f195 as unknown as string],
-  ["resources_servers/math_with_autograder/prompts/judge.yaml", f196 as unknown as string],
-  ["resources_servers/math_with_judge/configs/math_with_judge.yaml", f197 as unknown as string],
-  ["resources_servers/math_with_judge/data/example.jsonl", f198 as unknown as string],
-  ["resources_servers/math_with_judge/data/example_metrics.json", f199 as unknown as string],
-  ["resources_servers/math_with_judge/data/example_rollouts.jsonl", f200 as unknown as string],
-  ["resources_servers/mcqa/configs/mcqa.yaml", f201 as unknown as string],
-  ["resources_servers/mcqa/data/example.jsonl", f202 as unknown as string],
-  ["resources_servers/mcqa/data/example_metrics.json", f203 as unknown as string],
-  ["resources_servers/mcqa/data/example_rollouts.jsonl", f204 as unknown as string],
-  ["resources_servers/mcqa/data/example_rollouts_with_template_metadata.jsonl", f205 as unknown as string],
-  ["resources_servers/mcqa/data/example_with_template_metadata.jsonl", f206 as unknown as string],
-  ["resources_servers/mcqa/data/example_with_template_metadata_metrics.json", f207 as unknown as string],
-  ["resources_servers/omniscience/configs/omniscience.yaml", f208 as unknown as string],
-  ["resources_servers/omniscience/data/example.jsonl", f209 as unknown as string],
-  ["resources_servers/omniscience/data/example_metrics.json", f210 as unknown as string],
-  ["resources_servers/omniscience/data/example_rollouts.jsonl", f211 as unknown as string],
-  ["resources_servers/omniscience/prompts/judge.yaml", f212 as unknown as string],
-  ["resources_servers/polymath/configs/polymath.yaml", f213 as unknown as string],
-  ["resources_servers/polymath/data/example.jsonl", f214 as unknown as string],
-  ["resources_servers/polymath/data/example_metrics.json", f215 as unknown as string],
-  ["resources_servers/polymath/data/example_rollouts.jsonl", f216 as unknown as string],
-  ["resources_servers/polymath/data/example_rollouts_materialized_inputs.jsonl", f217 as unknown as string],
-  ["resources_servers/simpleqa/configs/simpleqa.yaml", f218 as unknown as string],
-  ["resources_servers/simpleqa/data/example.jsonl", f219 as unknown as string],
-  ["resources_servers/simpleqa/data/example_metrics.json", f220 as unknown as string],
-  ["resources_servers/simpleqa/data/example_rollouts.jsonl", f221 as unknown as string],
-  ["resources_servers/simpleqa/prompts/judge.yaml", f222 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/README.md", f223 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/droid_pivot_single_step_tool_use_with_argument_comparison.yaml", f224 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/parallel_tool_calls_single_step_tool_use_with_argument_comparison.yaml", f225 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/search_pivot_single_step_tool_use_with_argument_comparison.yaml", f226 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/single_step_tool_use_with_argument_comparison.yaml", f227 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/swe_pivot_single_step_tool_use_with_argument_comparison.yaml", f228 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/toolcall_schema_single_step_tool_use_with_argument_comparison.yaml", f229 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/data/example.jsonl", f230 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/data/example_metrics.json", f231 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/data/example_rollouts.jsonl", f232 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example.jsonl", f233 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example_metrics.json", f234 as unknown as string],
-  ["resources_servers/string_match/README.md", f235 as unknown as string],
-  ["resources_servers/string_match/configs/string_match.yaml", f236 as unknown as string],
-  ["resources_servers/string_match/data/example.jsonl", f237 as unknown as string],
-  ["resources_servers/string_match/data/example_metrics.json", f238 as unknown as string],
-  ["resources_servers/string_match/data/example_rollouts.jsonl", f239 as unknown as string],
-  ["resources_servers/text_to_sql/configs/text_to_sql.yaml", f240 as unknown as string],
-  ["resources_servers/text_to_sql/data/example.jsonl", f241 as unknown as string],
-  ["resources_servers/text_to_sql/data/example_metrics.json", f242 as unknown as string],
-  ["resources_servers/text_to_sql/data/example_rollouts.jsonl", f243 as unknown as string],
-  ["resources_servers/text_to_sql/prompts/judge_prompt_template.txt", f244 as unknown as string],
-  ["resources_servers/text_to_sql/prompts/judge_system_message.txt", f245 as unknown as string],
-  ["resources_servers/xlam_fc/README.md", f246 as unknown as string],
-  ["resources_servers/xlam_fc/configs/xlam_fc.yaml", f247 as unknown as string],
-  ["resources_servers/xlam_fc/data/example.jsonl", f248 as unknown as string],
-  ["resources_servers/xlam_fc/data/example_metrics.json", f249 as unknown as string],
-  ["resources_servers/xlam_fc/data/example_rollouts.jsonl", f250 as unknown as string],
-  ["resources_servers/xstest/configs/xstest.yaml", f251 as unknown as string],
-  ["resources_servers/xstest/data/example.jsonl", f252 as unknown as string],
-  ["resources_servers/xstest/data/example_metrics.json", f253 as unknown as string],
-  ["resources_servers/xstest/data/example_rollouts.jsonl", f254 as unknown as string],
-  ["resources_servers/xstest/prompt_templates/wildguard_judge.txt", f255 as unknown as string],
-  ["resources_servers/xstest/prompt_templates/xstest_judge.txt", f256 as unknown as string],
-  ["responses_api_agents/non_executing_simple_agent/configs/non_executing_simple_agent.yaml", f257 as unknown as string],
-  ["responses_api_agents/simple_agent/configs/simple_agent.yaml", f258 as unknown as string],
-  ["responses_api_agents/tool_simulation_agent/configs/tool_simulation_agent.yaml", f259 as unknown as string],
-  ["responses_api_models/azure_openai_model/configs/azure_openai_model.yaml", f260 as unknown as string],
-  ["responses_api_models/openai_model/configs/openai_model.yaml", f261 as unknown as string],
-  ["responses_api_models/scripted_model/configs/scripted_model.yaml", f262 as unknown as string],
-  ["responses_api_models/vllm_model/configs/vllm_model.yaml", f263 as unknown as string],
-  ["responses_api_models/vllm_model/configs/vllm_model_for_training.yaml", f264 as unknown as string],
+  ["resources_servers/imo_gradingbench/README.md", f176 as unknown as string],
+  ["resources_servers/imo_gradingbench/configs/imo_gradingbench.yaml", f177 as unknown as string],
+  ["resources_servers/imo_gradingbench/data/example.jsonl", f178 as unknown as string],
+  ["resources_servers/imo_gradingbench/data/example_metrics.json", f179 as unknown as string],
+  ["resources_servers/imo_gradingbench/data/example_rollouts.jsonl", f180 as unknown as string],
+  ["resources_servers/imo_proofbench_judge/README.md", f181 as unknown as string],
+  ["resources_servers/imo_proofbench_judge/configs/imo_proofbench_judge.yaml", f182 as unknown as string],
+  ["resources_servers/imo_proofbench_judge/data/example.jsonl", f183 as unknown as string],
+  ["resources_servers/imo_proofbench_judge/data/example_metrics.json", f184 as unknown as string],
+  ["resources_servers/imo_proofbench_judge/data/example_rollouts.jsonl", f185 as unknown as string],
+  ["resources_servers/imo_proofbench_judge/prompts/judge.yaml", f186 as unknown as string],
+  ["resources_servers/instruction_following/configs/instruction_following.yaml", f187 as unknown as string],
+  ["resources_servers/instruction_following/data/example.jsonl", f188 as unknown as string],
+  ["resources_servers/instruction_following/data/example_metrics.json", f189 as unknown as string],
+  ["resources_servers/instruction_following/data/example_rollouts.jsonl", f190 as unknown as string],
+  ["resources_servers/instruction_following/data/train_metrics.json", f191 as unknown as string],
+  ["resources_servers/lc_niah/README.md", f192 as unknown as string],
+  ["resources_servers/lc_niah/configs/lc_niah.yaml", f193 as unknown as string],
+  ["resources_servers/lc_niah/data/example.jsonl", f194 as unknown as string],
+  ["resources_servers/lc_niah/data/example_metrics.json", f195 as unknown as string],
+  ["resources_servers/lc_niah/data/example_rollouts.jsonl", f196 as unknown as string],
+  ["resources_servers/math_advanced_calculations/README.md", f197 as unknown as string],
+  ["resources_servers/math_advanced_calculations/configs/math_advanced_calculations.yaml", f198 as unknown as string],
+  ["resources_servers/math_advanced_calculations/data/example.jsonl", f199 as unknown as string],
+  ["resources_servers/math_advanced_calculations/data/example_metrics.json", f200 as unknown as string],
+  ["resources_servers/math_advanced_calculations/data/example_rollouts.jsonl", f201 as unknown as string],
+  ["resources_servers/math_proof_judgement/README.md", f202 as unknown as string],
+  ["resources_servers/math_proof_judgement/configs/math_proof_judgement.yaml", f203 as unknown as string],
+  ["resources_servers/math_proof_judgement/data/example.jsonl", f204 as unknown as string],
+  ["resources_servers/math_proof_judgement/data/example_metrics.json", f205 as unknown as string],
+  ["resources_servers/math_proof_judgement/data/example_rollouts.jsonl", f206 as unknown as string],
+  ["resources_servers/math_with_autograder/configs/judge_gptoss20b.yaml", f207 as unknown as string],
+  ["resources_servers/math_with_autograder/configs/math_with_autograder.yaml", f208 as unknown as string],
+  ["resources_servers/math_with_autograder/data/example.jsonl", f209 as unknown as string],
+  ["resources_servers/math_with_autograder/data/example_metrics.json", f210 as unknown as string],
+  ["resources_servers/math_with_autograder/data/example_rollouts.jsonl", f211 as unknown as string],
+  ["resources_servers/math_with_autograder/prompts/judge.yaml", f212 as unknown as string],
+  ["resources_servers/math_with_judge/configs/math_with_judge.yaml", f213 as unknown as string],
+  ["resources_servers/math_with_judge/data/example.jsonl", f214 as unknown as string],
+  ["resources_servers/math_with_judge/data/example_metrics.json", f215 as unknown as string],
+  ["resources_servers/math_with_judge/data/example_rollouts.jsonl", f216 as unknown as string],
+  ["resources_servers/mcqa/configs/mcqa.yaml", f217 as unknown as string],
+  ["resources_servers/mcqa/data/example.jsonl", f218 as unknown as string],
+  ["resources_servers/mcqa/data/example_metrics.json", f219 as unknown as string],
+  ["resources_servers/mcqa/data/example_rollouts.jsonl", f220 as unknown as string],
+  ["resources_servers/mcqa/data/example_rollouts_with_template_metadata.jsonl", f221 as unknown as string],
+  ["resources_servers/mcqa/data/example_with_template_metadata.jsonl", f222 as unknown as string],
+  ["resources_servers/mcqa/data/example_with_template_metadata_metrics.json", f223 as unknown as string],
+  ["resources_servers/omniscience/configs/omniscience.yaml", f224 as unknown as string],
+  ["resources_servers/omniscience/data/example.jsonl", f225 as unknown as string],
+  ["resources_servers/omniscience/data/example_metrics.json", f226 as unknown as string],
+  ["resources_servers/omniscience/data/example_rollouts.jsonl", f227 as unknown as string],
+  ["resources_servers/omniscience/prompts/judge.yaml", f228 as unknown as string],
+  ["resources_servers/physics_judge/README.md", f229 as unknown as string],
+  ["resources_servers/physics_judge/configs/judge_openai.yaml", f230 as unknown as string],
+  ["resources_servers/physics_judge/configs/physics_judge.yaml", f231 as unknown as string],
+  ["resources_servers/physics_judge/data/example.jsonl", f232 as unknown as string],
+  ["resources_servers/physics_judge/data/example_metrics.json", f233 as unknown as string],
+  ["resources_servers/physics_judge/data/example_rollouts.jsonl", f234 as unknown as string],
+  ["resources_servers/physics_judge/prompts/judge.yaml", f235 as unknown as string],
+  ["resources_servers/polymath/configs/polymath.yaml", f236 as unknown as string],
+  ["resources_servers/polymath/data/example.jsonl", f237 as unknown as string],
+  ["resources_servers/polymath/data/example_metrics.json", f238 as unknown as string],
+  ["resources_servers/polymath/data/example_rollouts.jsonl", f239 as unknown as string],
+  ["resources_servers/polymath/data/example_rollouts_materialized_inputs.jsonl", f240 as unknown as string],
+  ["resources_servers/proof_genselect/README.md", f241 as unknown as string],
+  ["resources_servers/proof_genselect/configs/proof_genselect.yaml", f242 as unknown as string],
+  ["resources_servers/proof_genselect/data/example.jsonl", f243 as unknown as string],
+  ["resources_servers/proof_genselect/data/example_metrics.json", f244 as unknown as string],
+  ["resources_servers/proof_genselect/data/example_rollouts.jsonl", f245 as unknown as string],
+  ["resources_servers/proof_genselect/data/example_rollouts_aggregate_metrics.json", f246 as unknown as string],
+  ["resources_servers/proof_genselect/data/example_rollouts_materialized_inputs.jsonl", f247 as unknown as string],
+  ["resources_servers/proof_genselect/prompt_templates/genselect.yaml", f248 as unknown as string],
+  ["resources_servers/simpleqa/configs/simpleqa.yaml", f249 as unknown as string],
+  ["resources_servers/simpleqa/data/example.jsonl", f250 as unknown as string],
+  ["resources_servers/simpleqa/data/example_metrics.json", f251 as unknown as string],
+  ["resources_servers/simpleqa/data/example_rollouts.jsonl", f252 as unknown as string],
+  ["resources_servers/simpleqa/prompts/judge.yaml", f253 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/README.md", f254 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/droid_pivot_single_step_tool_use_with_argument_comparison.yaml", f255 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/parallel_tool_calls_single_step_tool_use_with_argument_comparison.yaml", f256 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/search_pivot_single_step_tool_use_with_argument_comparison.yaml", f257 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/single_step_tool_use_with_argument_comparison.yaml", f258 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/swe_pivot_single_step_tool_use_with_argument_comparison.yaml", f259 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/toolcall_schema_single_step_tool_use_with_argument_comparison.yaml", f260 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/data/example.jsonl", f261 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/data/example_metrics.json", f262 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/data/example_rollouts.jsonl", f263 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example.jsonl", f264 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example_metrics.json", f265 as unknown as string],
+  ["resources_servers/string_match/README.md", f266 as unknown as string],
+  ["resources_servers/string_match/configs/string_match.yaml", f267 as unknown as string],
+  ["resources_servers/string_match/data/example.jsonl", f268 as unknown as string],
+  ["resources_servers/string_match/data/example_metrics.json", f269 as unknown as string],
+  ["resources_servers/string_match/data/example_rollouts.jsonl", f270 as unknown as string],
+  ["resources_servers/text_to_sql/configs/text_to_sql.yaml", f271 as unknown as string],
+  ["resources_servers/text_to_sql/data/example.jsonl", f272 as unknown as string],
+  ["resources_servers/text_to_sql/data/example_metrics.json", f273 as unknown as string],
+  ["resources_servers/text_to_sql/data/example_rollouts.jsonl", f274 as unknown as string],
+  ["resources_servers/text_to_sql/prompts/judge_prompt_template.txt", f275 as unknown as string],
+  ["resources_servers/text_to_sql/prompts/judge_system_message.txt", f276 as unknown as string],
+  ["resources_servers/ugphysics_judge/README.md", f277 as unknown as string],
+  ["resources_servers/ugphysics_judge/configs/ugphysics_judge.yaml", f278 as unknown as string],
+  ["resources_servers/ugphysics_judge/data/example.jsonl", f279 as unknown as string],
+  ["resources_servers/ugphysics_judge/data/example_metrics.json", f280 as unknown as string],
+  ["resources_servers/ugphysics_judge/data/example_rollouts.jsonl", f281 as unknown as string],
+  ["resources_servers/ugphysics_judge/prompts/judge.yaml", f282 as unknown as string],
+  ["resources_servers/xlam_fc/README.md", f283 as unknown as string],
+  ["resources_servers/xlam_fc/configs/xlam_fc.yaml", f284 as unknown as string],
+  ["resources_servers/xlam_fc/data/example.jsonl", f285 as unknown as string],
+  ["resources_servers/xlam_fc/data/example_metrics.json", f286 as unknown as string],
+  ["resources_servers/xlam_fc/data/example_rollouts.jsonl", f287 as unknown as string],
+  ["resources_servers/xstest/configs/xstest.yaml", f288 as unknown as string],
+  ["resources_servers/xstest/data/example.jsonl", f289 as unknown as string],
+  ["resources_servers/xstest/data/example_metrics.json", f290 as unknown as string],
+  ["resources_servers/xstest/data/example_rollouts.jsonl", f291 as unknown as string],
+  ["resources_servers/xstest/prompt_templates/wildguard_judge.txt", f292 as unknown as string],
+  ["resources_servers/xstest/prompt_templates/xstest_judge.txt", f293 as unknown as string],
+  ["responses_api_agents/non_executing_simple_agent/configs/non_executing_simple_agent.yaml", f294 as unknown as string],
+  ["responses_api_agents/simple_agent/configs/simple_agent.yaml", f295 as unknown as string],
+  ["responses_api_agents/tool_simulation_agent/configs/tool_simulation_agent.yaml", f296 as unknown as string],
+  ["responses_api_models/azure_openai_model/configs/azure_openai_model.yaml", f297 as unknown as string],
+  ["responses_api_models/openai_model/configs/openai_model.yaml", f298 as unknown as string],
+  ["responses_api_models/scripted_model/configs/scripted_model.yaml", f299 as unknown as string],
+  ["responses_api_models/vllm_model/configs/vllm_model.yaml", f300 as unknown as string],
+  ["responses_api_models/vllm_model/configs/vllm_model_for_training.yaml", f301 as unknown as string],
 ];

