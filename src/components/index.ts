@@ -44,3 +44,4 @@ registerBuiltin("resources_servers", "math_with_judge", async () => (await impor
 registerBuiltin("resources_servers", "math_with_autograder", async () => (await import("./resources/math-with-autograder/index.ts")).component);
 registerBuiltin("resources_servers", "polymath", async () => (await import("./resources/polymath/index.ts")).component);
 registerBuiltin("resources_servers", "imo_gradingbench", async () => (await import("./resources/imo-gradingbench.ts")).component);
+registerBuiltin("resources_servers", "math_proof_judgement", async () => (await import("./resources/math-proof-judgement.ts")).component);

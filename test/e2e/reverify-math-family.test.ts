@@ -27,7 +27,10 @@ interface Case {
   skip?: Record<string, string>;
 }
 
-const CASES: Case[] = [{ server: "imo_gradingbench", agent: "imo_gradingbench_simple_agent" }];
+const CASES: Case[] = [
+  { server: "imo_gradingbench", agent: "imo_gradingbench_simple_agent" },
+  { server: "math_proof_judgement", agent: "math_proof_judgement_simple_agent" },
+];
 
 function prepare(dir: string, c: Case): { rollouts: string; inputs: string; recs: Row[] } {
   const data = join(ASSETS, c.server, "data");

@@ -41,7 +41,7 @@ export const component: BuiltinComponent = {
   serverType: "resources_servers",
   implementation: "imo_gradingbench",
   className: CLASS_NAME,
-  create: (ctx) =>
+  create: async (ctx) =>
     resourcesServerApp({
       className: CLASS_NAME,
       instanceName: ctx.instanceName,
