@@ -45,3 +45,4 @@ registerBuiltin("resources_servers", "math_with_autograder", async () => (await 
 registerBuiltin("resources_servers", "polymath", async () => (await import("./resources/polymath/index.ts")).component);
 registerBuiltin("resources_servers", "imo_gradingbench", async () => (await import("./resources/imo-gradingbench.ts")).component);
 registerBuiltin("resources_servers", "math_proof_judgement", async () => (await import("./resources/math-proof-judgement.ts")).component);
+registerBuiltin("resources_servers", "proof_genselect", async () => (await import("./resources/proof-genselect.ts")).component);

@@ -30,6 +30,7 @@ interface Case {
 const CASES: Case[] = [
   { server: "imo_gradingbench", agent: "imo_gradingbench_simple_agent" },
   { server: "math_proof_judgement", agent: "math_proof_judgement_simple_agent" },
+  { server: "proof_genselect", agent: "proof_genselect_simple_agent" },
 ];
 
 function prepare(dir: string, c: Case): { rollouts: string; inputs: string; recs: Row[] } {
