@@ -46,3 +46,5 @@ registerBuiltin("resources_servers", "polymath", async () => (await import("./re
 registerBuiltin("resources_servers", "imo_gradingbench", async () => (await import("./resources/imo-gradingbench.ts")).component);
 registerBuiltin("resources_servers", "math_proof_judgement", async () => (await import("./resources/math-proof-judgement.ts")).component);
 registerBuiltin("resources_servers", "proof_genselect", async () => (await import("./resources/proof-genselect.ts")).component);
+registerBuiltin("resources_servers", "physics_judge", async () => (await import("./resources/physics-judge.ts")).component);
+registerBuiltin("resources_servers", "ugphysics_judge", async () => (await import("./resources/ugphysics-judge.ts")).component);
