@@ -48,3 +48,4 @@ registerBuiltin("resources_servers", "math_proof_judgement", async () => (await 
 registerBuiltin("resources_servers", "proof_genselect", async () => (await import("./resources/proof-genselect.ts")).component);
 registerBuiltin("resources_servers", "physics_judge", async () => (await import("./resources/physics-judge.ts")).component);
 registerBuiltin("resources_servers", "ugphysics_judge", async () => (await import("./resources/ugphysics-judge.ts")).component);
+registerBuiltin("resources_servers", "imo_proofbench_judge", async () => (await import("./resources/imo-proofbench-judge.ts")).component);

@@ -91,3 +91,49 @@ describe("gym eval reverify reproduces upstream's recorded math-family rollouts"
     process.stderr.write(`reverify ${c.server}/example_rollouts.jsonl: ${agree}/${p.recs.length} rewards as recorded${soft.map((x) => `\n  differs: ${x}`).join("")}\n`);
   }, 120_000);
 });
+
+// imo_proofbench_judge records the judge's text (`judge_output`), not the call, so scripted_model has nothing
+// to replay: the judge is a local OpenAI-compatible endpoint answering each recorded problem's judge text
+// over /v1/chat/completions (use_chat_completions_for_judge as shipped).
+test("imo_proofbench_judge: rewards and judge fields as recorded, judge answered by a local chat endpoint", async () => {
+  await using dir = await tempDir();
+  const c: Case = { server: "imo_proofbench_judge", agent: "imo_proofbench_judge_simple_agent" };
+  const p = prepare(dir.path, c);
+  const asked: string[] = [];
+  const judge = Bun.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    async fetch(req) {
+      if (req.method !== "POST") return Response.json({ object: "list", data: [{ id: "judge", object: "model" }] });
+      const body = (await req.json()) as { messages: { content: string }[] };
+      const prompt = body.messages[0]!.content;
+      const rec = p.recs.find((r) => prompt.includes(r.problem) && prompt.includes(r.extracted_answer));
+      asked.push(rec?.problem_id ?? "?");
+      const content = rec ? rec.judge_output : "no recording";
+      return Response.json({ id: "j", object: "chat.completion", created: 0, model: "judge", choices: [{ index: 0, finish_reason: "stop", message: { role: "assistant", content } }] });
+    },
+  });
+  try {
+    const out = join(dir.path, "out.jsonl");
+    const r = await runGym([
+      "eval", "reverify", "--force", "--resources-server", c.server, "--model-type", "scripted_model", "+head_server.port=0",
+      `++policy_model.responses_api_models.scripted_model.replay_jsonl_fpath=${p.rollouts}`,
+      `+judge_base_url=http://127.0.0.1:${judge.port}/v1`, "+judge_api_key=test-key", "+judge_model_name=judge",
+      "--rollouts", p.rollouts, "--inputs", p.inputs, "-o", out,
+    ], { cwd: dir.path });
+    expect(r.stderr).toContain("0 failed");
+    expect(r.code).toBe(0);
+    const now = new Map(readJsonl(out).map((x) => [x._ng_task_index, x]));
+    let agree = 0;
+    for (const rec of p.recs) {
+      const got = now.get(rec._ng_task_index)!;
+      if (got.reward === rec.reward) agree++;
+      for (const [k, v] of Object.entries(rec)) if (!WIRE.has(k) && !k.startsWith("_ng_")) expect([rec._ng_task_index, k, got[k]]).toEqual([rec._ng_task_index, k, v]);
+    }
+    // Rollouts without a boxed answer never reach the judge.
+    expect(asked.sort()).toEqual(p.recs.filter((x) => x.extracted_answer !== "" && x.symbolic_correct === 0).map((x) => x.problem_id).sort());
+    process.stderr.write(`reverify ${c.server}/example_rollouts.jsonl: ${agree}/${p.recs.length} rewards as recorded (${asked.length} judge calls)\n`);
+  } finally {
+    judge.stop(true);
+  }
+}, 120_000);
