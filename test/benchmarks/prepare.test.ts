@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { dirname, join } from "node:path";
 import { readTar } from "../../src/dataset/formats/tar.ts";
 import { freePort, runGym, tempDir } from "../helpers/tmp.ts";
+import { MATH_JSONL } from "../fixtures/benchmarks/math-files.ts";
 import { GPQA_ROWS, MMLU_PRO_ROWS, MMLU_UUIDS } from "../fixtures/benchmarks/files.ts";
 import { startSourceServer, startTruncatingServer, TOKEN, type SourceServer } from "../fixtures/benchmarks/server.ts";
 
@@ -18,6 +19,7 @@ const JSONL = {
   gpqa: "benchmarks/gpqa/data/gpqa_diamond_benchmark.jsonl",
   mmlu_pro: "benchmarks/mmlu_pro/data/mmlu_pro_benchmark.jsonl",
   mmlu: "benchmarks/mmlu/data/mmlu_benchmark.jsonl",
+  ...MATH_JSONL,
 } as const;
 
 let srv: SourceServer;

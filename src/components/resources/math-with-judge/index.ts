@@ -71,16 +71,17 @@ export function spawnMathWorker(): Worker {
   return new Worker(new URL("../../../verify/math/worker.ts", import.meta.url).href);
 }
 
-/** What a math server's judge fallback gets: the question, gold, raw generation and the library's extraction. */
+/** What a math server's judge fallback gets: the question, gold, raw generation, the library's extraction and the request. */
 export interface MathJudgeInput {
   question: string;
   expected: string;
   generated: string;
   extracted: string | null;
+  body: Obj;
 }
 
-/** A judge fallback: `{reward, evaluations}`; JudgeError on transport failure. */
-export type MathJudgeFn = (judge: JudgeClient, input: MathJudgeInput) => Promise<{ reward: number; evaluations: unknown[] }>;
+/** A judge fallback: `{reward, evaluations}` plus response fields of its own; JudgeError on transport failure. */
+export type MathJudgeFn = (judge: JudgeClient, input: MathJudgeInput) => Promise<{ reward: number; evaluations: unknown[]; fields?: Obj }>;
 
 /** The math_with_judge judge: the extracted answer (else the whole text), both orders. */
 export const arenaJudge: MathJudgeFn = (judge, i) => judgeMath(judge, i.question, i.expected, i.extracted || i.generated);
@@ -90,6 +91,9 @@ export interface MathServerExtras {
   verifyFields?: Record<string, TSchema>;
   echo?: (body: Obj) => Obj;
   computeMetrics?: (tasks: VerifyResponse[][]) => Record<string, unknown>;
+  keyMetrics?: (am: Record<string, unknown>) => Record<string, unknown>;
+  /** Response fields when the judge did not run (the library decided); the judge path gets its fn's `fields`. */
+  libraryFields?: (libraryReward: number) => Obj;
 }
 
 /** Builds a math_with_judge-family server: library check in the worker pool, then `judgeFn` when allowed. */
@@ -108,7 +112,7 @@ export async function mathServer(ctx: ComponentContext, className: string, judge
       reverifyMode: "stateless",
       verifySchema: { question: StrOrNum, expected_answer: StrOrNum, ...extras.verifyFields },
       computeMetrics: extras.computeMetrics ?? mathComputeMetrics,
-      keyMetrics: mathKeyMetrics,
+      keyMetrics: extras.keyMetrics ?? mathKeyMetrics,
       async verify(body) {
         const question = pyStrOf(body.question);
         const expected = pyStrOf(body.expected_answer);
@@ -118,10 +122,10 @@ export async function mathServer(ctx: ComponentContext, className: string, judge
         const out: Obj = { expected_answer: expected };
         const echo = extras.echo?.(body) ?? {};
         if (!judge || lib.reward > 0.5) {
-          return { ...out, reward: lib.reward, extracted_answer: lib.extracted_answer, library_reward: lib.reward, judge_evaluations: null, ...echo };
+          return { ...out, reward: lib.reward, extracted_answer: lib.extracted_answer, library_reward: lib.reward, judge_evaluations: null, ...extras.libraryFields?.(lib.reward), ...echo };
         }
-        const judged = await judgeFn(judge, { question, expected, generated, extracted: lib.extracted_answer });
-        return { ...out, reward: judged.reward, extracted_answer: lib.extracted_answer, library_reward: lib.reward, judge_evaluations: judged.evaluations, ...echo };
+        const judged = await judgeFn(judge, { question, expected, generated, extracted: lib.extracted_answer, body });
+        return { ...out, reward: judged.reward, extracted_answer: lib.extracted_answer, library_reward: lib.reward, judge_evaluations: judged.evaluations, ...judged.fields, ...echo };
       },
     }),
     close: () => pool.close(),
