@@ -7,3 +7,6 @@ registerBenchmark("ifeval", async () => (await import("./ifeval.ts")).benchmark)
 registerBenchmark("gpqa", async () => (await import("./gpqa.ts")).benchmark);
 registerBenchmark("mmlu_pro", async () => (await import("./mmlu-pro.ts")).benchmark);
 registerBenchmark("mmlu", async () => (await import("./mmlu.ts")).benchmark);
+registerBenchmark("livecodebench/v5_2408_2502", async () => (await import("./livecodebench-v5.ts")).benchmark);
+registerBenchmark("livecodebench/v6_2408_2505", async () => (await import("./livecodebench-v6.ts")).benchmark);
+registerBenchmark("livecodebench-x", async () => (await import("./livecodebench-x.ts")).benchmark);
