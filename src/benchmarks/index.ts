@@ -10,3 +10,5 @@ registerBenchmark("mmlu", async () => (await import("./mmlu.ts")).benchmark);
 registerBenchmark("livecodebench/v5_2408_2502", async () => (await import("./livecodebench-v5.ts")).benchmark);
 registerBenchmark("livecodebench/v6_2408_2505", async () => (await import("./livecodebench-v6.ts")).benchmark);
 registerBenchmark("livecodebench-x", async () => (await import("./livecodebench-x.ts")).benchmark);
+registerBenchmark("human_eval", async () => (await import("./human-eval.ts")).benchmark);
+registerBenchmark("mbpp", async () => (await import("./mbpp.ts")).benchmark);
