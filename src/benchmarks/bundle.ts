@@ -5,6 +5,7 @@
  */
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { RuntimeError } from "../errors.ts";
 import { log } from "../log.ts";
 import { readTar, writeTar, type TarEntry } from "../dataset/formats/tar.ts";
@@ -21,7 +22,8 @@ interface FileRecord {
 
 interface Manifest {
   format: string;
-  benchmarks: Record<string, { jsonl_fpath: string; prepared: FileRecord; sources: FileRecord[] }>;
+  /** `extra`: side files a preparer wrote under the output root (e.g. evalplus' expected outputs). */
+  benchmarks: Record<string, { jsonl_fpath: string; prepared: FileRecord; sources: FileRecord[]; extra?: FileRecord[] }>;
 }
 
 function sha256(b: Uint8Array): string {
@@ -44,7 +46,12 @@ export function writeBundle(file: string, prepared: PreparedBenchmark[]): void {
       entries.push({ path, data: s.bytes });
       return record(path, s.bytes);
     });
-    manifest.benchmarks[p.job.name] = { jsonl_fpath: p.job.jsonlFpath, prepared: record(rel, p.jsonl), sources };
+    const extra = (p.extra ?? []).map((x) => {
+      const path = `prepared/${x.path}`;
+      entries.push({ path, data: x.bytes });
+      return record(path, x.bytes);
+    });
+    manifest.benchmarks[p.job.name] = { jsonl_fpath: p.job.jsonlFpath, prepared: record(rel, p.jsonl), sources, ...(extra.length > 0 ? { extra } : {}) };
   }
   entries.unshift({ path: MANIFEST, data: new TextEncoder().encode(`${JSON.stringify(manifest, null, 2)}\n`) });
   writeAtomic(file, writeTar(entries));
@@ -77,7 +84,7 @@ export function installBundle(file: string, outputRoot: string, only?: string[])
   for (const n of names) if (!manifest.benchmarks[n]) throw bundleError(file, `benchmark '${n}' is not in the bundle (it holds: ${Object.keys(manifest.benchmarks).join(", ")})`);
   for (const n of names) {
     const b = manifest.benchmarks[n]!;
-    for (const rec of [b.prepared, ...b.sources]) {
+    for (const rec of [b.prepared, ...b.sources, ...(b.extra ?? [])]) {
       const data = entries.get(rec.path);
       if (!data) throw bundleError(file, `benchmark '${n}': entry ${rec.path} is missing`);
       if (data.length !== rec.bytes || sha256(data) !== rec.sha256) throw bundleError(file, `benchmark '${n}': entry ${rec.path} is corrupted (sha256 does not match the manifest)`);
@@ -87,6 +94,11 @@ export function installBundle(file: string, outputRoot: string, only?: string[])
   for (const n of names) {
     const b = manifest.benchmarks[n]!;
     const path = outputPath(outputRoot, b.jsonl_fpath);
+    for (const rec of b.extra ?? []) {
+      const extraPath = join(outputRoot, rec.path.replace(/^prepared\//, ""));
+      writeAtomic(extraPath, entries.get(rec.path)!);
+      written.push(extraPath);
+    }
     writeAtomic(path, entries.get(b.prepared.path)!);
     log.info(`${n}: installed ${path}`);
     written.push(path);

@@ -29,6 +29,8 @@ export interface PreparedBenchmark {
   path: string;
   jsonl: Uint8Array;
   sources: SourceFile[];
+  /** Side files written beside it (paths relative to the output root); none when absent. */
+  extra?: { path: string; bytes: Uint8Array }[];
 }
 
 /** Options of `prepareBuiltins`. */
@@ -89,16 +91,24 @@ async function runOne(job: BuiltinJob, opts: BuiltinOptions): Promise<PreparedBe
   const files: SourceFile[][] = [];
   for (const s of job.preparer.sources) files.push(await fetchSource(opts.fetch, job.preparer.name, s));
   let lines: string[];
+  let extra: NonNullable<PreparedBenchmark["extra"]> = [];
   try {
-    lines = await job.preparer.prepare(files);
+    const out = await job.preparer.prepare(files);
+    if (Array.isArray(out)) lines = out;
+    else ({ lines, extra } = out);
   } catch (e) {
     if (e instanceof RuntimeError || e instanceof ConfigError) throw e;
     throw new RuntimeError(`${job.name}: preparation failed: ${(e as Error).message}`, { cause: e });
   }
   const jsonl = new TextEncoder().encode(lines.map((l) => `${l}\n`).join(""));
+  for (const x of extra) {
+    const p = join(opts.outputRoot, x.path);
+    writeAtomic(p, x.bytes);
+    log.info(`${job.name}: wrote ${p}`);
+  }
   writeAtomic(path, jsonl);
   log.info(`${job.name}: wrote ${lines.length} rows to ${path}`);
-  return { job, path, jsonl, sources: files.flat() };
+  return { job, path, jsonl, sources: files.flat(), extra };
 }
 
 /** Prepare the jobs (checked first); returns what was prepared (in job order). */

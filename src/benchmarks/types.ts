@@ -26,8 +26,17 @@ export interface BenchmarkPreparer {
   server: string;
   /** Every file the preparation reads, in the order `prepare` receives them. */
   sources: SourceSpec[];
-  /** Turn the fetched files (one list per source) into output lines (no trailing newline). */
-  prepare(files: SourceFile[][]): Promise<string[]> | string[];
+  /**
+   * Turn the fetched files (one list per source) into output lines (no trailing newline), or lines plus
+   * side files the benchmark's server reads (e.g. evalplus' expected outputs), written under the output root.
+   */
+  prepare(files: SourceFile[][]): Promise<string[] | PreparedOutput> | string[] | PreparedOutput;
+}
+
+/** A preparation with side files: `extra` paths are relative to the output root (`<root>/<path>`). */
+export interface PreparedOutput {
+  lines: string[];
+  extra: { path: string; bytes: Uint8Array }[];
 }
 
 /** The local name(s) a source is stored under (hf-parquet: a folder of numbered files). */

@@ -56,3 +56,4 @@ registerBuiltin("resources_servers", "proof_genselect", async () => (await impor
 registerBuiltin("resources_servers", "physics_judge", async () => (await import("./resources/physics-judge.ts")).component);
 registerBuiltin("resources_servers", "ugphysics_judge", async () => (await import("./resources/ugphysics-judge.ts")).component);
 registerBuiltin("resources_servers", "imo_proofbench_judge", async () => (await import("./resources/imo-proofbench-judge.ts")).component);
+registerBuiltin("resources_servers", "evalplus", async () => (await import("./resources/evalplus.ts")).component);

@@ -20,6 +20,9 @@ const JSONL = {
   mmlu_pro: "benchmarks/mmlu_pro/data/mmlu_pro_benchmark.jsonl",
   mmlu: "benchmarks/mmlu/data/mmlu_benchmark.jsonl",
   ...MATH_JSONL,
+  "livecodebench/v5_2408_2502": "benchmarks/livecodebench/v5_2408_2502/data/livecodebench_v5_validation.jsonl",
+  "livecodebench/v6_2408_2505": "benchmarks/livecodebench/v6_2408_2505/data/livecodebench_v6_validation.jsonl",
+  "livecodebench-x": "benchmarks/livecodebench-x/data/livecodebench-x_benchmark.jsonl",
 } as const;
 
 let srv: SourceServer;

@@ -11,6 +11,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import DRIVER from "./driver.py" with { type: "text" };
+import EVALPLUS from "./evalplus.py" with { type: "text" };
 import ZYGOTE from "./zygote.py" with { type: "text" };
 import { pythonHost, type PythonHost } from "./python.ts";
 
@@ -46,9 +47,19 @@ export interface RunnerLimits {
 
 const DEFAULTS: RunnerLimits = { maxConcurrent: 8, memoryBytes: 4 * 1024 ** 3, fileBytes: 64 * 1024 ** 2 };
 const SAFE_PATH = "/usr/local/bin:/usr/bin:/bin";
-const SOURCE = `${DRIVER}\n${ZYGOTE}`;
+const SOURCE = `${DRIVER}\n${EVALPLUS}\n${ZYGOTE}`;
 
-type Answer = { id: number; result?: (number | boolean)[]; metadata?: Record<string, unknown> | null; killed?: boolean; died?: boolean };
+type Answer = { id: number; result?: (number | boolean)[]; metadata?: Record<string, unknown> | null; killed?: boolean; died?: boolean; progress?: string; [k: string]: unknown };
+
+/** What a raw job's child answered: its own fields, or killed (budget/answer cap) / died, with the progress bytes it wrote. */
+export interface RawAnswer {
+  answer: Record<string, unknown> | null;
+  killed: boolean;
+  died: boolean;
+  /** The "1"/"0" bytes the child wrote before its answer (one per finished test). */
+  progress: string;
+  elapsedMs: number;
+}
 
 /** The zygote process and the runs waiting for its answers. */
 class Zygote {
@@ -160,11 +171,24 @@ export class CodeRunner {
 
   /** Run one program against its tests. Rejects with PythonMissingError when there is no python3. */
   async run(job: CodeJob): Promise<CodeRunResult> {
+    const n = job.inputs.length;
+    const budgetSecs = (job.timeoutSecs + 1) * n + 5;
+    const raw = await this.runRaw({ code: job.code, inputs: job.inputs, outputs: job.outputs, fn_name: job.fnName, timeout: job.timeoutSecs }, budgetSecs);
+    const a = raw.answer;
+    if (a === null || !Array.isArray(a.result)) return { result: new Array<number>(n).fill(-1), metadata: null, killed: raw.killed, elapsedMs: raw.elapsedMs };
+    return { result: a.result as (number | boolean)[], metadata: (a.metadata as Record<string, unknown> | null) ?? null, killed: false, elapsedMs: raw.elapsedMs };
+  }
+
+  /**
+   * Run one job of another harness kind (`payload.kind`, e.g. "evalplus") in a sandboxed child with the
+   * same limits, killed after `budgetSecs`. Rejects with PythonMissingError when there is no python3.
+   */
+  async runRaw(payload: Record<string, unknown>, budgetSecs: number): Promise<RawAnswer> {
     const host = await this.host();
     if (this.running >= this.limits.maxConcurrent) await new Promise<void>((r) => this.queue.push(r));
     this.running++;
     try {
-      return await this.runOnce(host, job);
+      return await this.runOnce(host, payload, budgetSecs);
     } finally {
       this.running--;
       this.completed++;
@@ -172,15 +196,12 @@ export class CodeRunner {
     }
   }
 
-  private async runOnce(host: PythonHost, job: CodeJob): Promise<CodeRunResult> {
+  private async runOnce(host: PythonHost, payload: Record<string, unknown>, budgetSecs: number): Promise<RawAnswer> {
     if (!this.zygote?.alive) this.zygote = new Zygote(host);
     const z = this.zygote;
-    const n = job.inputs.length;
-    const budgetSecs = (job.timeoutSecs + 1) * n + 5;
     const id = this.nextId++;
     const t0 = performance.now();
     const answer = await new Promise<Answer>((resolve) => {
-      z.waiting.set(id, resolve);
       // Backstop: the zygote enforces the budget; if even it does not answer, it is replaced.
       const timer = setTimeout(() => {
         if (z.waiting.has(id)) z.kill();
@@ -190,12 +211,14 @@ export class CodeRunner {
         resolve(a);
       });
       z.send({
-        id, code: job.code, inputs: job.inputs, outputs: job.outputs, fn_name: job.fnName, timeout: job.timeoutSecs, budget: budgetSecs,
+        ...payload, id, budget: budgetSecs,
         memory_bytes: this.limits.memoryBytes, file_bytes: this.limits.fileBytes, cpu_seconds: Math.ceil(budgetSecs) + 1, tmp: z.root,
       });
     });
     const elapsedMs = performance.now() - t0;
-    if (answer.result === undefined || answer.killed || answer.died) return { result: new Array<number>(n).fill(-1), metadata: null, killed: answer.killed === true, elapsedMs };
-    return { result: answer.result, metadata: answer.metadata ?? null, killed: false, elapsedMs };
+    const progress = typeof answer.progress === "string" ? answer.progress : "";
+    if (answer.killed || answer.died) return { answer: null, killed: answer.killed === true, died: answer.died === true, progress, elapsedMs };
+    const { id: _id, progress: _p, ...rest } = answer;
+    return { answer: rest, killed: false, died: false, progress, elapsedMs };
   }
 }

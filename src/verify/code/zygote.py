@@ -5,6 +5,8 @@
 #   in  (stdin):  {"id": n, "code", "inputs", "outputs", "fn_name", "timeout", "budget", "memory_bytes",
 #                  "file_bytes", "cpu_seconds", "tmp"}
 #   out (stdout): {"id": n, "result": [...], "metadata": {...}} | {"id": n, "killed": true} | {"id": n, "died": true}
+#   evalplus jobs ("kind": "evalplus", evalplus.py) answer their own fields; every answer carries "progress",
+#   the "1"/"0" bytes a child wrote before its JSON (kept when it is killed). "answer_cap" raises the 8 MiB cap.
 # Each child gets its own session (the group is killed at the job's budget), its own fresh directory under
 # `tmp` (removed when it ends), and an answer pipe read here.
 import selectors
@@ -47,7 +49,8 @@ def serve():
             finally:
                 os._exit(0)
         os.close(w)
-        running[pid] = {"id": job["id"], "fd": r, "chunks": [], "size": 0, "deadline": time.monotonic() + job["budget"], "dir": workdir, "killed": False}
+        running[pid] = {"id": job["id"], "fd": r, "chunks": [], "size": 0, "deadline": time.monotonic() + job["budget"], "dir": workdir, "killed": False,
+                        "cap": job.get("answer_cap", cap)}
         sel.register(r, selectors.EVENT_READ, pid)
 
     def finish(pid, status):
@@ -66,14 +69,19 @@ def serve():
             job["chunks"].append(chunk)
         os.close(job["fd"])
         shutil.rmtree(job["dir"], ignore_errors=True)
+        raw = b"".join(job["chunks"])
+        # Progress bytes ("1"/"0" per finished test, evalplus jobs) come before the JSON answer.
+        body = raw.lstrip(b"01")
+        progress = raw[: len(raw) - len(body)].decode("ascii")
         if job["killed"]:
-            return reply({"id": job["id"], "killed": True})
+            return reply({"id": job["id"], "killed": True, "progress": progress})
         try:
-            answer = json.loads(b"".join(job["chunks"]).decode("utf-8"))
+            answer = json.loads(body.decode("utf-8"))
             answer["id"] = job["id"]
+            answer["progress"] = progress
             reply(answer)
         except Exception:
-            reply({"id": job["id"], "died": True, "status": status})
+            reply({"id": job["id"], "died": True, "status": status, "progress": progress})
 
     while open_input or running:
         now = time.monotonic()
@@ -98,7 +106,7 @@ def serve():
                 if chunk:
                     job["chunks"].append(chunk)
                     job["size"] += len(chunk)
-                    if job["size"] > cap and not job["killed"]:
+                    if job["size"] > job["cap"] and not job["killed"]:
                         job["killed"] = True
                         try:
                             os.killpg(key.data, signal.SIGKILL)
