@@ -94,160 +94,165 @@ import f91 from "../../assets/resources_servers/circle_count/data/example_metric
 import f92 from "../../assets/resources_servers/circle_count/data/example_rollouts.jsonl" with { type: "text" };
 import f93 from "../../assets/resources_servers/circle_count/data/example_rollouts_aggregate_metrics.json" with { type: "text" };
 import f94 from "../../assets/resources_servers/circle_count/data/example_rollouts_materialized_inputs.jsonl" with { type: "text" };
-import f95 from "../../assets/resources_servers/code_gen/configs/code_gen.yaml" with { type: "text" };
-import f96 from "../../assets/resources_servers/code_gen/data/example.jsonl" with { type: "text" };
-import f97 from "../../assets/resources_servers/code_gen/data/example_metrics.json" with { type: "text" };
-import f98 from "../../assets/resources_servers/code_gen/data/example_rollouts.jsonl" with { type: "text" };
-import f99 from "../../assets/resources_servers/equivalence_llm_judge/configs/equivalence_llm_judge.yaml" with { type: "text" };
-import f100 from "../../assets/resources_servers/equivalence_llm_judge/configs/lc_judge.yaml" with { type: "text" };
-import f101 from "../../assets/resources_servers/equivalence_llm_judge/configs/nl2bash-equivalency.yaml" with { type: "text" };
-import f102 from "../../assets/resources_servers/equivalence_llm_judge/data/example.jsonl" with { type: "text" };
-import f103 from "../../assets/resources_servers/equivalence_llm_judge/data/example_metrics.json" with { type: "text" };
-import f104 from "../../assets/resources_servers/equivalence_llm_judge/data/example_metrics_openqa.json" with { type: "text" };
-import f105 from "../../assets/resources_servers/equivalence_llm_judge/data/example_nl2bash.jsonl" with { type: "text" };
-import f106 from "../../assets/resources_servers/equivalence_llm_judge/data/example_openqa.jsonl" with { type: "text" };
-import f107 from "../../assets/resources_servers/equivalence_llm_judge/data/example_openqa_metrics.json" with { type: "text" };
-import f108 from "../../assets/resources_servers/equivalence_llm_judge/data/example_prepare.jsonl" with { type: "text" };
-import f109 from "../../assets/resources_servers/equivalence_llm_judge/data/example_rollouts.jsonl" with { type: "text" };
-import f110 from "../../assets/resources_servers/equivalence_llm_judge/data/example_rollouts_openqa.jsonl" with { type: "text" };
-import f111 from "../../assets/resources_servers/equivalence_llm_judge/prompt_templates/equivalence_llm_judge.txt" with { type: "text" };
-import f112 from "../../assets/resources_servers/equivalence_llm_judge/prompt_templates/lc.txt" with { type: "text" };
-import f113 from "../../assets/resources_servers/equivalence_llm_judge/prompt_templates/lc_judge.txt" with { type: "text" };
-import f114 from "../../assets/resources_servers/equivalence_rule/README.md" with { type: "text" };
-import f115 from "../../assets/resources_servers/equivalence_rule/configs/lc.yaml" with { type: "text" };
-import f116 from "../../assets/resources_servers/equivalence_rule/data/example.jsonl" with { type: "text" };
-import f117 from "../../assets/resources_servers/equivalence_rule/data/example_metrics.json" with { type: "text" };
-import f118 from "../../assets/resources_servers/equivalence_rule/data/example_rollouts.jsonl" with { type: "text" };
-import f119 from "../../assets/resources_servers/example_multi_step/configs/example_multi_step.yaml" with { type: "text" };
-import f120 from "../../assets/resources_servers/example_multi_step/data/example.jsonl" with { type: "text" };
-import f121 from "../../assets/resources_servers/example_multi_step/data/example_metrics.json" with { type: "text" };
-import f122 from "../../assets/resources_servers/example_multi_step/data/example_rollouts.jsonl" with { type: "text" };
-import f123 from "../../assets/resources_servers/example_session_state_mgmt/configs/example_session_state_mgmt.yaml" with { type: "text" };
-import f124 from "../../assets/resources_servers/example_session_state_mgmt/data/example.jsonl" with { type: "text" };
-import f125 from "../../assets/resources_servers/example_session_state_mgmt/data/example_metrics.json" with { type: "text" };
-import f126 from "../../assets/resources_servers/example_session_state_mgmt/data/example_rollouts.jsonl" with { type: "text" };
-import f127 from "../../assets/resources_servers/example_single_tool_call/configs/example_single_tool_call.yaml" with { type: "text" };
-import f128 from "../../assets/resources_servers/example_single_tool_call/configs/example_single_tool_call_single_agent_turn.yaml" with { type: "text" };
-import f129 from "../../assets/resources_servers/example_single_tool_call/data/example.jsonl" with { type: "text" };
-import f130 from "../../assets/resources_servers/example_single_tool_call/data/example_metrics.json" with { type: "text" };
-import f131 from "../../assets/resources_servers/example_single_tool_call/data/example_rollouts.jsonl" with { type: "text" };
-import f132 from "../../assets/resources_servers/example_tool_call_multireward/README.md" with { type: "text" };
-import f133 from "../../assets/resources_servers/example_tool_call_multireward/configs/example_tool_call_multireward.yaml" with { type: "text" };
-import f134 from "../../assets/resources_servers/example_tool_call_multireward/data/example.jsonl" with { type: "text" };
-import f135 from "../../assets/resources_servers/example_tool_call_multireward/data/example_metrics.json" with { type: "text" };
-import f136 from "../../assets/resources_servers/example_tool_call_multireward/data/example_rollouts.jsonl" with { type: "text" };
-import f137 from "../../assets/resources_servers/format_verification/configs/citation_format.yaml" with { type: "text" };
-import f138 from "../../assets/resources_servers/format_verification/configs/freeform_formatting.yaml" with { type: "text" };
-import f139 from "../../assets/resources_servers/format_verification/data/ds2_freeform_formatting_example.jsonl" with { type: "text" };
-import f140 from "../../assets/resources_servers/format_verification/data/ds2_freeform_formatting_example_metrics.json" with { type: "text" };
-import f141 from "../../assets/resources_servers/format_verification/data/ds3_citation_format_example.jsonl" with { type: "text" };
-import f142 from "../../assets/resources_servers/format_verification/data/ds3_citation_format_example_metrics.json" with { type: "text" };
-import f143 from "../../assets/resources_servers/format_verification/data/example.jsonl" with { type: "text" };
-import f144 from "../../assets/resources_servers/format_verification/data/example_metrics.json" with { type: "text" };
-import f145 from "../../assets/resources_servers/format_verification/data/example_rollouts.jsonl" with { type: "text" };
-import f146 from "../../assets/resources_servers/gpqa_diamond/configs/gpqa_diamond.yaml" with { type: "text" };
-import f147 from "../../assets/resources_servers/gpqa_diamond/data/example.jsonl" with { type: "text" };
-import f148 from "../../assets/resources_servers/gpqa_diamond/data/example_metrics.json" with { type: "text" };
-import f149 from "../../assets/resources_servers/gpqa_diamond/data/example_rollouts.jsonl" with { type: "text" };
-import f150 from "../../assets/resources_servers/gui_coordinate/README.md" with { type: "text" };
-import f151 from "../../assets/resources_servers/gui_coordinate/configs/gui_coordinate.yaml" with { type: "text" };
-import f152 from "../../assets/resources_servers/gui_coordinate/data/example.jsonl" with { type: "text" };
-import f153 from "../../assets/resources_servers/gui_coordinate/data/example_metrics.json" with { type: "text" };
-import f154 from "../../assets/resources_servers/gui_coordinate/data/example_rollouts.jsonl" with { type: "text" };
-import f155 from "../../assets/resources_servers/iheval/configs/iheval.yaml" with { type: "text" };
-import f156 from "../../assets/resources_servers/iheval/configs/iheval_serve.yaml" with { type: "text" };
-import f157 from "../../assets/resources_servers/iheval/data/example.jsonl" with { type: "text" };
-import f158 from "../../assets/resources_servers/iheval/data/example_metrics.json" with { type: "text" };
-import f159 from "../../assets/resources_servers/iheval/data/example_rollouts.jsonl" with { type: "text" };
-import f160 from "../../assets/resources_servers/instruction_following/configs/instruction_following.yaml" with { type: "text" };
-import f161 from "../../assets/resources_servers/instruction_following/data/example.jsonl" with { type: "text" };
-import f162 from "../../assets/resources_servers/instruction_following/data/example_metrics.json" with { type: "text" };
-import f163 from "../../assets/resources_servers/instruction_following/data/example_rollouts.jsonl" with { type: "text" };
-import f164 from "../../assets/resources_servers/instruction_following/data/train_metrics.json" with { type: "text" };
-import f165 from "../../assets/resources_servers/lc_niah/README.md" with { type: "text" };
-import f166 from "../../assets/resources_servers/lc_niah/configs/lc_niah.yaml" with { type: "text" };
-import f167 from "../../assets/resources_servers/lc_niah/data/example.jsonl" with { type: "text" };
-import f168 from "../../assets/resources_servers/lc_niah/data/example_metrics.json" with { type: "text" };
-import f169 from "../../assets/resources_servers/lc_niah/data/example_rollouts.jsonl" with { type: "text" };
-import f170 from "../../assets/resources_servers/math_advanced_calculations/README.md" with { type: "text" };
-import f171 from "../../assets/resources_servers/math_advanced_calculations/configs/math_advanced_calculations.yaml" with { type: "text" };
-import f172 from "../../assets/resources_servers/math_advanced_calculations/data/example.jsonl" with { type: "text" };
-import f173 from "../../assets/resources_servers/math_advanced_calculations/data/example_metrics.json" with { type: "text" };
-import f174 from "../../assets/resources_servers/math_advanced_calculations/data/example_rollouts.jsonl" with { type: "text" };
-import f175 from "../../assets/resources_servers/math_with_autograder/configs/judge_gptoss20b.yaml" with { type: "text" };
-import f176 from "../../assets/resources_servers/math_with_autograder/configs/math_with_autograder.yaml" with { type: "text" };
-import f177 from "../../assets/resources_servers/math_with_autograder/data/example.jsonl" with { type: "text" };
-import f178 from "../../assets/resources_servers/math_with_autograder/data/example_metrics.json" with { type: "text" };
-import f179 from "../../assets/resources_servers/math_with_autograder/data/example_rollouts.jsonl" with { type: "text" };
-import f180 from "../../assets/resources_servers/math_with_autograder/prompts/judge.yaml" with { type: "text" };
-import f181 from "../../assets/resources_servers/math_with_judge/configs/math_with_judge.yaml" with { type: "text" };
-import f182 from "../../assets/resources_servers/math_with_judge/data/example.jsonl" with { type: "text" };
-import f183 from "../../assets/resources_servers/math_with_judge/data/example_metrics.json" with { type: "text" };
-import f184 from "../../assets/resources_servers/math_with_judge/data/example_rollouts.jsonl" with { type: "text" };
-import f185 from "../../assets/resources_servers/mcqa/configs/mcqa.yaml" with { type: "text" };
-import f186 from "../../assets/resources_servers/mcqa/data/example.jsonl" with { type: "text" };
-import f187 from "../../assets/resources_servers/mcqa/data/example_metrics.json" with { type: "text" };
-import f188 from "../../assets/resources_servers/mcqa/data/example_rollouts.jsonl" with { type: "text" };
-import f189 from "../../assets/resources_servers/mcqa/data/example_rollouts_with_template_metadata.jsonl" with { type: "text" };
-import f190 from "../../assets/resources_servers/mcqa/data/example_with_template_metadata.jsonl" with { type: "text" };
-import f191 from "../../assets/resources_servers/mcqa/data/example_with_template_metadata_metrics.json" with { type: "text" };
-import f192 from "../../assets/resources_servers/omniscience/configs/omniscience.yaml" with { type: "text" };
-import f193 from "../../assets/resources_servers/omniscience/data/example.jsonl" with { type: "text" };
-import f194 from "../../assets/resources_servers/omniscience/data/example_metrics.json" with { type: "text" };
-import f195 from "../../assets/resources_servers/omniscience/data/example_rollouts.jsonl" with { type: "text" };
-import f196 from "../../assets/resources_servers/omniscience/prompts/judge.yaml" with { type: "text" };
-import f197 from "../../assets/resources_servers/polymath/configs/polymath.yaml" with { type: "text" };
-import f198 from "../../assets/resources_servers/polymath/data/example.jsonl" with { type: "text" };
-import f199 from "../../assets/resources_servers/polymath/data/example_metrics.json" with { type: "text" };
-import f200 from "../../assets/resources_servers/polymath/data/example_rollouts.jsonl" with { type: "text" };
-import f201 from "../../assets/resources_servers/polymath/data/example_rollouts_materialized_inputs.jsonl" with { type: "text" };
-import f202 from "../../assets/resources_servers/simpleqa/configs/simpleqa.yaml" with { type: "text" };
-import f203 from "../../assets/resources_servers/simpleqa/data/example.jsonl" with { type: "text" };
-import f204 from "../../assets/resources_servers/simpleqa/data/example_metrics.json" with { type: "text" };
-import f205 from "../../assets/resources_servers/simpleqa/data/example_rollouts.jsonl" with { type: "text" };
-import f206 from "../../assets/resources_servers/simpleqa/prompts/judge.yaml" with { type: "text" };
-import f207 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/README.md" with { type: "text" };
-import f208 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/droid_pivot_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
-import f209 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/parallel_tool_calls_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
-import f210 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/search_pivot_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
-import f211 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
-import f212 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/swe_pivot_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
-import f213 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/toolcall_schema_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
-import f214 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/example.jsonl" with { type: "text" };
-import f215 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/example_metrics.json" with { type: "text" };
-import f216 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/example_rollouts.jsonl" with { type: "text" };
-import f217 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example.jsonl" with { type: "text" };
-import f218 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example_metrics.json" with { type: "text" };
-import f219 from "../../assets/resources_servers/string_match/README.md" with { type: "text" };
-import f220 from "../../assets/resources_servers/string_match/configs/string_match.yaml" with { type: "text" };
-import f221 from "../../assets/resources_servers/string_match/data/example.jsonl" with { type: "text" };
-import f222 from "../../assets/resources_servers/string_match/data/example_metrics.json" with { type: "text" };
-import f223 from "../../assets/resources_servers/string_match/data/example_rollouts.jsonl" with { type: "text" };
-import f224 from "../../assets/resources_servers/text_to_sql/configs/text_to_sql.yaml" with { type: "text" };
-import f225 from "../../assets/resources_servers/text_to_sql/data/example.jsonl" with { type: "text" };
-import f226 from "../../assets/resources_servers/text_to_sql/data/example_metrics.json" with { type: "text" };
-import f227 from "../../assets/resources_servers/text_to_sql/data/example_rollouts.jsonl" with { type: "text" };
-import f228 from "../../assets/resources_servers/text_to_sql/prompts/judge_prompt_template.txt" with { type: "text" };
-import f229 from "../../assets/resources_servers/text_to_sql/prompts/judge_system_message.txt" with { type: "text" };
-import f230 from "../../assets/resources_servers/xlam_fc/README.md" with { type: "text" };
-import f231 from "../../assets/resources_servers/xlam_fc/configs/xlam_fc.yaml" with { type: "text" };
-import f232 from "../../assets/resources_servers/xlam_fc/data/example.jsonl" with { type: "text" };
-import f233 from "../../assets/resources_servers/xlam_fc/data/example_metrics.json" with { type: "text" };
-import f234 from "../../assets/resources_servers/xlam_fc/data/example_rollouts.jsonl" with { type: "text" };
-import f235 from "../../assets/resources_servers/xstest/configs/xstest.yaml" with { type: "text" };
-import f236 from "../../assets/resources_servers/xstest/data/example.jsonl" with { type: "text" };
-import f237 from "../../assets/resources_servers/xstest/data/example_metrics.json" with { type: "text" };
-import f238 from "../../assets/resources_servers/xstest/data/example_rollouts.jsonl" with { type: "text" };
-import f239 from "../../assets/resources_servers/xstest/prompt_templates/wildguard_judge.txt" with { type: "text" };
-import f240 from "../../assets/resources_servers/xstest/prompt_templates/xstest_judge.txt" with { type: "text" };
-import f241 from "../../assets/responses_api_agents/non_executing_simple_agent/configs/non_executing_simple_agent.yaml" with { type: "text" };
-import f242 from "../../assets/responses_api_agents/simple_agent/configs/simple_agent.yaml" with { type: "text" };
-import f243 from "../../assets/responses_api_agents/tool_simulation_agent/configs/tool_simulation_agent.yaml" with { type: "text" };
-import f244 from "../../assets/responses_api_models/azure_openai_model/configs/azure_openai_model.yaml" with { type: "text" };
-import f245 from "../../assets/responses_api_models/openai_model/configs/openai_model.yaml" with { type: "text" };
-import f246 from "../../assets/responses_api_models/scripted_model/configs/scripted_model.yaml" with { type: "text" };
-import f247 from "../../assets/responses_api_models/vllm_model/configs/vllm_model.yaml" with { type: "text" };
-import f248 from "../../assets/responses_api_models/vllm_model/configs/vllm_model_for_training.yaml" with { type: "text" };
+import f95 from "../../assets/resources_servers/citation_if/README.md" with { type: "text" };
+import f96 from "../../assets/resources_servers/citation_if/configs/citation_if.yaml" with { type: "text" };
+import f97 from "../../assets/resources_servers/citation_if/data/example.jsonl" with { type: "text" };
+import f98 from "../../assets/resources_servers/citation_if/data/example_metrics.json" with { type: "text" };
+import f99 from "../../assets/resources_servers/citation_if/data/example_rollouts.jsonl" with { type: "text" };
+import f100 from "../../assets/resources_servers/code_gen/configs/code_gen.yaml" with { type: "text" };
+import f101 from "../../assets/resources_servers/code_gen/data/example.jsonl" with { type: "text" };
+import f102 from "../../assets/resources_servers/code_gen/data/example_metrics.json" with { type: "text" };
+import f103 from "../../assets/resources_servers/code_gen/data/example_rollouts.jsonl" with { type: "text" };
+import f104 from "../../assets/resources_servers/equivalence_llm_judge/configs/equivalence_llm_judge.yaml" with { type: "text" };
+import f105 from "../../assets/resources_servers/equivalence_llm_judge/configs/lc_judge.yaml" with { type: "text" };
+import f106 from "../../assets/resources_servers/equivalence_llm_judge/configs/nl2bash-equivalency.yaml" with { type: "text" };
+import f107 from "../../assets/resources_servers/equivalence_llm_judge/data/example.jsonl" with { type: "text" };
+import f108 from "../../assets/resources_servers/equivalence_llm_judge/data/example_metrics.json" with { type: "text" };
+import f109 from "../../assets/resources_servers/equivalence_llm_judge/data/example_metrics_openqa.json" with { type: "text" };
+import f110 from "../../assets/resources_servers/equivalence_llm_judge/data/example_nl2bash.jsonl" with { type: "text" };
+import f111 from "../../assets/resources_servers/equivalence_llm_judge/data/example_openqa.jsonl" with { type: "text" };
+import f112 from "../../assets/resources_servers/equivalence_llm_judge/data/example_openqa_metrics.json" with { type: "text" };
+import f113 from "../../assets/resources_servers/equivalence_llm_judge/data/example_prepare.jsonl" with { type: "text" };
+import f114 from "../../assets/resources_servers/equivalence_llm_judge/data/example_rollouts.jsonl" with { type: "text" };
+import f115 from "../../assets/resources_servers/equivalence_llm_judge/data/example_rollouts_openqa.jsonl" with { type: "text" };
+import f116 from "../../assets/resources_servers/equivalence_llm_judge/prompt_templates/equivalence_llm_judge.txt" with { type: "text" };
+import f117 from "../../assets/resources_servers/equivalence_llm_judge/prompt_templates/lc.txt" with { type: "text" };
+import f118 from "../../assets/resources_servers/equivalence_llm_judge/prompt_templates/lc_judge.txt" with { type: "text" };
+import f119 from "../../assets/resources_servers/equivalence_rule/README.md" with { type: "text" };
+import f120 from "../../assets/resources_servers/equivalence_rule/configs/lc.yaml" with { type: "text" };
+import f121 from "../../assets/resources_servers/equivalence_rule/data/example.jsonl" with { type: "text" };
+import f122 from "../../assets/resources_servers/equivalence_rule/data/example_metrics.json" with { type: "text" };
+import f123 from "../../assets/resources_servers/equivalence_rule/data/example_rollouts.jsonl" with { type: "text" };
+import f124 from "../../assets/resources_servers/example_multi_step/configs/example_multi_step.yaml" with { type: "text" };
+import f125 from "../../assets/resources_servers/example_multi_step/data/example.jsonl" with { type: "text" };
+import f126 from "../../assets/resources_servers/example_multi_step/data/example_metrics.json" with { type: "text" };
+import f127 from "../../assets/resources_servers/example_multi_step/data/example_rollouts.jsonl" with { type: "text" };
+import f128 from "../../assets/resources_servers/example_session_state_mgmt/configs/example_session_state_mgmt.yaml" with { type: "text" };
+import f129 from "../../assets/resources_servers/example_session_state_mgmt/data/example.jsonl" with { type: "text" };
+import f130 from "../../assets/resources_servers/example_session_state_mgmt/data/example_metrics.json" with { type: "text" };
+import f131 from "../../assets/resources_servers/example_session_state_mgmt/data/example_rollouts.jsonl" with { type: "text" };
+import f132 from "../../assets/resources_servers/example_single_tool_call/configs/example_single_tool_call.yaml" with { type: "text" };
+import f133 from "../../assets/resources_servers/example_single_tool_call/configs/example_single_tool_call_single_agent_turn.yaml" with { type: "text" };
+import f134 from "../../assets/resources_servers/example_single_tool_call/data/example.jsonl" with { type: "text" };
+import f135 from "../../assets/resources_servers/example_single_tool_call/data/example_metrics.json" with { type: "text" };
+import f136 from "../../assets/resources_servers/example_single_tool_call/data/example_rollouts.jsonl" with { type: "text" };
+import f137 from "../../assets/resources_servers/example_tool_call_multireward/README.md" with { type: "text" };
+import f138 from "../../assets/resources_servers/example_tool_call_multireward/configs/example_tool_call_multireward.yaml" with { type: "text" };
+import f139 from "../../assets/resources_servers/example_tool_call_multireward/data/example.jsonl" with { type: "text" };
+import f140 from "../../assets/resources_servers/example_tool_call_multireward/data/example_metrics.json" with { type: "text" };
+import f141 from "../../assets/resources_servers/example_tool_call_multireward/data/example_rollouts.jsonl" with { type: "text" };
+import f142 from "../../assets/resources_servers/format_verification/configs/citation_format.yaml" with { type: "text" };
+import f143 from "../../assets/resources_servers/format_verification/configs/freeform_formatting.yaml" with { type: "text" };
+import f144 from "../../assets/resources_servers/format_verification/data/ds2_freeform_formatting_example.jsonl" with { type: "text" };
+import f145 from "../../assets/resources_servers/format_verification/data/ds2_freeform_formatting_example_metrics.json" with { type: "text" };
+import f146 from "../../assets/resources_servers/format_verification/data/ds3_citation_format_example.jsonl" with { type: "text" };
+import f147 from "../../assets/resources_servers/format_verification/data/ds3_citation_format_example_metrics.json" with { type: "text" };
+import f148 from "../../assets/resources_servers/format_verification/data/example.jsonl" with { type: "text" };
+import f149 from "../../assets/resources_servers/format_verification/data/example_metrics.json" with { type: "text" };
+import f150 from "../../assets/resources_servers/format_verification/data/example_rollouts.jsonl" with { type: "text" };
+import f151 from "../../assets/resources_servers/gpqa_diamond/configs/gpqa_diamond.yaml" with { type: "text" };
+import f152 from "../../assets/resources_servers/gpqa_diamond/data/example.jsonl" with { type: "text" };
+import f153 from "../../assets/resources_servers/gpqa_diamond/data/example_metrics.json" with { type: "text" };
+import f154 from "../../assets/resources_servers/gpqa_diamond/data/example_rollouts.jsonl" with { type: "text" };
+import f155 from "../../assets/resources_servers/gui_coordinate/README.md" with { type: "text" };
+import f156 from "../../assets/resources_servers/gui_coordinate/configs/gui_coordinate.yaml" with { type: "text" };
+import f157 from "../../assets/resources_servers/gui_coordinate/data/example.jsonl" with { type: "text" };
+import f158 from "../../assets/resources_servers/gui_coordinate/data/example_metrics.json" with { type: "text" };
+import f159 from "../../assets/resources_servers/gui_coordinate/data/example_rollouts.jsonl" with { type: "text" };
+import f160 from "../../assets/resources_servers/iheval/configs/iheval.yaml" with { type: "text" };
+import f161 from "../../assets/resources_servers/iheval/configs/iheval_serve.yaml" with { type: "text" };
+import f162 from "../../assets/resources_servers/iheval/data/example.jsonl" with { type: "text" };
+import f163 from "../../assets/resources_servers/iheval/data/example_metrics.json" with { type: "text" };
+import f164 from "../../assets/resources_servers/iheval/data/example_rollouts.jsonl" with { type: "text" };
+import f165 from "../../assets/resources_servers/instruction_following/configs/instruction_following.yaml" with { type: "text" };
+import f166 from "../../assets/resources_servers/instruction_following/data/example.jsonl" with { type: "text" };
+import f167 from "../../assets/resources_servers/instruction_following/data/example_metrics.json" with { type: "text" };
+import f168 from "../../assets/resources_servers/instruction_following/data/example_rollouts.jsonl" with { type: "text" };
+import f169 from "../../assets/resources_servers/instruction_following/data/train_metrics.json" with { type: "text" };
+import f170 from "../../assets/resources_servers/lc_niah/README.md" with { type: "text" };
+import f171 from "../../assets/resources_servers/lc_niah/configs/lc_niah.yaml" with { type: "text" };
+import f172 from "../../assets/resources_servers/lc_niah/data/example.jsonl" with { type: "text" };
+import f173 from "../../assets/resources_servers/lc_niah/data/example_metrics.json" with { type: "text" };
+import f174 from "../../assets/resources_servers/lc_niah/data/example_rollouts.jsonl" with { type: "text" };
+import f175 from "../../assets/resources_servers/math_advanced_calculations/README.md" with { type: "text" };
+import f176 from "../../assets/resources_servers/math_advanced_calculations/configs/math_advanced_calculations.yaml" with { type: "text" };
+import f177 from "../../assets/resources_servers/math_advanced_calculations/data/example.jsonl" with { type: "text" };
+import f178 from "../../assets/resources_servers/math_advanced_calculations/data/example_metrics.json" with { type: "text" };
+import f179 from "../../assets/resources_servers/math_advanced_calculations/data/example_rollouts.jsonl" with { type: "text" };
+import f180 from "../../assets/resources_servers/math_with_autograder/configs/judge_gptoss20b.yaml" with { type: "text" };
+import f181 from "../../assets/resources_servers/math_with_autograder/configs/math_with_autograder.yaml" with { type: "text" };
+import f182 from "../../assets/resources_servers/math_with_autograder/data/example.jsonl" with { type: "text" };
+import f183 from "../../assets/resources_servers/math_with_autograder/data/example_metrics.json" with { type: "text" };
+import f184 from "../../assets/resources_servers/math_with_autograder/data/example_rollouts.jsonl" with { type: "text" };
+import f185 from "../../assets/resources_servers/math_with_autograder/prompts/judge.yaml" with { type: "text" };
+import f186 from "../../assets/resources_servers/math_with_judge/configs/math_with_judge.yaml" with { type: "text" };
+import f187 from "../../assets/resources_servers/math_with_judge/data/example.jsonl" with { type: "text" };
+import f188 from "../../assets/resources_servers/math_with_judge/data/example_metrics.json" with { type: "text" };
+import f189 from "../../assets/resources_servers/math_with_judge/data/example_rollouts.jsonl" with { type: "text" };
+import f190 from "../../assets/resources_servers/mcqa/configs/mcqa.yaml" with { type: "text" };
+import f191 from "../../assets/resources_servers/mcqa/data/example.jsonl" with { type: "text" };
+import f192 from "../../assets/resources_servers/mcqa/data/example_metrics.json" with { type: "text" };
+import f193 from "../../assets/resources_servers/mcqa/data/example_rollouts.jsonl" with { type: "text" };
+import f194 from "../../assets/resources_servers/mcqa/data/example_rollouts_with_template_metadata.jsonl" with { type: "text" };
+import f195 from "../../assets/resources_servers/mcqa/data/example_with_template_metadata.jsonl" with { type: "text" };
+import f196 from "../../assets/resources_servers/mcqa/data/example_with_template_metadata_metrics.json" with { type: "text" };
+import f197 from "../../assets/resources_servers/omniscience/configs/omniscience.yaml" with { type: "text" };
+import f198 from "../../assets/resources_servers/omniscience/data/example.jsonl" with { type: "text" };
+import f199 from "../../assets/resources_servers/omniscience/data/example_metrics.json" with { type: "text" };
+import f200 from "../../assets/resources_servers/omniscience/data/example_rollouts.jsonl" with { type: "text" };
+import f201 from "../../assets/resources_servers/omniscience/prompts/judge.yaml" with { type: "text" };
+import f202 from "../../assets/resources_servers/polymath/configs/polymath.yaml" with { type: "text" };
+import f203 from "../../assets/resources_servers/polymath/data/example.jsonl" with { type: "text" };
+import f204 from "../../assets/resources_servers/polymath/data/example_metrics.json" with { type: "text" };
+import f205 from "../../assets/resources_servers/polymath/data/example_rollouts.jsonl" with { type: "text" };
+import f206 from "../../assets/resources_servers/polymath/data/example_rollouts_materialized_inputs.jsonl" with { type: "text" };
+import f207 from "../../assets/resources_servers/simpleqa/configs/simpleqa.yaml" with { type: "text" };
+import f208 from "../../assets/resources_servers/simpleqa/data/example.jsonl" with { type: "text" };
+import f209 from "../../assets/resources_servers/simpleqa/data/example_metrics.json" with { type: "text" };
+import f210 from "../../assets/resources_servers/simpleqa/data/example_rollouts.jsonl" with { type: "text" };
+import f211 from "../../assets/resources_servers/simpleqa/prompts/judge.yaml" with { type: "text" };
+import f212 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/README.md" with { type: "text" };
+import f213 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/droid_pivot_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
+import f214 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/parallel_tool_calls_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
+import f215 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/search_pivot_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
+import f216 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
+import f217 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/swe_pivot_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
+import f218 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/toolcall_schema_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
+import f219 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/example.jsonl" with { type: "text" };
+import f220 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/example_metrics.json" with { type: "text" };
+import f221 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/example_rollouts.jsonl" with { type: "text" };
+import f222 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example.jsonl" with { type: "text" };
+import f223 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example_metrics.json" with { type: "text" };
+import f224 from "../../assets/resources_servers/string_match/README.md" with { type: "text" };
+import f225 from "../../assets/resources_servers/string_match/configs/string_match.yaml" with { type: "text" };
+import f226 from "../../assets/resources_servers/string_match/data/example.jsonl" with { type: "text" };
+import f227 from "../../assets/resources_servers/string_match/data/example_metrics.json" with { type: "text" };
+import f228 from "../../assets/resources_servers/string_match/data/example_rollouts.jsonl" with { type: "text" };
+import f229 from "../../assets/resources_servers/text_to_sql/configs/text_to_sql.yaml" with { type: "text" };
+import f230 from "../../assets/resources_servers/text_to_sql/data/example.jsonl" with { type: "text" };
+import f231 from "../../assets/resources_servers/text_to_sql/data/example_metrics.json" with { type: "text" };
+import f232 from "../../assets/resources_servers/text_to_sql/data/example_rollouts.jsonl" with { type: "text" };
+import f233 from "../../assets/resources_servers/text_to_sql/prompts/judge_prompt_template.txt" with { type: "text" };
+import f234 from "../../assets/resources_servers/text_to_sql/prompts/judge_system_message.txt" with { type: "text" };
+import f235 from "../../assets/resources_servers/xlam_fc/README.md" with { type: "text" };
+import f236 from "../../assets/resources_servers/xlam_fc/configs/xlam_fc.yaml" with { type: "text" };
+import f237 from "../../assets/resources_servers/xlam_fc/data/example.jsonl" with { type: "text" };
+import f238 from "../../assets/resources_servers/xlam_fc/data/example_metrics.json" with { type: "text" };
+import f239 from "../../assets/resources_servers/xlam_fc/data/example_rollouts.jsonl" with { type: "text" };
+import f240 from "../../assets/resources_servers/xstest/configs/xstest.yaml" with { type: "text" };
+import f241 from "../../assets/resources_servers/xstest/data/example.jsonl" with { type: "text" };
+import f242 from "../../assets/resources_servers/xstest/data/example_metrics.json" with { type: "text" };
+import f243 from "../../assets/resources_servers/xstest/data/example_rollouts.jsonl" with { type: "text" };
+import f244 from "../../assets/resources_servers/xstest/prompt_templates/wildguard_judge.txt" with { type: "text" };
+import f245 from "../../assets/resources_servers/xstest/prompt_templates/xstest_judge.txt" with { type: "text" };
+import f246 from "../../assets/responses_api_agents/non_executing_simple_agent/configs/non_executing_simple_agent.yaml" with { type: "text" };
+import f247 from "../../assets/responses_api_agents/simple_agent/configs/simple_agent.yaml" with { type: "text" };
+import f248 from "../../assets/responses_api_agents/tool_simulation_agent/configs/tool_simulation_agent.yaml" with { type: "text" };
+import f249 from "../../assets/responses_api_models/azure_openai_model/configs/azure_openai_model.yaml" with { type: "text" };
+import f250 from "../../assets/responses_api_models/openai_model/configs/openai_model.yaml" with { type: "text" };
+import f251 from "../../assets/responses_api_models/scripted_model/configs/scripted_model.yaml" with { type: "text" };
+import f252 from "../../assets/responses_api_models/vllm_model/configs/vllm_model.yaml" with { type: "text" };
+import f253 from "../../assets/responses_api_models/vllm_model/configs/vllm_model_for_training.yaml" with { type: "text" };
 
 /** Embedded install root: [relative path, file text] pairs (digest.gen.ts holds their digest). */
 export const ASSET_FILES: [string, string][] = [
@@ -346,158 +351,163 @@ export const ASSET_FILES: [string, string][] = [
   ["resources_servers/circle_count/data/example_rollouts.jsonl", f92 as unknown as string],
   ["resources_servers/circle_count/data/example_rollouts_aggregate_metrics.json", f93 as unknown as string],
   ["resources_servers/circle_count/data/example_rollouts_materialized_inputs.jsonl", f94 as unknown as string],
-  ["resources_servers/code_gen/configs/code_gen.yaml", f95 as unknown as string],
-  ["resources_servers/code_gen/data/example.jsonl", f96 as unknown as string],
-  ["resources_servers/code_gen/data/example_metrics.json", f97 as unknown as string],
-  ["resources_servers/code_gen/data/example_rollouts.jsonl", f98 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/configs/equivalence_llm_judge.yaml", f99 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/configs/lc_judge.yaml", f100 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/configs/nl2bash-equivalency.yaml", f101 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/data/example.jsonl", f102 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/data/example_metrics.json", f103 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/data/example_metrics_openqa.json", f104 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/data/example_nl2bash.jsonl", f105 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/data/example_openqa.jsonl", f106 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/data/example_openqa_metrics.json", f107 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/data/example_prepare.jsonl", f108 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/data/example_rollouts.jsonl", f109 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/data/example_rollouts_openqa.jsonl", f110 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/prompt_templates/equivalence_llm_judge.txt", f111 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/prompt_templates/lc.txt", f112 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/prompt_templates/lc_judge.txt", f113 as unknown as string],
-  ["resources_servers/equivalence_rule/README.md", f114 as unknown as string],
-  ["resources_servers/equivalence_rule/configs/lc.yaml", f115 as unknown as string],
-  ["resources_servers/equivalence_rule/data/example.jsonl", f116 as unknown as string],
-  ["resources_servers/equivalence_rule/data/example_metrics.json", f117 as unknown as string],
-  ["resources_servers/equivalence_rule/data/example_rollouts.jsonl", f118 as unknown as string],
-  ["resources_servers/example_multi_step/configs/example_multi_step.yaml", f119 as unknown as string],
-  ["resources_servers/example_multi_step/data/example.jsonl", f120 as unknown as string],
-  ["resources_servers/example_multi_step/data/example_metrics.json", f121 as unknown as string],
-  ["resources_servers/example_multi_step/data/example_rollouts.jsonl", f122 as unknown as string],
-  ["resources_servers/example_session_state_mgmt/configs/example_session_state_mgmt.yaml", f123 as unknown as string],
-  ["resources_servers/example_session_state_mgmt/data/example.jsonl", f124 as unknown as string],
-  ["resources_servers/example_session_state_mgmt/data/example_metrics.json", f125 as unknown as string],
-  ["resources_servers/example_session_state_mgmt/data/example_rollouts.jsonl", f126 as unknown as string],
-  ["resources_servers/example_single_tool_call/configs/example_single_tool_call.yaml", f127 as unknown as string],
-  ["resources_servers/example_single_tool_call/configs/example_single_tool_call_single_agent_turn.yaml", f128 as unknown as string],
-  ["resources_servers/example_single_tool_call/data/example.jsonl", f129 as unknown as string],
-  ["resources_servers/example_single_tool_call/data/example_metrics.json", f130 as unknown as string],
-  ["resources_servers/example_single_tool_call/data/example_rollouts.jsonl", f131 as unknown as string],
-  ["resources_servers/example_tool_call_multireward/README.md", f132 as unknown as string],
-  ["resources_servers/example_tool_call_multireward/configs/example_tool_call_multireward.yaml", f133 as unknown as string],
-  ["resources_servers/example_tool_call_multireward/data/example.jsonl", f134 as unknown as string],
-  ["resources_servers/example_tool_call_multireward/data/example_metrics.json", f135 as unknown as string],
-  ["resources_servers/example_tool_call_multireward/data/example_rollouts.jsonl", f136 as unknown as string],
-  ["resources_servers/format_verification/configs/citation_format.yaml", f137 as unknown as string],
-  ["resources_servers/format_verification/configs/freeform_formatting.yaml", f138 as unknown as string],
-  ["resources_servers/format_verification/data/ds2_freeform_formatting_example.jsonl", f139 as unknown as string],
-  ["resources_servers/format_verification/data/ds2_freeform_formatting_example_metrics.json", f140 as unknown as string],
-  ["resources_servers/format_verification/data/ds3_citation_format_example.jsonl", f141 as unknown as string],
-  ["resources_servers/format_verification/data/ds3_citation_format_example_metrics.json", f142 as unknown as string],
-  ["resources_servers/format_verification/data/example.jsonl", f143 as unknown as string],
-  ["resources_servers/format_verification/data/example_metrics.json", f144 as unknown as string],
-  ["resources_servers/format_verification/data/example_rollouts.jsonl", f145 as unknown as string],
-  ["resources_servers/gpqa_diamond/configs/gpqa_diamond.yaml", f146 as unknown as string],
-  ["resources_servers/gpqa_diamond/data/example.jsonl", f147 as unknown as string],
-  ["resources_servers/gpqa_diamond/data/example_metrics.json", f148 as unknown as string],
-  ["resources_servers/gpqa_diamond/data/example_rollouts.jsonl", f149 as unknown as string],
-  ["resources_servers/gui_coordinate/README.md", f150 as unknown as string],
-  ["resources_servers/gui_coordinate/configs/gui_coordinate.yaml", f151 as unknown as string],
-  ["resources_servers/gui_coordinate/data/example.jsonl", f152 as unknown as string],
-  ["resources_servers/gui_coordinate/data/example_metrics.json", f153 as unknown as string],
-  ["resources_servers/gui_coordinate/data/example_rollouts.jsonl", f154 as unknown as string],
-  ["resources_servers/iheval/configs/iheval.yaml", f155 as unknown as string],
-  ["resources_servers/iheval/configs/iheval_serve.yaml", f156 as unknown as string],
-  ["resources_servers/iheval/data/example.jsonl", f157 as unknown as string],
-  ["resources_servers/iheval/data/example_metrics.json", f158 as unknown as string],
-  ["resources_servers/iheval/data/example_rollouts.jsonl", f159 as unknown as string],
-  ["resources_servers/instruction_following/configs/instruction_following.yaml", f160 as unknown as string],
-  ["resources_servers/instruction_following/data/example.jsonl", f161 as unknown as string],
-  ["resources_servers/instruction_following/data/example_metrics.json", f162 as unknown as string],
-  ["resources_servers/instruction_following/data/example_rollouts.jsonl", f163 as unknown as string],
-  ["resources_servers/instruction_following/data/train_metrics.json", f164 as unknown as string],
-  ["resources_servers/lc_niah/README.md", f165 as unknown as string],
-  ["resources_servers/lc_niah/configs/lc_niah.yaml", f166 as unknown as string],
-  ["resources_servers/lc_niah/data/example.jsonl", f167 as unknown as string],
-  ["resources_servers/lc_niah/data/example_metrics.json", f168 as unknown as string],
-  ["resources_servers/lc_niah/data/example_rollouts.jsonl", f169 as unknown as string],
-  ["resources_servers/math_advanced_calculations/README.md", f170 as unknown as string],
-  ["resources_servers/math_advanced_calculations/configs/math_advanced_calculations.yaml", f171 as unknown as string],
-  ["resources_servers/math_advanced_calculations/data/example.jsonl", f172 as unknown as string],
-  ["resources_servers/math_advanced_calculations/data/example_metrics.json", f173 as unknown as string],
-  ["resources_servers/math_advanced_calculations/data/example_rollouts.jsonl", f174 as unknown as string],
-  ["resources_servers/math_with_autograder/configs/judge_gptoss20b.yaml", f175 as unknown as string],
-  ["resources_servers/math_with_autograder/configs/math_with_autograder.yaml", f176 as unknown as string],
-  ["resources_servers/math_with_autograder/data/example.jsonl", f177 as unknown as string],
-  ["resources_servers/math_with_autograder/data/example_metrics.json", f178 as unknown as string],
-  ["resources_servers/math_with_autograder/data/example_rollouts.jsonl", f179 as unknown as string],
-  ["resources_servers/math_with_autograder/prompts/judge.yaml", f180 as unknown as string],
-  ["resources_servers/math_with_judge/configs/math_with_judge.yaml", f181 as unknown as string],
-  ["resources_servers/math_with_judge/data/example.jsonl", f182 as unknown as string],
-  ["resources_servers/math_with_judge/data/example_metrics.json", f183 as unknown as string],
-  ["resources_servers/math_with_judge/data/example_rollouts.jsonl", f184 as unknown as string],
-  ["resources_servers/mcqa/configs/mcqa.yaml", f185 as unknown as string],
-  ["resources_servers/mcqa/data/example.jsonl", f186 as unknown as string],
-  ["resources_servers/mcqa/data/example_metrics.json", f187 as unknown as string],
-  ["resources_servers/mcqa/data/example_rollouts.jsonl", f188 as unknown as string],
-  ["resources_servers/mcqa/data/example_rollouts_with_template_metadata.jsonl", f189 as unknown as string],
-  ["resources_servers/mcqa/data/example_with_template_metadata.jsonl", f190 as unknown as string],
-  ["resources_servers/mcqa/data/example_with_template_metadata_metrics.json", f191 as unknown as string],
-  ["resources_servers/omniscience/configs/omniscience.yaml", f192 as unknown as string],
-  ["resources_servers/omniscience/data/example.jsonl", f193 as unknown as string],
-  ["resources_servers/omniscience/data/example_metrics.json", f194 as unknown as string],
-  ["resources_servers/omniscience/data/example_rollouts.jsonl", f195 as unknown as string],
-  ["resources_servers/omniscience/prompts/judge.yaml", f196 as unknown as string],
-  ["resources_servers/polymath/configs/polymath.yaml", f197 as unknown as string],
-  ["resources_servers/polymath/data/example.jsonl", f198 as unknown as string],
-  ["resources_servers/polymath/data/example_metrics.json", f199 as unknown as string],
-  ["resources_servers/polymath/data/example_rollouts.jsonl", f200 as unknown as string],
-  ["resources_servers/polymath/data/example_rollouts_materialized_inputs.jsonl", f201 as unknown as string],
-  ["resources_servers/simpleqa/configs/simpleqa.yaml", f202 as unknown as string],
-  ["resources_servers/simpleqa/data/example.jsonl", f203 as unknown as string],
-  ["resources_servers/simpleqa/data/example_metrics.json", f204 as unknown as string],
-  ["resources_servers/simpleqa/data/example_rollouts.jsonl", f205 as unknown as string],
-  ["resources_servers/simpleqa/prompts/judge.yaml", f206 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/README.md", f207 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/droid_pivot_single_step_tool_use_with_argument_comparison.yaml", f208 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/parallel_tool_calls_single_step_tool_use_with_argument_comparison.yaml", f209 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/search_pivot_single_step_tool_use_with_argument_comparison.yaml", f210 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/single_step_tool_use_with_argument_comparison.yaml", f211 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/swe_pivot_single_step_tool_use_with_argument_comparison.yaml", f212 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/toolcall_schema_single_step_tool_use_with_argument_comparison.yaml", f213 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/data/example.jsonl", f214 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/data/example_metrics.json", f215 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/data/example_rollouts.jsonl", f216 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example.jsonl", f217 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example_metrics.json", f218 as unknown as string],
-  ["resources_servers/string_match/README.md", f219 as unknown as string],
-  ["resources_servers/string_match/configs/string_match.yaml", f220 as unknown as string],
-  ["resources_servers/string_match/data/example.jsonl", f221 as unknown as string],
-  ["resources_servers/string_match/data/example_metrics.json", f222 as unknown as string],
-  ["resources_servers/string_match/data/example_rollouts.jsonl", f223 as unknown as string],
-  ["resources_servers/text_to_sql/configs/text_to_sql.yaml", f224 as unknown as string],
-  ["resources_servers/text_to_sql/data/example.jsonl", f225 as unknown as string],
-  ["resources_servers/text_to_sql/data/example_metrics.json", f226 as unknown as string],
-  ["resources_servers/text_to_sql/data/example_rollouts.jsonl", f227 as unknown as string],
-  ["resources_servers/text_to_sql/prompts/judge_prompt_template.txt", f228 as unknown as string],
-  ["resources_servers/text_to_sql/prompts/judge_system_message.txt", f229 as unknown as string],
-  ["resources_servers/xlam_fc/README.md", f230 as unknown as string],
-  ["resources_servers/xlam_fc/configs/xlam_fc.yaml", f231 as unknown as string],
-  ["resources_servers/xlam_fc/data/example.jsonl", f232 as unknown as string],
-  ["resources_servers/xlam_fc/data/example_metrics.json", f233 as unknown as string],
-  ["resources_servers/xlam_fc/data/example_rollouts.jsonl", f234 as unknown as string],
-  ["resources_servers/xstest/configs/xstest.yaml", f235 as unknown as string],
-  ["resources_servers/xstest/data/example.jsonl", f236 as unknown as string],
-  ["resources_servers/xstest/data/example_metrics.json", f237 as unknown as string],
-  ["resources_servers/xstest/data/example_rollouts.jsonl", f238 as unknown as string],
-  ["resources_servers/xstest/prompt_templates/wildguard_judge.txt", f239 as unknown as string],
-  ["resources_servers/xstest/prompt_templates/xstest_judge.txt", f240 as unknown as string],
-  ["responses_api_agents/non_executing_simple_agent/configs/non_executing_simple_agent.yaml", f241 as unknown as string],
-  ["responses_api_agents/simple_agent/configs/simple_agent.yaml", f242 as unknown as string],
-  ["responses_api_agents/tool_simulation_agent/configs/tool_simulation_agent.yaml", f243 as unknown as string],
-  ["responses_api_models/azure_openai_model/configs/azure_openai_model.yaml", f244 as unknown as string],
-  ["responses_api_models/openai_model/configs/openai_model.yaml", f245 as unknown as string],
-  ["responses_api_models/scripted_model/configs/scripted_model.yaml", f246 as unknown as string],
-  ["responses_api_models/vllm_model/configs/vllm_model.yaml", f247 as unknown as string],
-  ["responses_api_models/vllm_model/configs/vllm_model_for_training.yaml", f248 as unknown as string],
+  ["resources_servers/citation_if/README.md", f95 as unknown as string],
+  ["resources_servers/citation_if/configs/citation_if.yaml", f96 as unknown as string],
+  ["resources_servers/citation_if/data/example.jsonl", f97 as unknown as string],
+  ["resources_servers/citation_if/data/example_metrics.json", f98 as unknown as string],
+  ["resources_servers/citation_if/data/example_rollouts.jsonl", f99 as unknown as string],
+  ["resources_servers/code_gen/configs/code_gen.yaml", f100 as unknown as string],
+  ["resources_servers/code_gen/data/example.jsonl", f101 as unknown as string],
+  ["resources_servers/code_gen/data/example_metrics.json", f102 as unknown as string],
+  ["resources_servers/code_gen/data/example_rollouts.jsonl", f103 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/configs/equivalence_llm_judge.yaml", f104 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/configs/lc_judge.yaml", f105 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/configs/nl2bash-equivalency.yaml", f106 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/data/example.jsonl", f107 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/data/example_metrics.json", f108 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/data/example_metrics_openqa.json", f109 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/data/example_nl2bash.jsonl", f110 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/data/example_openqa.jsonl", f111 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/data/example_openqa_metrics.json", f112 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/data/example_prepare.jsonl", f113 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/data/example_rollouts.jsonl", f114 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/data/example_rollouts_openqa.jsonl", f115 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/prompt_templates/equivalence_llm_judge.txt", f116 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/prompt_templates/lc.txt", f117 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/prompt_templates/lc_judge.txt", f118 as unknown as string],
+  ["resources_servers/equivalence_rule/README.md", f119 as unknown as string],
+  ["resources_servers/equivalence_rule/configs/lc.yaml", f120 as unknown as string],
+  ["resources_servers/equivalence_rule/data/example.jsonl", f121 as unknown as string],
+  ["resources_servers/equivalence_rule/data/example_metrics.json", f122 as unknown as string],
+  ["resources_servers/equivalence_rule/data/example_rollouts.jsonl", f123 as unknown as string],
+  ["resources_servers/example_multi_step/configs/example_multi_step.yaml", f124 as unknown as string],
+  ["resources_servers/example_multi_step/data/example.jsonl", f125 as unknown as string],
+  ["resources_servers/example_multi_step/data/example_metrics.json", f126 as unknown as string],
+  ["resources_servers/example_multi_step/data/example_rollouts.jsonl", f127 as unknown as string],
+  ["resources_servers/example_session_state_mgmt/configs/example_session_state_mgmt.yaml", f128 as unknown as string],
+  ["resources_servers/example_session_state_mgmt/data/example.jsonl", f129 as unknown as string],
+  ["resources_servers/example_session_state_mgmt/data/example_metrics.json", f130 as unknown as string],
+  ["resources_servers/example_session_state_mgmt/data/example_rollouts.jsonl", f131 as unknown as string],
+  ["resources_servers/example_single_tool_call/configs/example_single_tool_call.yaml", f132 as unknown as string],
+  ["resources_servers/example_single_tool_call/configs/example_single_tool_call_single_agent_turn.yaml", f133 as unknown as string],
+  ["resources_servers/example_single_tool_call/data/example.jsonl", f134 as unknown as string],
+  ["resources_servers/example_single_tool_call/data/example_metrics.json", f135 as unknown as string],
+  ["resources_servers/example_single_tool_call/data/example_rollouts.jsonl", f136 as unknown as string],
+  ["resources_servers/example_tool_call_multireward/README.md", f137 as unknown as string],
+  ["resources_servers/example_tool_call_multireward/configs/example_tool_call_multireward.yaml", f138 as unknown as string],
+  ["resources_servers/example_tool_call_multireward/data/example.jsonl", f139 as unknown as string],
+  ["resources_servers/example_tool_call_multireward/data/example_metrics.json", f140 as unknown as string],
+  ["resources_servers/example_tool_call_multireward/data/example_rollouts.jsonl", f141 as unknown as string],
+  ["resources_servers/format_verification/configs/citation_format.yaml", f142 as unknown as string],
+  ["resources_servers/format_verification/configs/freeform_formatting.yaml", f143 as unknown as string],
+  ["resources_servers/format_verification/data/ds2_freeform_formatting_example.jsonl", f144 as unknown as string],
+  ["resources_servers/format_verification/data/ds2_freeform_formatting_example_metrics.json", f145 as unknown as string],
+  ["resources_servers/format_verification/data/ds3_citation_format_example.jsonl", f146 as unknown as string],
+  ["resources_servers/format_verification/data/ds3_citation_format_example_metrics.json", f147 as unknown as string],
+  ["resources_servers/format_verification/data/example.jsonl", f148 as unknown as string],
+  ["resources_servers/format_verification/data/example_metrics.json", f149 as unknown as string],
+  ["resources_servers/format_verification/data/example_rollouts.jsonl", f150 as unknown as string],
+  ["resources_servers/gpqa_diamond/configs/gpqa_diamond.yaml", f151 as unknown as string],
+  ["resources_servers/gpqa_diamond/data/example.jsonl", f152 as unknown as string],
+  ["resources_servers/gpqa_diamond/data/example_metrics.json", f153 as unknown as string],
+  ["resources_servers/gpqa_diamond/data/example_rollouts.jsonl", f154 as unknown as string],
+  ["resources_servers/gui_coordinate/README.md", f155 as unknown as string],
+  ["resources_servers/gui_coordinate/configs/gui_coordinate.yaml", f156 as unknown as string],
+  ["resources_servers/gui_coordinate/data/example.jsonl", f157 as unknown as string],
+  ["resources_servers/gui_coordinate/data/example_metrics.json", f158 as unknown as string],
+  ["resources_servers/gui_coordinate/data/example_rollouts.jsonl", f159 as unknown as string],
+  ["resources_servers/iheval/configs/iheval.yaml", f160 as unknown as string],
+  ["resources_servers/iheval/configs/iheval_serve.yaml", f161 as unknown as string],
+  ["resources_servers/iheval/data/example.jsonl", f162 as unknown as string],
+  ["resources_servers/iheval/data/example_metrics.json", f163 as unknown as string],
+  ["resources_servers/iheval/data/example_rollouts.jsonl", f164 as unknown as string],
+  ["resources_servers/instruction_following/configs/instruction_following.yaml", f165 as unknown as string],
+  ["resources_servers/instruction_following/data/example.jsonl", f166 as unknown as string],
+  ["resources_servers/instruction_following/data/example_metrics.json", f167 as unknown as string],
+  ["resources_servers/instruction_following/data/example_rollouts.jsonl", f168 as unknown as string],
+  ["resources_servers/instruction_following/data/train_metrics.json", f169 as unknown as string],
+  ["resources_servers/lc_niah/README.md", f170 as unknown as string],
+  ["resources_servers/lc_niah/configs/lc_niah.yaml", f171 as unknown as string],
+  ["resources_servers/lc_niah/data/example.jsonl", f172 as unknown as string],
+  ["resources_servers/lc_niah/data/example_metrics.json", f173 as unknown as string],
+  ["resources_servers/lc_niah/data/example_rollouts.jsonl", f174 as unknown as string],
+  ["resources_servers/math_advanced_calculations/README.md", f175 as unknown as string],
+  ["resources_servers/math_advanced_calculations/configs/math_advanced_calculations.yaml", f176 as unknown as string],
+  ["resources_servers/math_advanced_calculations/data/example.jsonl", f177 as unknown as string],
+  ["resources_servers/math_advanced_calculations/data/example_metrics.json", f178 as unknown as string],
+  ["resources_servers/math_advanced_calculations/data/example_rollouts.jsonl", f179 as unknown as string],
+  ["resources_servers/math_with_autograder/configs/judge_gptoss20b.yaml", f180 as unknown as string],
+  ["resources_servers/math_with_autograder/configs/math_with_autograder.yaml", f181 as unknown as string],
+  ["resources_servers/math_with_autograder/data/example.jsonl", f182 as unknown as string],
+  ["resources_servers/math_with_autograder/data/example_metrics.json", f183 as unknown as string],
+  ["resources_servers/math_with_autograder/data/example_rollouts.jsonl", f184 as unknown as string],
+  ["resources_servers/math_with_autograder/prompts/judge.yaml", f185 as unknown as string],
+  ["resources_servers/math_with_judge/configs/math_with_judge.yaml", f186 as unknown as string],
+  ["resources_servers/math_with_judge/data/example.jsonl", f187 as unknown as string],
+  ["resources_servers/math_with_judge/data/example_metrics.json", f188 as unknown as string],
+  ["resources_servers/math_with_judge/data/example_rollouts.jsonl", f189 as unknown as string],
+  ["resources_servers/mcqa/configs/mcqa.yaml", f190 as unknown as string],
+  ["resources_servers/mcqa/data/example.jsonl", f191 as unknown as string],
+  ["resources_servers/mcqa/data/example_metrics.json", f192 as unknown as string],
+  ["resources_servers/mcqa/data/example_rollouts.jsonl", f193 as unknown as string],
+  ["resources_servers/mcqa/data/example_rollouts_with_template_metadata.jsonl", f194 as unknown as string],
+  ["resources_servers/mcqa/data/example_with_template_metadata.jsonl", f195 as unknown as string],
+  ["resources_servers/mcqa/data/example_with_template_metadata_metrics.json", f196 as unknown as string],
+  ["resources_servers/omniscience/configs/omniscience.yaml", f197 as unknown as string],
+  ["resources_servers/omniscience/data/example.jsonl", f198 as unknown as string],
+  ["resources_servers/omniscience/data/example_metrics.json", f199 as unknown as string],
+  ["resources_servers/omniscience/data/example_rollouts.jsonl", f200 as unknown as string],
+  ["resources_servers/omniscience/prompts/judge.yaml", f201 as unknown as string],
+  ["resources_servers/polymath/configs/polymath.yaml", f202 as unknown as string],
+  ["resources_servers/polymath/data/example.jsonl", f203 as unknown as string],
+  ["resources_servers/polymath/data/example_metrics.json", f204 as unknown as string],
+  ["resources_servers/polymath/data/example_rollouts.jsonl", f205 as unknown as string],
+  ["resources_servers/polymath/data/example_rollouts_materialized_inputs.jsonl", f206 as unknown as string],
+  ["resources_servers/simpleqa/configs/simpleqa.yaml", f207 as unknown as string],
+  ["resources_servers/simpleqa/data/example.jsonl", f208 as unknown as string],
+  ["resources_servers/simpleqa/data/example_metrics.json", f209 as unknown as string],
+  ["resources_servers/simpleqa/data/example_rollouts.jsonl", f210 as unknown as string],
+  ["resources_servers/simpleqa/prompts/judge.yaml", f211 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/README.md", f212 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/droid_pivot_single_step_tool_use_with_argument_comparison.yaml", f213 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/parallel_tool_calls_single_step_tool_use_with_argument_comparison.yaml", f214 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/search_pivot_single_step_tool_use_with_argument_comparison.yaml", f215 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/single_step_tool_use_with_argument_comparison.yaml", f216 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/swe_pivot_single_step_tool_use_with_argument_comparison.yaml", f217 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/toolcall_schema_single_step_tool_use_with_argument_comparison.yaml", f218 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/data/example.jsonl", f219 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/data/example_metrics.json", f220 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/data/example_rollouts.jsonl", f221 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example.jsonl", f222 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example_metrics.json", f223 as unknown as string],
+  ["resources_servers/string_match/README.md", f224 as unknown as string],
+  ["resources_servers/string_match/configs/string_match.yaml", f225 as unknown as string],
+  ["resources_servers/string_match/data/example.jsonl", f226 as unknown as string],
+  ["resources_servers/string_match/data/example_metrics.json", f227 as unknown as string],
+  ["resources_servers/string_match/data/example_rollouts.jsonl", f228 as unknown as string],
+  ["resources_servers/text_to_sql/configs/text_to_sql.yaml", f229 as unknown as string],
+  ["resources_servers/text_to_sql/data/example.jsonl", f230 as unknown as string],
+  ["resources_servers/text_to_sql/data/example_metrics.json", f231 as unknown as string],
+  ["resources_servers/text_to_sql/data/example_rollouts.jsonl", f232 as unknown as string],
+  ["resources_servers/text_to_sql/prompts/judge_prompt_template.txt", f233 as unknown as string],
+  ["resources_servers/text_to_sql/prompts/judge_system_message.txt", f234 as unknown as string],
+  ["resources_servers/xlam_fc/README.md", f235 as unknown as string],
+  ["resources_servers/xlam_fc/configs/xlam_fc.yaml", f236 as unknown as string],
+  ["resources_servers/xlam_fc/data/example.jsonl", f237 as unknown as string],
+  ["resources_servers/xlam_fc/data/example_metrics.json", f238 as unknown as string],
+  ["resources_servers/xlam_fc/data/example_rollouts.jsonl", f239 as unknown as string],
+  ["resources_servers/xstest/configs/xstest.yaml", f240 as unknown as string],
+  ["resources_servers/xstest/data/example.jsonl", f241 as unknown as string],
+  ["resources_servers/xstest/data/example_metrics.json", f242 as unknown as string],
+  ["resources_servers/xstest/data/example_rollouts.jsonl", f243 as unknown as string],
+  ["resources_servers/xstest/prompt_templates/wildguard_judge.txt", f244 as unknown as string],
+  ["resources_servers/xstest/prompt_templates/xstest_judge.txt", f245 as unknown as string],
+  ["responses_api_agents/non_executing_simple_agent/configs/non_executing_simple_agent.yaml", f246 as unknown as string],
+  ["responses_api_agents/simple_agent/configs/simple_agent.yaml", f247 as unknown as string],
+  ["responses_api_agents/tool_simulation_agent/configs/tool_simulation_agent.yaml", f248 as unknown as string],
+  ["responses_api_models/azure_openai_model/configs/azure_openai_model.yaml", f249 as unknown as string],
+  ["responses_api_models/openai_model/configs/openai_model.yaml", f250 as unknown as string],
+  ["responses_api_models/scripted_model/configs/scripted_model.yaml", f251 as unknown as string],
+  ["responses_api_models/vllm_model/configs/vllm_model.yaml", f252 as unknown as string],
+  ["responses_api_models/vllm_model/configs/vllm_model_for_training.yaml", f253 as unknown as string],
 ];
