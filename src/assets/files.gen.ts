@@ -159,100 +159,105 @@ import f156 from "../../assets/resources_servers/gui_coordinate/configs/gui_coor
 import f157 from "../../assets/resources_servers/gui_coordinate/data/example.jsonl" with { type: "text" };
 import f158 from "../../assets/resources_servers/gui_coordinate/data/example_metrics.json" with { type: "text" };
 import f159 from "../../assets/resources_servers/gui_coordinate/data/example_rollouts.jsonl" with { type: "text" };
-import f160 from "../../assets/resources_servers/iheval/configs/iheval.yaml" with { type: "text" };
-import f161 from "../../assets/resources_servers/iheval/configs/iheval_serve.yaml" with { type: "text" };
-import f162 from "../../assets/resources_servers/iheval/data/example.jsonl" with { type: "text" };
-import f163 from "../../assets/resources_servers/iheval/data/example_metrics.json" with { type: "text" };
-import f164 from "../../assets/resources_servers/iheval/data/example_rollouts.jsonl" with { type: "text" };
-import f165 from "../../assets/resources_servers/instruction_following/configs/instruction_following.yaml" with { type: "text" };
-import f166 from "../../assets/resources_servers/instruction_following/data/example.jsonl" with { type: "text" };
-import f167 from "../../assets/resources_servers/instruction_following/data/example_metrics.json" with { type: "text" };
-import f168 from "../../assets/resources_servers/instruction_following/data/example_rollouts.jsonl" with { type: "text" };
-import f169 from "../../assets/resources_servers/instruction_following/data/train_metrics.json" with { type: "text" };
-import f170 from "../../assets/resources_servers/lc_niah/README.md" with { type: "text" };
-import f171 from "../../assets/resources_servers/lc_niah/configs/lc_niah.yaml" with { type: "text" };
-import f172 from "../../assets/resources_servers/lc_niah/data/example.jsonl" with { type: "text" };
-import f173 from "../../assets/resources_servers/lc_niah/data/example_metrics.json" with { type: "text" };
-import f174 from "../../assets/resources_servers/lc_niah/data/example_rollouts.jsonl" with { type: "text" };
-import f175 from "../../assets/resources_servers/math_advanced_calculations/README.md" with { type: "text" };
-import f176 from "../../assets/resources_servers/math_advanced_calculations/configs/math_advanced_calculations.yaml" with { type: "text" };
-import f177 from "../../assets/resources_servers/math_advanced_calculations/data/example.jsonl" with { type: "text" };
-import f178 from "../../assets/resources_servers/math_advanced_calculations/data/example_metrics.json" with { type: "text" };
-import f179 from "../../assets/resources_servers/math_advanced_calculations/data/example_rollouts.jsonl" with { type: "text" };
-import f180 from "../../assets/resources_servers/math_with_autograder/configs/judge_gptoss20b.yaml" with { type: "text" };
-import f181 from "../../assets/resources_servers/math_with_autograder/configs/math_with_autograder.yaml" with { type: "text" };
-import f182 from "../../assets/resources_servers/math_with_autograder/data/example.jsonl" with { type: "text" };
-import f183 from "../../assets/resources_servers/math_with_autograder/data/example_metrics.json" with { type: "text" };
-import f184 from "../../assets/resources_servers/math_with_autograder/data/example_rollouts.jsonl" with { type: "text" };
-import f185 from "../../assets/resources_servers/math_with_autograder/prompts/judge.yaml" with { type: "text" };
-import f186 from "../../assets/resources_servers/math_with_judge/configs/math_with_judge.yaml" with { type: "text" };
-import f187 from "../../assets/resources_servers/math_with_judge/data/example.jsonl" with { type: "text" };
-import f188 from "../../assets/resources_servers/math_with_judge/data/example_metrics.json" with { type: "text" };
-import f189 from "../../assets/resources_servers/math_with_judge/data/example_rollouts.jsonl" with { type: "text" };
-import f190 from "../../assets/resources_servers/mcqa/configs/mcqa.yaml" with { type: "text" };
-import f191 from "../../assets/resources_servers/mcqa/data/example.jsonl" with { type: "text" };
-import f192 from "../../assets/resources_servers/mcqa/data/example_metrics.json" with { type: "text" };
-import f193 from "../../assets/resources_servers/mcqa/data/example_rollouts.jsonl" with { type: "text" };
-import f194 from "../../assets/resources_servers/mcqa/data/example_rollouts_with_template_metadata.jsonl" with { type: "text" };
-import f195 from "../../assets/resources_servers/mcqa/data/example_with_template_metadata.jsonl" with { type: "text" };
-import f196 from "../../assets/resources_servers/mcqa/data/example_with_template_metadata_metrics.json" with { type: "text" };
-import f197 from "../../assets/resources_servers/omniscience/configs/omniscience.yaml" with { type: "text" };
-import f198 from "../../assets/resources_servers/omniscience/data/example.jsonl" with { type: "text" };
-import f199 from "../../assets/resources_servers/omniscience/data/example_metrics.json" with { type: "text" };
-import f200 from "../../assets/resources_servers/omniscience/data/example_rollouts.jsonl" with { type: "text" };
-import f201 from "../../assets/resources_servers/omniscience/prompts/judge.yaml" with { type: "text" };
-import f202 from "../../assets/resources_servers/polymath/configs/polymath.yaml" with { type: "text" };
-import f203 from "../../assets/resources_servers/polymath/data/example.jsonl" with { type: "text" };
-import f204 from "../../assets/resources_servers/polymath/data/example_metrics.json" with { type: "text" };
-import f205 from "../../assets/resources_servers/polymath/data/example_rollouts.jsonl" with { type: "text" };
-import f206 from "../../assets/resources_servers/polymath/data/example_rollouts_materialized_inputs.jsonl" with { type: "text" };
-import f207 from "../../assets/resources_servers/simpleqa/configs/simpleqa.yaml" with { type: "text" };
-import f208 from "../../assets/resources_servers/simpleqa/data/example.jsonl" with { type: "text" };
-import f209 from "../../assets/resources_servers/simpleqa/data/example_metrics.json" with { type: "text" };
-import f210 from "../../assets/resources_servers/simpleqa/data/example_rollouts.jsonl" with { type: "text" };
-import f211 from "../../assets/resources_servers/simpleqa/prompts/judge.yaml" with { type: "text" };
-import f212 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/README.md" with { type: "text" };
-import f213 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/droid_pivot_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
-import f214 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/parallel_tool_calls_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
-import f215 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/search_pivot_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
-import f216 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
-import f217 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/swe_pivot_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
-import f218 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/toolcall_schema_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
-import f219 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/example.jsonl" with { type: "text" };
-import f220 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/example_metrics.json" with { type: "text" };
-import f221 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/example_rollouts.jsonl" with { type: "text" };
-import f222 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example.jsonl" with { type: "text" };
-import f223 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example_metrics.json" with { type: "text" };
-import f224 from "../../assets/resources_servers/string_match/README.md" with { type: "text" };
-import f225 from "../../assets/resources_servers/string_match/configs/string_match.yaml" with { type: "text" };
-import f226 from "../../assets/resources_servers/string_match/data/example.jsonl" with { type: "text" };
-import f227 from "../../assets/resources_servers/string_match/data/example_metrics.json" with { type: "text" };
-import f228 from "../../assets/resources_servers/string_match/data/example_rollouts.jsonl" with { type: "text" };
-import f229 from "../../assets/resources_servers/text_to_sql/configs/text_to_sql.yaml" with { type: "text" };
-import f230 from "../../assets/resources_servers/text_to_sql/data/example.jsonl" with { type: "text" };
-import f231 from "../../assets/resources_servers/text_to_sql/data/example_metrics.json" with { type: "text" };
-import f232 from "../../assets/resources_servers/text_to_sql/data/example_rollouts.jsonl" with { type: "text" };
-import f233 from "../../assets/resources_servers/text_to_sql/prompts/judge_prompt_template.txt" with { type: "text" };
-import f234 from "../../assets/resources_servers/text_to_sql/prompts/judge_system_message.txt" with { type: "text" };
-import f235 from "../../assets/resources_servers/xlam_fc/README.md" with { type: "text" };
-import f236 from "../../assets/resources_servers/xlam_fc/configs/xlam_fc.yaml" with { type: "text" };
-import f237 from "../../assets/resources_servers/xlam_fc/data/example.jsonl" with { type: "text" };
-import f238 from "../../assets/resources_servers/xlam_fc/data/example_metrics.json" with { type: "text" };
-import f239 from "../../assets/resources_servers/xlam_fc/data/example_rollouts.jsonl" with { type: "text" };
-import f240 from "../../assets/resources_servers/xstest/configs/xstest.yaml" with { type: "text" };
-import f241 from "../../assets/resources_servers/xstest/data/example.jsonl" with { type: "text" };
-import f242 from "../../assets/resources_servers/xstest/data/example_metrics.json" with { type: "text" };
-import f243 from "../../assets/resources_servers/xstest/data/example_rollouts.jsonl" with { type: "text" };
-import f244 from "../../assets/resources_servers/xstest/prompt_templates/wildguard_judge.txt" with { type: "text" };
-import f245 from "../../assets/resources_servers/xstest/prompt_templates/xstest_judge.txt" with { type: "text" };
-import f246 from "../../assets/responses_api_agents/non_executing_simple_agent/configs/non_executing_simple_agent.yaml" with { type: "text" };
-import f247 from "../../assets/responses_api_agents/simple_agent/configs/simple_agent.yaml" with { type: "text" };
-import f248 from "../../assets/responses_api_agents/tool_simulation_agent/configs/tool_simulation_agent.yaml" with { type: "text" };
-import f249 from "../../assets/responses_api_models/azure_openai_model/configs/azure_openai_model.yaml" with { type: "text" };
-import f250 from "../../assets/responses_api_models/openai_model/configs/openai_model.yaml" with { type: "text" };
-import f251 from "../../assets/responses_api_models/scripted_model/configs/scripted_model.yaml" with { type: "text" };
-import f252 from "../../assets/responses_api_models/vllm_model/configs/vllm_model.yaml" with { type: "text" };
-import f253 from "../../assets/responses_api_models/vllm_model/configs/vllm_model_for_training.yaml" with { type: "text" };
+import f160 from "../../assets/resources_servers/hotpotqa_qa/README.md" with { type: "text" };
+import f161 from "../../assets/resources_servers/hotpotqa_qa/configs/hotpotqa_qa.yaml" with { type: "text" };
+import f162 from "../../assets/resources_servers/hotpotqa_qa/data/example.jsonl" with { type: "text" };
+import f163 from "../../assets/resources_servers/hotpotqa_qa/data/example_metrics.json" with { type: "text" };
+import f164 from "../../assets/resources_servers/hotpotqa_qa/data/example_rollouts.jsonl" with { type: "text" };
+import f165 from "../../assets/resources_servers/iheval/configs/iheval.yaml" with { type: "text" };
+import f166 from "../../assets/resources_servers/iheval/configs/iheval_serve.yaml" with { type: "text" };
+import f167 from "../../assets/resources_servers/iheval/data/example.jsonl" with { type: "text" };
+import f168 from "../../assets/resources_servers/iheval/data/example_metrics.json" with { type: "text" };
+import f169 from "../../assets/resources_servers/iheval/data/example_rollouts.jsonl" with { type: "text" };
+import f170 from "../../assets/resources_servers/instruction_following/configs/instruction_following.yaml" with { type: "text" };
+import f171 from "../../assets/resources_servers/instruction_following/data/example.jsonl" with { type: "text" };
+import f172 from "../../assets/resources_servers/instruction_following/data/example_metrics.json" with { type: "text" };
+import f173 from "../../assets/resources_servers/instruction_following/data/example_rollouts.jsonl" with { type: "text" };
+import f174 from "../../assets/resources_servers/instruction_following/data/train_metrics.json" with { type: "text" };
+import f175 from "../../assets/resources_servers/lc_niah/README.md" with { type: "text" };
+import f176 from "../../assets/resources_servers/lc_niah/configs/lc_niah.yaml" with { type: "text" };
+import f177 from "../../assets/resources_servers/lc_niah/data/example.jsonl" with { type: "text" };
+import f178 from "../../assets/resources_servers/lc_niah/data/example_metrics.json" with { type: "text" };
+import f179 from "../../assets/resources_servers/lc_niah/data/example_rollouts.jsonl" with { type: "text" };
+import f180 from "../../assets/resources_servers/math_advanced_calculations/README.md" with { type: "text" };
+import f181 from "../../assets/resources_servers/math_advanced_calculations/configs/math_advanced_calculations.yaml" with { type: "text" };
+import f182 from "../../assets/resources_servers/math_advanced_calculations/data/example.jsonl" with { type: "text" };
+import f183 from "../../assets/resources_servers/math_advanced_calculations/data/example_metrics.json" with { type: "text" };
+import f184 from "../../assets/resources_servers/math_advanced_calculations/data/example_rollouts.jsonl" with { type: "text" };
+import f185 from "../../assets/resources_servers/math_with_autograder/configs/judge_gptoss20b.yaml" with { type: "text" };
+import f186 from "../../assets/resources_servers/math_with_autograder/configs/math_with_autograder.yaml" with { type: "text" };
+import f187 from "../../assets/resources_servers/math_with_autograder/data/example.jsonl" with { type: "text" };
+import f188 from "../../assets/resources_servers/math_with_autograder/data/example_metrics.json" with { type: "text" };
+import f189 from "../../assets/resources_servers/math_with_autograder/data/example_rollouts.jsonl" with { type: "text" };
+import f190 from "../../assets/resources_servers/math_with_autograder/prompts/judge.yaml" with { type: "text" };
+import f191 from "../../assets/resources_servers/math_with_judge/configs/math_with_judge.yaml" with { type: "text" };
+import f192 from "../../assets/resources_servers/math_with_judge/data/example.jsonl" with { type: "text" };
+import f193 from "../../assets/resources_servers/math_with_judge/data/example_metrics.json" with { type: "text" };
+import f194 from "../../assets/resources_servers/math_with_judge/data/example_rollouts.jsonl" with { type: "text" };
+import f195 from "../../assets/resources_servers/mcqa/configs/mcqa.yaml" with { type: "text" };
+import f196 from "../../assets/resources_servers/mcqa/data/example.jsonl" with { type: "text" };
+import f197 from "../../assets/resources_servers/mcqa/data/example_metrics.json" with { type: "text" };
+import f198 from "../../assets/resources_servers/mcqa/data/example_rollouts.jsonl" with { type: "text" };
+import f199 from "../../assets/resources_servers/mcqa/data/example_rollouts_with_template_metadata.jsonl" with { type: "text" };
+import f200 from "../../assets/resources_servers/mcqa/data/example_with_template_metadata.jsonl" with { type: "text" };
+import f201 from "../../assets/resources_servers/mcqa/data/example_with_template_metadata_metrics.json" with { type: "text" };
+import f202 from "../../assets/resources_servers/omniscience/configs/omniscience.yaml" with { type: "text" };
+import f203 from "../../assets/resources_servers/omniscience/data/example.jsonl" with { type: "text" };
+import f204 from "../../assets/resources_servers/omniscience/data/example_metrics.json" with { type: "text" };
+import f205 from "../../assets/resources_servers/omniscience/data/example_rollouts.jsonl" with { type: "text" };
+import f206 from "../../assets/resources_servers/omniscience/prompts/judge.yaml" with { type: "text" };
+import f207 from "../../assets/resources_servers/polymath/configs/polymath.yaml" with { type: "text" };
+import f208 from "../../assets/resources_servers/polymath/data/example.jsonl" with { type: "text" };
+import f209 from "../../assets/resources_servers/polymath/data/example_metrics.json" with { type: "text" };
+import f210 from "../../assets/resources_servers/polymath/data/example_rollouts.jsonl" with { type: "text" };
+import f211 from "../../assets/resources_servers/polymath/data/example_rollouts_materialized_inputs.jsonl" with { type: "text" };
+import f212 from "../../assets/resources_servers/simpleqa/configs/simpleqa.yaml" with { type: "text" };
+import f213 from "../../assets/resources_servers/simpleqa/data/example.jsonl" with { type: "text" };
+import f214 from "../../assets/resources_servers/simpleqa/data/example_metrics.json" with { type: "text" };
+import f215 from "../../assets/resources_servers/simpleqa/data/example_rollouts.jsonl" with { type: "text" };
+import f216 from "../../assets/resources_servers/simpleqa/prompts/judge.yaml" with { type: "text" };
+import f217 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/README.md" with { type: "text" };
+import f218 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/droid_pivot_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
+import f219 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/parallel_tool_calls_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
+import f220 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/search_pivot_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
+import f221 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
+import f222 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/swe_pivot_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
+import f223 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/toolcall_schema_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
+import f224 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/example.jsonl" with { type: "text" };
+import f225 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/example_metrics.json" with { type: "text" };
+import f226 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/example_rollouts.jsonl" with { type: "text" };
+import f227 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example.jsonl" with { type: "text" };
+import f228 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example_metrics.json" with { type: "text" };
+import f229 from "../../assets/resources_servers/string_match/README.md" with { type: "text" };
+import f230 from "../../assets/resources_servers/string_match/configs/string_match.yaml" with { type: "text" };
+import f231 from "../../assets/resources_servers/string_match/data/example.jsonl" with { type: "text" };
+import f232 from "../../assets/resources_servers/string_match/data/example_metrics.json" with { type: "text" };
+import f233 from "../../assets/resources_servers/string_match/data/example_rollouts.jsonl" with { type: "text" };
+import f234 from "../../assets/resources_servers/text_to_sql/configs/text_to_sql.yaml" with { type: "text" };
+import f235 from "../../assets/resources_servers/text_to_sql/data/example.jsonl" with { type: "text" };
+import f236 from "../../assets/resources_servers/text_to_sql/data/example_metrics.json" with { type: "text" };
+import f237 from "../../assets/resources_servers/text_to_sql/data/example_rollouts.jsonl" with { type: "text" };
+import f238 from "../../assets/resources_servers/text_to_sql/prompts/judge_prompt_template.txt" with { type: "text" };
+import f239 from "../../assets/resources_servers/text_to_sql/prompts/judge_system_message.txt" with { type: "text" };
+import f240 from "../../assets/resources_servers/xlam_fc/README.md" with { type: "text" };
+import f241 from "../../assets/resources_servers/xlam_fc/configs/xlam_fc.yaml" with { type: "text" };
+import f242 from "../../assets/resources_servers/xlam_fc/data/example.jsonl" with { type: "text" };
+import f243 from "../../assets/resources_servers/xlam_fc/data/example_metrics.json" with { type: "text" };
+import f244 from "../../assets/resources_servers/xlam_fc/data/example_rollouts.jsonl" with { type: "text" };
+import f245 from "../../assets/resources_servers/xstest/configs/xstest.yaml" with { type: "text" };
+import f246 from "../../assets/resources_servers/xstest/data/example.jsonl" with { type: "text" };
+import f247 from "../../assets/resources_servers/xstest/data/example_metrics.json" with { type: "text" };
+import f248 from "../../assets/resources_servers/xstest/data/example_rollouts.jsonl" with { type: "text" };
+import f249 from "../../assets/resources_servers/xstest/prompt_templates/wildguard_judge.txt" with { type: "text" };
+import f250 from "../../assets/resources_servers/xstest/prompt_templates/xstest_judge.txt" with { type: "text" };
+import f251 from "../../assets/responses_api_agents/non_executing_simple_agent/configs/non_executing_simple_agent.yaml" with { type: "text" };
+import f252 from "../../assets/responses_api_agents/simple_agent/configs/simple_agent.yaml" with { type: "text" };
+import f253 from "../../assets/responses_api_agents/tool_simulation_agent/configs/tool_simulation_agent.yaml" with { type: "text" };
+import f254 from "../../assets/responses_api_models/azure_openai_model/configs/azure_openai_model.yaml" with { type: "text" };
+import f255 from "../../assets/responses_api_models/openai_model/configs/openai_model.yaml" with { type: "text" };
+import f256 from "../../assets/responses_api_models/scripted_model/configs/scripted_model.yaml" with { type: "text" };
+import f257 from "../../assets/responses_api_models/vllm_model/configs/vllm_model.yaml" with { type: "text" };
+import f258 from "../../assets/responses_api_models/vllm_model/configs/vllm_model_for_training.yaml" with { type: "text" };
 
 /** Embedded install root: [relative path, file text] pairs (digest.gen.ts holds their digest). */
 export const ASSET_FILES: [string, string][] = [
@@ -416,98 +421,103 @@ export const ASSET_FILES: [string, string][] = [
   ["resources_servers/gui_coordinate/data/example.jsonl", f157 as unknown as string],
   ["resources_servers/gui_coordinate/data/example_metrics.json", f158 as unknown as string],
   ["resources_servers/gui_coordinate/data/example_rollouts.jsonl", f159 as unknown as string],
-  ["resources_servers/iheval/configs/iheval.yaml", f160 as unknown as string],
-  ["resources_servers/iheval/configs/iheval_serve.yaml", f161 as unknown as string],
-  ["resources_servers/iheval/data/example.jsonl", f162 as unknown as string],
-  ["resources_servers/iheval/data/example_metrics.json", f163 as unknown as string],
-  ["resources_servers/iheval/data/example_rollouts.jsonl", f164 as unknown as string],
-  ["resources_servers/instruction_following/configs/instruction_following.yaml", f165 as unknown as string],
-  ["resources_servers/instruction_following/data/example.jsonl", f166 as unknown as string],
-  ["resources_servers/instruction_following/data/example_metrics.json", f167 as unknown as string],
-  ["resources_servers/instruction_following/data/example_rollouts.jsonl", f168 as unknown as string],
-  ["resources_servers/instruction_following/data/train_metrics.json", f169 as unknown as string],
-  ["resources_servers/lc_niah/README.md", f170 as unknown as string],
-  ["resources_servers/lc_niah/configs/lc_niah.yaml", f171 as unknown as string],
-  ["resources_servers/lc_niah/data/example.jsonl", f172 as unknown as string],
-  ["resources_servers/lc_niah/data/example_metrics.json", f173 as unknown as string],
-  ["resources_servers/lc_niah/data/example_rollouts.jsonl", f174 as unknown as string],
-  ["resources_servers/math_advanced_calculations/README.md", f175 as unknown as string],
-  ["resources_servers/math_advanced_calculations/configs/math_advanced_calculations.yaml", f176 as unknown as string],
-  ["resources_servers/math_advanced_calculations/data/example.jsonl", f177 as unknown as string],
-  ["resources_servers/math_advanced_calculations/data/example_metrics.json", f178 as unknown as string],
-  ["resources_servers/math_advanced_calculations/data/example_rollouts.jsonl", f179 as unknown as string],
-  ["resources_servers/math_with_autograder/configs/judge_gptoss20b.yaml", f180 as unknown as string],
-  ["resources_servers/math_with_autograder/configs/math_with_autograder.yaml", f181 as unknown as string],
-  ["resources_servers/math_with_autograder/data/example.jsonl", f182 as unknown as string],
-  ["resources_servers/math_with_autograder/data/example_metrics.json", f183 as unknown as string],
-  ["resources_servers/math_with_autograder/data/example_rollouts.jsonl", f184 as unknown as string],
-  ["resources_servers/math_with_autograder/prompts/judge.yaml", f185 as unknown as string],
-  ["resources_servers/math_with_judge/configs/math_with_judge.yaml", f186 as unknown as string],
-  ["resources_servers/math_with_judge/data/example.jsonl", f187 as unknown as string],
-  ["resources_servers/math_with_judge/data/example_metrics.json", f188 as unknown as string],
-  ["resources_servers/math_with_judge/data/example_rollouts.jsonl", f189 as unknown as string],
-  ["resources_servers/mcqa/configs/mcqa.yaml", f190 as unknown as string],
-  ["resources_servers/mcqa/data/example.jsonl", f191 as unknown as string],
-  ["resources_servers/mcqa/data/example_metrics.json", f192 as unknown as string],
-  ["resources_servers/mcqa/data/example_rollouts.jsonl", f193 as unknown as string],
-  ["resources_servers/mcqa/data/example_rollouts_with_template_metadata.jsonl", f194 as unknown as string],
-  ["resources_servers/mcqa/data/example_with_template_metadata.jsonl", f195 as unknown as string],
-  ["resources_servers/mcqa/data/example_with_template_metadata_metrics.json", f196 as unknown as string],
-  ["resources_servers/omniscience/configs/omniscience.yaml", f197 as unknown as string],
-  ["resources_servers/omniscience/data/example.jsonl", f198 as unknown as string],
-  ["resources_servers/omniscience/data/example_metrics.json", f199 as unknown as string],
-  ["resources_servers/omniscience/data/example_rollouts.jsonl", f200 as unknown as string],
-  ["resources_servers/omniscience/prompts/judge.yaml", f201 as unknown as string],
-  ["resources_servers/polymath/configs/polymath.yaml", f202 as unknown as string],
-  ["resources_servers/polymath/data/example.jsonl", f203 as unknown as string],
-  ["resources_servers/polymath/data/example_metrics.json", f204 as unknown as string],
-  ["resources_servers/polymath/data/example_rollouts.jsonl", f205 as unknown as string],
-  ["resources_servers/polymath/data/example_rollouts_materialized_inputs.jsonl", f206 as unknown as string],
-  ["resources_servers/simpleqa/configs/simpleqa.yaml", f207 as unknown as string],
-  ["resources_servers/simpleqa/data/example.jsonl", f208 as unknown as string],
-  ["resources_servers/simpleqa/data/example_metrics.json", f209 as unknown as string],
-  ["resources_servers/simpleqa/data/example_rollouts.jsonl", f210 as unknown as string],
-  ["resources_servers/simpleqa/prompts/judge.yaml", f211 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/README.md", f212 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/droid_pivot_single_step_tool_use_with_argument_comparison.yaml", f213 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/parallel_tool_calls_single_step_tool_use_with_argument_comparison.yaml", f214 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/search_pivot_single_step_tool_use_with_argument_comparison.yaml", f215 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/single_step_tool_use_with_argument_comparison.yaml", f216 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/swe_pivot_single_step_tool_use_with_argument_comparison.yaml", f217 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/toolcall_schema_single_step_tool_use_with_argument_comparison.yaml", f218 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/data/example.jsonl", f219 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/data/example_metrics.json", f220 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/data/example_rollouts.jsonl", f221 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example.jsonl", f222 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example_metrics.json", f223 as unknown as string],
-  ["resources_servers/string_match/README.md", f224 as unknown as string],
-  ["resources_servers/string_match/configs/string_match.yaml", f225 as unknown as string],
-  ["resources_servers/string_match/data/example.jsonl", f226 as unknown as string],
-  ["resources_servers/string_match/data/example_metrics.json", f227 as unknown as string],
-  ["resources_servers/string_match/data/example_rollouts.jsonl", f228 as unknown as string],
-  ["resources_servers/text_to_sql/configs/text_to_sql.yaml", f229 as unknown as string],
-  ["resources_servers/text_to_sql/data/example.jsonl", f230 as unknown as string],
-  ["resources_servers/text_to_sql/data/example_metrics.json", f231 as unknown as string],
-  ["resources_servers/text_to_sql/data/example_rollouts.jsonl", f232 as unknown as string],
-  ["resources_servers/text_to_sql/prompts/judge_prompt_template.txt", f233 as unknown as string],
-  ["resources_servers/text_to_sql/prompts/judge_system_message.txt", f234 as unknown as string],
-  ["resources_servers/xlam_fc/README.md", f235 as unknown as string],
-  ["resources_servers/xlam_fc/configs/xlam_fc.yaml", f236 as unknown as string],
-  ["resources_servers/xlam_fc/data/example.jsonl", f237 as unknown as string],
-  ["resources_servers/xlam_fc/data/example_metrics.json", f238 as unknown as string],
-  ["resources_servers/xlam_fc/data/example_rollouts.jsonl", f239 as unknown as string],
-  ["resources_servers/xstest/configs/xstest.yaml", f240 as unknown as string],
-  ["resources_servers/xstest/data/example.jsonl", f241 as unknown as string],
-  ["resources_servers/xstest/data/example_metrics.json", f242 as unknown as string],
-  ["resources_servers/xstest/data/example_rollouts.jsonl", f243 as unknown as string],
-  ["resources_servers/xstest/prompt_templates/wildguard_judge.txt", f244 as unknown as string],
-  ["resources_servers/xstest/prompt_templates/xstest_judge.txt", f245 as unknown as string],
-  ["responses_api_agents/non_executing_simple_agent/configs/non_executing_simple_agent.yaml", f246 as unknown as string],
-  ["responses_api_agents/simple_agent/configs/simple_agent.yaml", f247 as unknown as string],
-  ["responses_api_agents/tool_simulation_agent/configs/tool_simulation_agent.yaml", f248 as unknown as string],
-  ["responses_api_models/azure_openai_model/configs/azure_openai_model.yaml", f249 as unknown as string],
-  ["responses_api_models/openai_model/configs/openai_model.yaml", f250 as unknown as string],
-  ["responses_api_models/scripted_model/configs/scripted_model.yaml", f251 as unknown as string],
-  ["responses_api_models/vllm_model/configs/vllm_model.yaml", f252 as unknown as string],
-  ["responses_api_models/vllm_model/configs/vllm_model_for_training.yaml", f253 as unknown as string],
+  ["resources_servers/hotpotqa_qa/README.md", f160 as unknown as string],
+  ["resources_servers/hotpotqa_qa/configs/hotpotqa_qa.yaml", f161 as unknown as string],
+  ["resources_servers/hotpotqa_qa/data/example.jsonl", f162 as unknown as string],
+  ["resources_servers/hotpotqa_qa/data/example_metrics.json", f163 as unknown as string],
+  ["resources_servers/hotpotqa_qa/data/example_rollouts.jsonl", f164 as unknown as string],
+  ["resources_servers/iheval/configs/iheval.yaml", f165 as unknown as string],
+  ["resources_servers/iheval/configs/iheval_serve.yaml", f166 as unknown as string],
+  ["resources_servers/iheval/data/example.jsonl", f167 as unknown as string],
+  ["resources_servers/iheval/data/example_metrics.json", f168 as unknown as string],
+  ["resources_servers/iheval/data/example_rollouts.jsonl", f169 as unknown as string],
+  ["resources_servers/instruction_following/configs/instruction_following.yaml", f170 as unknown as string],
+  ["resources_servers/instruction_following/data/example.jsonl", f171 as unknown as string],
+  ["resources_servers/instruction_following/data/example_metrics.json", f172 as unknown as string],
+  ["resources_servers/instruction_following/data/example_rollouts.jsonl", f173 as unknown as string],
+  ["resources_servers/instruction_following/data/train_metrics.json", f174 as unknown as string],
+  ["resources_servers/lc_niah/README.md", f175 as unknown as string],
+  ["resources_servers/lc_niah/configs/lc_niah.yaml", f176 as unknown as string],
+  ["resources_servers/lc_niah/data/example.jsonl", f177 as unknown as string],
+  ["resources_servers/lc_niah/data/example_metrics.json", f178 as unknown as string],
+  ["resources_servers/lc_niah/data/example_rollouts.jsonl", f179 as unknown as string],
+  ["resources_servers/math_advanced_calculations/README.md", f180 as unknown as string],
+  ["resources_servers/math_advanced_calculations/configs/math_advanced_calculations.yaml", f181 as unknown as string],
+  ["resources_servers/math_advanced_calculations/data/example.jsonl", f182 as unknown as string],
+  ["resources_servers/math_advanced_calculations/data/example_metrics.json", f183 as unknown as string],
+  ["resources_servers/math_advanced_calculations/data/example_rollouts.jsonl", f184 as unknown as string],
+  ["resources_servers/math_with_autograder/configs/judge_gptoss20b.yaml", f185 as unknown as string],
+  ["resources_servers/math_with_autograder/configs/math_with_autograder.yaml", f186 as unknown as string],
+  ["resources_servers/math_with_autograder/data/example.jsonl", f187 as unknown as string],
+  ["resources_servers/math_with_autograder/data/example_metrics.json", f188 as unknown as string],
+  ["resources_servers/math_with_autograder/data/example_rollouts.jsonl", f189 as unknown as string],
+  ["resources_servers/math_with_autograder/prompts/judge.yaml", f190 as unknown as string],
+  ["resources_servers/math_with_judge/configs/math_with_judge.yaml", f191 as unknown as string],
+  ["resources_servers/math_with_judge/data/example.jsonl", f192 as unknown as string],
+  ["resources_servers/math_with_judge/data/example_metrics.json", f193 as unknown as string],
+  ["resources_servers/math_with_judge/data/example_rollouts.jsonl", f194 as unknown as string],
+  ["resources_servers/mcqa/configs/mcqa.yaml", f195 as unknown as string],
+  ["resources_servers/mcqa/data/example.jsonl", f196 as unknown as string],
+  ["resources_servers/mcqa/data/example_metrics.json", f197 as unknown as string],
+  ["resources_servers/mcqa/data/example_rollouts.jsonl", f198 as unknown as string],
+  ["resources_servers/mcqa/data/example_rollouts_with_template_metadata.jsonl", f199 as unknown as string],
+  ["resources_servers/mcqa/data/example_with_template_metadata.jsonl", f200 as unknown as string],
+  ["resources_servers/mcqa/data/example_with_template_metadata_metrics.json", f201 as unknown as string],
+  ["resources_servers/omniscience/configs/omniscience.yaml", f202 as unknown as string],
+  ["resources_servers/omniscience/data/example.jsonl", f203 as unknown as string],
+  ["resources_servers/omniscience/data/example_metrics.json", f204 as unknown as string],
+  ["resources_servers/omniscience/data/example_rollouts.jsonl", f205 as unknown as string],
+  ["resources_servers/omniscience/prompts/judge.yaml", f206 as unknown as string],
+  ["resources_servers/polymath/configs/polymath.yaml", f207 as unknown as string],
+  ["resources_servers/polymath/data/example.jsonl", f208 as unknown as string],
+  ["resources_servers/polymath/data/example_metrics.json", f209 as unknown as string],
+  ["resources_servers/polymath/data/example_rollouts.jsonl", f210 as unknown as string],
+  ["resources_servers/polymath/data/example_rollouts_materialized_inputs.jsonl", f211 as unknown as string],
+  ["resources_servers/simpleqa/configs/simpleqa.yaml", f212 as unknown as string],
+  ["resources_servers/simpleqa/data/example.jsonl", f213 as unknown as string],
+  ["resources_servers/simpleqa/data/example_metrics.json", f214 as unknown as string],
+  ["resources_servers/simpleqa/data/example_rollouts.jsonl", f215 as unknown as string],
+  ["resources_servers/simpleqa/prompts/judge.yaml", f216 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/README.md", f217 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/droid_pivot_single_step_tool_use_with_argument_comparison.yaml", f218 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/parallel_tool_calls_single_step_tool_use_with_argument_comparison.yaml", f219 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/search_pivot_single_step_tool_use_with_argument_comparison.yaml", f220 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/single_step_tool_use_with_argument_comparison.yaml", f221 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/swe_pivot_single_step_tool_use_with_argument_comparison.yaml", f222 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/toolcall_schema_single_step_tool_use_with_argument_comparison.yaml", f223 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/data/example.jsonl", f224 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/data/example_metrics.json", f225 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/data/example_rollouts.jsonl", f226 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example.jsonl", f227 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example_metrics.json", f228 as unknown as string],
+  ["resources_servers/string_match/README.md", f229 as unknown as string],
+  ["resources_servers/string_match/configs/string_match.yaml", f230 as unknown as string],
+  ["resources_servers/string_match/data/example.jsonl", f231 as unknown as string],
+  ["resources_servers/string_match/data/example_metrics.json", f232 as unknown as string],
+  ["resources_servers/string_match/data/example_rollouts.jsonl", f233 as unknown as string],
+  ["resources_servers/text_to_sql/configs/text_to_sql.yaml", f234 as unknown as string],
+  ["resources_servers/text_to_sql/data/example.jsonl", f235 as unknown as string],
+  ["resources_servers/text_to_sql/data/example_metrics.json", f236 as unknown as string],
+  ["resources_servers/text_to_sql/data/example_rollouts.jsonl", f237 as unknown as string],
+  ["resources_servers/text_to_sql/prompts/judge_prompt_template.txt", f238 as unknown as string],
+  ["resources_servers/text_to_sql/prompts/judge_system_message.txt", f239 as unknown as string],
+  ["resources_servers/xlam_fc/README.md", f240 as unknown as string],
+  ["resources_servers/xlam_fc/configs/xlam_fc.yaml", f241 as unknown as string],
+  ["resources_servers/xlam_fc/data/example.jsonl", f242 as unknown as string],
+  ["resources_servers/xlam_fc/data/example_metrics.json", f243 as unknown as string],
+  ["resources_servers/xlam_fc/data/example_rollouts.jsonl", f244 as unknown as string],
+  ["resources_servers/xstest/configs/xstest.yaml", f245 as unknown as string],
+  ["resources_servers/xstest/data/example.jsonl", f246 as unknown as string],
+  ["resources_servers/xstest/data/example_metrics.json", f247 as unknown as string],
+  ["resources_servers/xstest/data/example_rollouts.jsonl", f248 as unknown as string],
+  ["resources_servers/xstest/prompt_templates/wildguard_judge.txt", f249 as unknown as string],
+  ["resources_servers/xstest/prompt_templates/xstest_judge.txt", f250 as unknown as string],
+  ["responses_api_agents/non_executing_simple_agent/configs/non_executing_simple_agent.yaml", f251 as unknown as string],
+  ["responses_api_agents/simple_agent/configs/simple_agent.yaml", f252 as unknown as string],
+  ["responses_api_agents/tool_simulation_agent/configs/tool_simulation_agent.yaml", f253 as unknown as string],
+  ["responses_api_models/azure_openai_model/configs/azure_openai_model.yaml", f254 as unknown as string],
+  ["responses_api_models/openai_model/configs/openai_model.yaml", f255 as unknown as string],
+  ["responses_api_models/scripted_model/configs/scripted_model.yaml", f256 as unknown as string],
+  ["responses_api_models/vllm_model/configs/vllm_model.yaml", f257 as unknown as string],
+  ["responses_api_models/vllm_model/configs/vllm_model_for_training.yaml", f258 as unknown as string],
 ];

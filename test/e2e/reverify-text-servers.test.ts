@@ -45,6 +45,7 @@ function prepare(dir: string, c: Case): { rollouts: string; inputs: string; recs
 
 const CASES: Case[] = [
   { selector: "citation_if", server: "citation_if", agent: "citation_if_simple_agent" },
+  { selector: "hotpotqa_qa", server: "hotpotqa_qa", agent: "hotpotqa_qa_simple_agent" },
 ];
 
 describe("gym eval reverify reproduces upstream's recorded rewards (citation, text and structured servers)", () => {
