@@ -228,36 +228,42 @@ import f225 from "../../assets/resources_servers/single_step_tool_use_with_argum
 import f226 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/example_rollouts.jsonl" with { type: "text" };
 import f227 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example.jsonl" with { type: "text" };
 import f228 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example_metrics.json" with { type: "text" };
-import f229 from "../../assets/resources_servers/string_match/README.md" with { type: "text" };
-import f230 from "../../assets/resources_servers/string_match/configs/string_match.yaml" with { type: "text" };
-import f231 from "../../assets/resources_servers/string_match/data/example.jsonl" with { type: "text" };
-import f232 from "../../assets/resources_servers/string_match/data/example_metrics.json" with { type: "text" };
-import f233 from "../../assets/resources_servers/string_match/data/example_rollouts.jsonl" with { type: "text" };
-import f234 from "../../assets/resources_servers/text_to_sql/configs/text_to_sql.yaml" with { type: "text" };
-import f235 from "../../assets/resources_servers/text_to_sql/data/example.jsonl" with { type: "text" };
-import f236 from "../../assets/resources_servers/text_to_sql/data/example_metrics.json" with { type: "text" };
-import f237 from "../../assets/resources_servers/text_to_sql/data/example_rollouts.jsonl" with { type: "text" };
-import f238 from "../../assets/resources_servers/text_to_sql/prompts/judge_prompt_template.txt" with { type: "text" };
-import f239 from "../../assets/resources_servers/text_to_sql/prompts/judge_system_message.txt" with { type: "text" };
-import f240 from "../../assets/resources_servers/xlam_fc/README.md" with { type: "text" };
-import f241 from "../../assets/resources_servers/xlam_fc/configs/xlam_fc.yaml" with { type: "text" };
-import f242 from "../../assets/resources_servers/xlam_fc/data/example.jsonl" with { type: "text" };
-import f243 from "../../assets/resources_servers/xlam_fc/data/example_metrics.json" with { type: "text" };
-import f244 from "../../assets/resources_servers/xlam_fc/data/example_rollouts.jsonl" with { type: "text" };
-import f245 from "../../assets/resources_servers/xstest/configs/xstest.yaml" with { type: "text" };
-import f246 from "../../assets/resources_servers/xstest/data/example.jsonl" with { type: "text" };
-import f247 from "../../assets/resources_servers/xstest/data/example_metrics.json" with { type: "text" };
-import f248 from "../../assets/resources_servers/xstest/data/example_rollouts.jsonl" with { type: "text" };
-import f249 from "../../assets/resources_servers/xstest/prompt_templates/wildguard_judge.txt" with { type: "text" };
-import f250 from "../../assets/resources_servers/xstest/prompt_templates/xstest_judge.txt" with { type: "text" };
-import f251 from "../../assets/responses_api_agents/non_executing_simple_agent/configs/non_executing_simple_agent.yaml" with { type: "text" };
-import f252 from "../../assets/responses_api_agents/simple_agent/configs/simple_agent.yaml" with { type: "text" };
-import f253 from "../../assets/responses_api_agents/tool_simulation_agent/configs/tool_simulation_agent.yaml" with { type: "text" };
-import f254 from "../../assets/responses_api_models/azure_openai_model/configs/azure_openai_model.yaml" with { type: "text" };
-import f255 from "../../assets/responses_api_models/openai_model/configs/openai_model.yaml" with { type: "text" };
-import f256 from "../../assets/responses_api_models/scripted_model/configs/scripted_model.yaml" with { type: "text" };
-import f257 from "../../assets/responses_api_models/vllm_model/configs/vllm_model.yaml" with { type: "text" };
-import f258 from "../../assets/responses_api_models/vllm_model/configs/vllm_model_for_training.yaml" with { type: "text" };
+import f229 from "../../assets/resources_servers/spartqa/README.md" with { type: "text" };
+import f230 from "../../assets/resources_servers/spartqa/configs/spartqa.yaml" with { type: "text" };
+import f231 from "../../assets/resources_servers/spartqa/configs/spartqa_serve.yaml" with { type: "text" };
+import f232 from "../../assets/resources_servers/spartqa/data/example.jsonl" with { type: "text" };
+import f233 from "../../assets/resources_servers/spartqa/data/example_metrics.json" with { type: "text" };
+import f234 from "../../assets/resources_servers/spartqa/data/example_rollouts.jsonl" with { type: "text" };
+import f235 from "../../assets/resources_servers/string_match/README.md" with { type: "text" };
+import f236 from "../../assets/resources_servers/string_match/configs/string_match.yaml" with { type: "text" };
+import f237 from "../../assets/resources_servers/string_match/data/example.jsonl" with { type: "text" };
+import f238 from "../../assets/resources_servers/string_match/data/example_metrics.json" with { type: "text" };
+import f239 from "../../assets/resources_servers/string_match/data/example_rollouts.jsonl" with { type: "text" };
+import f240 from "../../assets/resources_servers/text_to_sql/configs/text_to_sql.yaml" with { type: "text" };
+import f241 from "../../assets/resources_servers/text_to_sql/data/example.jsonl" with { type: "text" };
+import f242 from "../../assets/resources_servers/text_to_sql/data/example_metrics.json" with { type: "text" };
+import f243 from "../../assets/resources_servers/text_to_sql/data/example_rollouts.jsonl" with { type: "text" };
+import f244 from "../../assets/resources_servers/text_to_sql/prompts/judge_prompt_template.txt" with { type: "text" };
+import f245 from "../../assets/resources_servers/text_to_sql/prompts/judge_system_message.txt" with { type: "text" };
+import f246 from "../../assets/resources_servers/xlam_fc/README.md" with { type: "text" };
+import f247 from "../../assets/resources_servers/xlam_fc/configs/xlam_fc.yaml" with { type: "text" };
+import f248 from "../../assets/resources_servers/xlam_fc/data/example.jsonl" with { type: "text" };
+import f249 from "../../assets/resources_servers/xlam_fc/data/example_metrics.json" with { type: "text" };
+import f250 from "../../assets/resources_servers/xlam_fc/data/example_rollouts.jsonl" with { type: "text" };
+import f251 from "../../assets/resources_servers/xstest/configs/xstest.yaml" with { type: "text" };
+import f252 from "../../assets/resources_servers/xstest/data/example.jsonl" with { type: "text" };
+import f253 from "../../assets/resources_servers/xstest/data/example_metrics.json" with { type: "text" };
+import f254 from "../../assets/resources_servers/xstest/data/example_rollouts.jsonl" with { type: "text" };
+import f255 from "../../assets/resources_servers/xstest/prompt_templates/wildguard_judge.txt" with { type: "text" };
+import f256 from "../../assets/resources_servers/xstest/prompt_templates/xstest_judge.txt" with { type: "text" };
+import f257 from "../../assets/responses_api_agents/non_executing_simple_agent/configs/non_executing_simple_agent.yaml" with { type: "text" };
+import f258 from "../../assets/responses_api_agents/simple_agent/configs/simple_agent.yaml" with { type: "text" };
+import f259 from "../../assets/responses_api_agents/tool_simulation_agent/configs/tool_simulation_agent.yaml" with { type: "text" };
+import f260 from "../../assets/responses_api_models/azure_openai_model/configs/azure_openai_model.yaml" with { type: "text" };
+import f261 from "../../assets/responses_api_models/openai_model/configs/openai_model.yaml" with { type: "text" };
+import f262 from "../../assets/responses_api_models/scripted_model/configs/scripted_model.yaml" with { type: "text" };
+import f263 from "../../assets/responses_api_models/vllm_model/configs/vllm_model.yaml" with { type: "text" };
+import f264 from "../../assets/responses_api_models/vllm_model/configs/vllm_model_for_training.yaml" with { type: "text" };
 
 /** Embedded install root: [relative path, file text] pairs (digest.gen.ts holds their digest). */
 export const ASSET_FILES: [string, string][] = [
@@ -490,34 +496,40 @@ export const ASSET_FILES: [string, string][] = [
   ["resources_servers/single_step_tool_use_with_argument_comparison/data/example_rollouts.jsonl", f226 as unknown as string],
   ["resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example.jsonl", f227 as unknown as string],
   ["resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example_metrics.json", f228 as unknown as string],
-  ["resources_servers/string_match/README.md", f229 as unknown as string],
-  ["resources_servers/string_match/configs/string_match.yaml", f230 as unknown as string],
-  ["resources_servers/string_match/data/example.jsonl", f231 as unknown as string],
-  ["resources_servers/string_match/data/example_metrics.json", f232 as unknown as string],
-  ["resources_servers/string_match/data/example_rollouts.jsonl", f233 as unknown as string],
-  ["resources_servers/text_to_sql/configs/text_to_sql.yaml", f234 as unknown as string],
-  ["resources_servers/text_to_sql/data/example.jsonl", f235 as unknown as string],
-  ["resources_servers/text_to_sql/data/example_metrics.json", f236 as unknown as string],
-  ["resources_servers/text_to_sql/data/example_rollouts.jsonl", f237 as unknown as string],
-  ["resources_servers/text_to_sql/prompts/judge_prompt_template.txt", f238 as unknown as string],
-  ["resources_servers/text_to_sql/prompts/judge_system_message.txt", f239 as unknown as string],
-  ["resources_servers/xlam_fc/README.md", f240 as unknown as string],
-  ["resources_servers/xlam_fc/configs/xlam_fc.yaml", f241 as unknown as string],
-  ["resources_servers/xlam_fc/data/example.jsonl", f242 as unknown as string],
-  ["resources_servers/xlam_fc/data/example_metrics.json", f243 as unknown as string],
-  ["resources_servers/xlam_fc/data/example_rollouts.jsonl", f244 as unknown as string],
-  ["resources_servers/xstest/configs/xstest.yaml", f245 as unknown as string],
-  ["resources_servers/xstest/data/example.jsonl", f246 as unknown as string],
-  ["resources_servers/xstest/data/example_metrics.json", f247 as unknown as string],
-  ["resources_servers/xstest/data/example_rollouts.jsonl", f248 as unknown as string],
-  ["resources_servers/xstest/prompt_templates/wildguard_judge.txt", f249 as unknown as string],
-  ["resources_servers/xstest/prompt_templates/xstest_judge.txt", f250 as unknown as string],
-  ["responses_api_agents/non_executing_simple_agent/configs/non_executing_simple_agent.yaml", f251 as unknown as string],
-  ["responses_api_agents/simple_agent/configs/simple_agent.yaml", f252 as unknown as string],
-  ["responses_api_agents/tool_simulation_agent/configs/tool_simulation_agent.yaml", f253 as unknown as string],
-  ["responses_api_models/azure_openai_model/configs/azure_openai_model.yaml", f254 as unknown as string],
-  ["responses_api_models/openai_model/configs/openai_model.yaml", f255 as unknown as string],
-  ["responses_api_models/scripted_model/configs/scripted_model.yaml", f256 as unknown as string],
-  ["responses_api_models/vllm_model/configs/vllm_model.yaml", f257 as unknown as string],
-  ["responses_api_models/vllm_model/configs/vllm_model_for_training.yaml", f258 as unknown as string],
+  ["resources_servers/spartqa/README.md", f229 as unknown as string],
+  ["resources_servers/spartqa/configs/spartqa.yaml", f230 as unknown as string],
+  ["resources_servers/spartqa/configs/spartqa_serve.yaml", f231 as unknown as string],
+  ["resources_servers/spartqa/data/example.jsonl", f232 as unknown as string],
+  ["resources_servers/spartqa/data/example_metrics.json", f233 as unknown as string],
+  ["resources_servers/spartqa/data/example_rollouts.jsonl", f234 as unknown as string],
+  ["resources_servers/string_match/README.md", f235 as unknown as string],
+  ["resources_servers/string_match/configs/string_match.yaml", f236 as unknown as string],
+  ["resources_servers/string_match/data/example.jsonl", f237 as unknown as string],
+  ["resources_servers/string_match/data/example_metrics.json", f238 as unknown as string],
+  ["resources_servers/string_match/data/example_rollouts.jsonl", f239 as unknown as string],
+  ["resources_servers/text_to_sql/configs/text_to_sql.yaml", f240 as unknown as string],
+  ["resources_servers/text_to_sql/data/example.jsonl", f241 as unknown as string],
+  ["resources_servers/text_to_sql/data/example_metrics.json", f242 as unknown as string],
+  ["resources_servers/text_to_sql/data/example_rollouts.jsonl", f243 as unknown as string],
+  ["resources_servers/text_to_sql/prompts/judge_prompt_template.txt", f244 as unknown as string],
+  ["resources_servers/text_to_sql/prompts/judge_system_message.txt", f245 as unknown as string],
+  ["resources_servers/xlam_fc/README.md", f246 as unknown as string],
+  ["resources_servers/xlam_fc/configs/xlam_fc.yaml", f247 as unknown as string],
+  ["resources_servers/xlam_fc/data/example.jsonl", f248 as unknown as string],
+  ["resources_servers/xlam_fc/data/example_metrics.json", f249 as unknown as string],
+  ["resources_servers/xlam_fc/data/example_rollouts.jsonl", f250 as unknown as string],
+  ["resources_servers/xstest/configs/xstest.yaml", f251 as unknown as string],
+  ["resources_servers/xstest/data/example.jsonl", f252 as unknown as string],
+  ["resources_servers/xstest/data/example_metrics.json", f253 as unknown as string],
+  ["resources_servers/xstest/data/example_rollouts.jsonl", f254 as unknown as string],
+  ["resources_servers/xstest/prompt_templates/wildguard_judge.txt", f255 as unknown as string],
+  ["resources_servers/xstest/prompt_templates/xstest_judge.txt", f256 as unknown as string],
+  ["responses_api_agents/non_executing_simple_agent/configs/non_executing_simple_agent.yaml", f257 as unknown as string],
+  ["responses_api_agents/simple_agent/configs/simple_agent.yaml", f258 as unknown as string],
+  ["responses_api_agents/tool_simulation_agent/configs/tool_simulation_agent.yaml", f259 as unknown as string],
+  ["responses_api_models/azure_openai_model/configs/azure_openai_model.yaml", f260 as unknown as string],
+  ["responses_api_models/openai_model/configs/openai_model.yaml", f261 as unknown as string],
+  ["responses_api_models/scripted_model/configs/scripted_model.yaml", f262 as unknown as string],
+  ["responses_api_models/vllm_model/configs/vllm_model.yaml", f263 as unknown as string],
+  ["responses_api_models/vllm_model/configs/vllm_model_for_training.yaml", f264 as unknown as string],
 ];

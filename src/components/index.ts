@@ -45,3 +45,4 @@ registerBuiltin("resources_servers", "math_with_autograder", async () => (await 
 registerBuiltin("resources_servers", "polymath", async () => (await import("./resources/polymath/index.ts")).component);
 registerBuiltin("resources_servers", "citation_if", async () => (await import("./resources/citation-if.ts")).component);
 registerBuiltin("resources_servers", "hotpotqa_qa", async () => (await import("./resources/hotpotqa-qa.ts")).component);
+registerBuiltin("resources_servers", "spartqa", async () => (await import("./resources/spartqa.ts")).component);
