@@ -211,59 +211,65 @@ import f208 from "../../assets/resources_servers/polymath/data/example.jsonl" wi
 import f209 from "../../assets/resources_servers/polymath/data/example_metrics.json" with { type: "text" };
 import f210 from "../../assets/resources_servers/polymath/data/example_rollouts.jsonl" with { type: "text" };
 import f211 from "../../assets/resources_servers/polymath/data/example_rollouts_materialized_inputs.jsonl" with { type: "text" };
-import f212 from "../../assets/resources_servers/simpleqa/configs/simpleqa.yaml" with { type: "text" };
-import f213 from "../../assets/resources_servers/simpleqa/data/example.jsonl" with { type: "text" };
-import f214 from "../../assets/resources_servers/simpleqa/data/example_metrics.json" with { type: "text" };
-import f215 from "../../assets/resources_servers/simpleqa/data/example_rollouts.jsonl" with { type: "text" };
-import f216 from "../../assets/resources_servers/simpleqa/prompts/judge.yaml" with { type: "text" };
-import f217 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/README.md" with { type: "text" };
-import f218 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/droid_pivot_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
-import f219 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/parallel_tool_calls_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
-import f220 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/search_pivot_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
-import f221 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
-import f222 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/swe_pivot_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
-import f223 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/toolcall_schema_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
-import f224 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/example.jsonl" with { type: "text" };
-import f225 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/example_metrics.json" with { type: "text" };
-import f226 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/example_rollouts.jsonl" with { type: "text" };
-import f227 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example.jsonl" with { type: "text" };
-import f228 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example_metrics.json" with { type: "text" };
-import f229 from "../../assets/resources_servers/spartqa/README.md" with { type: "text" };
-import f230 from "../../assets/resources_servers/spartqa/configs/spartqa.yaml" with { type: "text" };
-import f231 from "../../assets/resources_servers/spartqa/configs/spartqa_serve.yaml" with { type: "text" };
-import f232 from "../../assets/resources_servers/spartqa/data/example.jsonl" with { type: "text" };
-import f233 from "../../assets/resources_servers/spartqa/data/example_metrics.json" with { type: "text" };
-import f234 from "../../assets/resources_servers/spartqa/data/example_rollouts.jsonl" with { type: "text" };
-import f235 from "../../assets/resources_servers/string_match/README.md" with { type: "text" };
-import f236 from "../../assets/resources_servers/string_match/configs/string_match.yaml" with { type: "text" };
-import f237 from "../../assets/resources_servers/string_match/data/example.jsonl" with { type: "text" };
-import f238 from "../../assets/resources_servers/string_match/data/example_metrics.json" with { type: "text" };
-import f239 from "../../assets/resources_servers/string_match/data/example_rollouts.jsonl" with { type: "text" };
-import f240 from "../../assets/resources_servers/text_to_sql/configs/text_to_sql.yaml" with { type: "text" };
-import f241 from "../../assets/resources_servers/text_to_sql/data/example.jsonl" with { type: "text" };
-import f242 from "../../assets/resources_servers/text_to_sql/data/example_metrics.json" with { type: "text" };
-import f243 from "../../assets/resources_servers/text_to_sql/data/example_rollouts.jsonl" with { type: "text" };
-import f244 from "../../assets/resources_servers/text_to_sql/prompts/judge_prompt_template.txt" with { type: "text" };
-import f245 from "../../assets/resources_servers/text_to_sql/prompts/judge_system_message.txt" with { type: "text" };
-import f246 from "../../assets/resources_servers/xlam_fc/README.md" with { type: "text" };
-import f247 from "../../assets/resources_servers/xlam_fc/configs/xlam_fc.yaml" with { type: "text" };
-import f248 from "../../assets/resources_servers/xlam_fc/data/example.jsonl" with { type: "text" };
-import f249 from "../../assets/resources_servers/xlam_fc/data/example_metrics.json" with { type: "text" };
-import f250 from "../../assets/resources_servers/xlam_fc/data/example_rollouts.jsonl" with { type: "text" };
-import f251 from "../../assets/resources_servers/xstest/configs/xstest.yaml" with { type: "text" };
-import f252 from "../../assets/resources_servers/xstest/data/example.jsonl" with { type: "text" };
-import f253 from "../../assets/resources_servers/xstest/data/example_metrics.json" with { type: "text" };
-import f254 from "../../assets/resources_servers/xstest/data/example_rollouts.jsonl" with { type: "text" };
-import f255 from "../../assets/resources_servers/xstest/prompt_templates/wildguard_judge.txt" with { type: "text" };
-import f256 from "../../assets/resources_servers/xstest/prompt_templates/xstest_judge.txt" with { type: "text" };
-import f257 from "../../assets/responses_api_agents/non_executing_simple_agent/configs/non_executing_simple_agent.yaml" with { type: "text" };
-import f258 from "../../assets/responses_api_agents/simple_agent/configs/simple_agent.yaml" with { type: "text" };
-import f259 from "../../assets/responses_api_agents/tool_simulation_agent/configs/tool_simulation_agent.yaml" with { type: "text" };
-import f260 from "../../assets/responses_api_models/azure_openai_model/configs/azure_openai_model.yaml" with { type: "text" };
-import f261 from "../../assets/responses_api_models/openai_model/configs/openai_model.yaml" with { type: "text" };
-import f262 from "../../assets/responses_api_models/scripted_model/configs/scripted_model.yaml" with { type: "text" };
-import f263 from "../../assets/responses_api_models/vllm_model/configs/vllm_model.yaml" with { type: "text" };
-import f264 from "../../assets/responses_api_models/vllm_model/configs/vllm_model_for_training.yaml" with { type: "text" };
+import f212 from "../../assets/resources_servers/ragtruth/README.md" with { type: "text" };
+import f213 from "../../assets/resources_servers/ragtruth/configs/ragtruth.yaml" with { type: "text" };
+import f214 from "../../assets/resources_servers/ragtruth/configs/ragtruth_serve.yaml" with { type: "text" };
+import f215 from "../../assets/resources_servers/ragtruth/data/example.jsonl" with { type: "text" };
+import f216 from "../../assets/resources_servers/ragtruth/data/example_metrics.json" with { type: "text" };
+import f217 from "../../assets/resources_servers/ragtruth/data/example_rollouts.jsonl" with { type: "text" };
+import f218 from "../../assets/resources_servers/simpleqa/configs/simpleqa.yaml" with { type: "text" };
+import f219 from "../../assets/resources_servers/simpleqa/data/example.jsonl" with { type: "text" };
+import f220 from "../../assets/resources_servers/simpleqa/data/example_metrics.json" with { type: "text" };
+import f221 from "../../assets/resources_servers/simpleqa/data/example_rollouts.jsonl" with { type: "text" };
+import f222 from "../../assets/resources_servers/simpleqa/prompts/judge.yaml" with { type: "text" };
+import f223 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/README.md" with { type: "text" };
+import f224 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/droid_pivot_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
+import f225 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/parallel_tool_calls_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
+import f226 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/search_pivot_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
+import f227 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
+import f228 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/swe_pivot_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
+import f229 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/toolcall_schema_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
+import f230 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/example.jsonl" with { type: "text" };
+import f231 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/example_metrics.json" with { type: "text" };
+import f232 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/example_rollouts.jsonl" with { type: "text" };
+import f233 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example.jsonl" with { type: "text" };
+import f234 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example_metrics.json" with { type: "text" };
+import f235 from "../../assets/resources_servers/spartqa/README.md" with { type: "text" };
+import f236 from "../../assets/resources_servers/spartqa/configs/spartqa.yaml" with { type: "text" };
+import f237 from "../../assets/resources_servers/spartqa/configs/spartqa_serve.yaml" with { type: "text" };
+import f238 from "../../assets/resources_servers/spartqa/data/example.jsonl" with { type: "text" };
+import f239 from "../../assets/resources_servers/spartqa/data/example_metrics.json" with { type: "text" };
+import f240 from "../../assets/resources_servers/spartqa/data/example_rollouts.jsonl" with { type: "text" };
+import f241 from "../../assets/resources_servers/string_match/README.md" with { type: "text" };
+import f242 from "../../assets/resources_servers/string_match/configs/string_match.yaml" with { type: "text" };
+import f243 from "../../assets/resources_servers/string_match/data/example.jsonl" with { type: "text" };
+import f244 from "../../assets/resources_servers/string_match/data/example_metrics.json" with { type: "text" };
+import f245 from "../../assets/resources_servers/string_match/data/example_rollouts.jsonl" with { type: "text" };
+import f246 from "../../assets/resources_servers/text_to_sql/configs/text_to_sql.yaml" with { type: "text" };
+import f247 from "../../assets/resources_servers/text_to_sql/data/example.jsonl" with { type: "text" };
+import f248 from "../../assets/resources_servers/text_to_sql/data/example_metrics.json" with { type: "text" };
+import f249 from "../../assets/resources_servers/text_to_sql/data/example_rollouts.jsonl" with { type: "text" };
+import f250 from "../../assets/resources_servers/text_to_sql/prompts/judge_prompt_template.txt" with { type: "text" };
+import f251 from "../../assets/resources_servers/text_to_sql/prompts/judge_system_message.txt" with { type: "text" };
+import f252 from "../../assets/resources_servers/xlam_fc/README.md" with { type: "text" };
+import f253 from "../../assets/resources_servers/xlam_fc/configs/xlam_fc.yaml" with { type: "text" };
+import f254 from "../../assets/resources_servers/xlam_fc/data/example.jsonl" with { type: "text" };
+import f255 from "../../assets/resources_servers/xlam_fc/data/example_metrics.json" with { type: "text" };
+import f256 from "../../assets/resources_servers/xlam_fc/data/example_rollouts.jsonl" with { type: "text" };
+import f257 from "../../assets/resources_servers/xstest/configs/xstest.yaml" with { type: "text" };
+import f258 from "../../assets/resources_servers/xstest/data/example.jsonl" with { type: "text" };
+import f259 from "../../assets/resources_servers/xstest/data/example_metrics.json" with { type: "text" };
+import f260 from "../../assets/resources_servers/xstest/data/example_rollouts.jsonl" with { type: "text" };
+import f261 from "../../assets/resources_servers/xstest/prompt_templates/wildguard_judge.txt" with { type: "text" };
+import f262 from "../../assets/resources_servers/xstest/prompt_templates/xstest_judge.txt" with { type: "text" };
+import f263 from "../../assets/responses_api_agents/non_executing_simple_agent/configs/non_executing_simple_agent.yaml" with { type: "text" };
+import f264 from "../../assets/responses_api_agents/simple_agent/configs/simple_agent.yaml" with { type: "text" };
+import f265 from "../../assets/responses_api_agents/tool_simulation_agent/configs/tool_simulation_agent.yaml" with { type: "text" };
+import f266 from "../../assets/responses_api_models/azure_openai_model/configs/azure_openai_model.yaml" with { type: "text" };
+import f267 from "../../assets/responses_api_models/openai_model/configs/openai_model.yaml" with { type: "text" };
+import f268 from "../../assets/responses_api_models/scripted_model/configs/scripted_model.yaml" with { type: "text" };
+import f269 from "../../assets/responses_api_models/vllm_model/configs/vllm_model.yaml" with { type: "text" };
+import f270 from "../../assets/responses_api_models/vllm_model/configs/vllm_model_for_training.yaml" with { type: "text" };
 
 /** Embedded install root: [relative path, file text] pairs (digest.gen.ts holds their digest). */
 export const ASSET_FILES: [string, string][] = [
@@ -479,57 +485,63 @@ export const ASSET_FILES: [string, string][] = [
   ["resources_servers/polymath/data/example_metrics.json", f209 as unknown as string],
   ["resources_servers/polymath/data/example_rollouts.jsonl", f210 as unknown as string],
   ["resources_servers/polymath/data/example_rollouts_materialized_inputs.jsonl", f211 as unknown as string],
-  ["resources_servers/simpleqa/configs/simpleqa.yaml", f212 as unknown as string],
-  ["resources_servers/simpleqa/data/example.jsonl", f213 as unknown as string],
-  ["resources_servers/simpleqa/data/example_metrics.json", f214 as unknown as string],
-  ["resources_servers/simpleqa/data/example_rollouts.jsonl", f215 as unknown as string],
-  ["resources_servers/simpleqa/prompts/judge.yaml", f216 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/README.md", f217 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/droid_pivot_single_step_tool_use_with_argument_comparison.yaml", f218 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/parallel_tool_calls_single_step_tool_use_with_argument_comparison.yaml", f219 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/search_pivot_single_step_tool_use_with_argument_comparison.yaml", f220 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/single_step_tool_use_with_argument_comparison.yaml", f221 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/swe_pivot_single_step_tool_use_with_argument_comparison.yaml", f222 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/toolcall_schema_single_step_tool_use_with_argument_comparison.yaml", f223 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/data/example.jsonl", f224 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/data/example_metrics.json", f225 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/data/example_rollouts.jsonl", f226 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example.jsonl", f227 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example_metrics.json", f228 as unknown as string],
-  ["resources_servers/spartqa/README.md", f229 as unknown as string],
-  ["resources_servers/spartqa/configs/spartqa.yaml", f230 as unknown as string],
-  ["resources_servers/spartqa/configs/spartqa_serve.yaml", f231 as unknown as string],
-  ["resources_servers/spartqa/data/example.jsonl", f232 as unknown as string],
-  ["resources_servers/spartqa/data/example_metrics.json", f233 as unknown as string],
-  ["resources_servers/spartqa/data/example_rollouts.jsonl", f234 as unknown as string],
-  ["resources_servers/string_match/README.md", f235 as unknown as string],
-  ["resources_servers/string_match/configs/string_match.yaml", f236 as unknown as string],
-  ["resources_servers/string_match/data/example.jsonl", f237 as unknown as string],
-  ["resources_servers/string_match/data/example_metrics.json", f238 as unknown as string],
-  ["resources_servers/string_match/data/example_rollouts.jsonl", f239 as unknown as string],
-  ["resources_servers/text_to_sql/configs/text_to_sql.yaml", f240 as unknown as string],
-  ["resources_servers/text_to_sql/data/example.jsonl", f241 as unknown as string],
-  ["resources_servers/text_to_sql/data/example_metrics.json", f242 as unknown as string],
-  ["resources_servers/text_to_sql/data/example_rollouts.jsonl", f243 as unknown as string],
-  ["resources_servers/text_to_sql/prompts/judge_prompt_template.txt", f244 as unknown as string],
-  ["resources_servers/text_to_sql/prompts/judge_system_message.txt", f245 as unknown as string],
-  ["resources_servers/xlam_fc/README.md", f246 as unknown as string],
-  ["resources_servers/xlam_fc/configs/xlam_fc.yaml", f247 as unknown as string],
-  ["resources_servers/xlam_fc/data/example.jsonl", f248 as unknown as string],
-  ["resources_servers/xlam_fc/data/example_metrics.json", f249 as unknown as string],
-  ["resources_servers/xlam_fc/data/example_rollouts.jsonl", f250 as unknown as string],
-  ["resources_servers/xstest/configs/xstest.yaml", f251 as unknown as string],
-  ["resources_servers/xstest/data/example.jsonl", f252 as unknown as string],
-  ["resources_servers/xstest/data/example_metrics.json", f253 as unknown as string],
-  ["resources_servers/xstest/data/example_rollouts.jsonl", f254 as unknown as string],
-  ["resources_servers/xstest/prompt_templates/wildguard_judge.txt", f255 as unknown as string],
-  ["resources_servers/xstest/prompt_templates/xstest_judge.txt", f256 as unknown as string],
-  ["responses_api_agents/non_executing_simple_agent/configs/non_executing_simple_agent.yaml", f257 as unknown as string],
-  ["responses_api_agents/simple_agent/configs/simple_agent.yaml", f258 as unknown as string],
-  ["responses_api_agents/tool_simulation_agent/configs/tool_simulation_agent.yaml", f259 as unknown as string],
-  ["responses_api_models/azure_openai_model/configs/azure_openai_model.yaml", f260 as unknown as string],
-  ["responses_api_models/openai_model/configs/openai_model.yaml", f261 as unknown as string],
-  ["responses_api_models/scripted_model/configs/scripted_model.yaml", f262 as unknown as string],
-  ["responses_api_models/vllm_model/configs/vllm_model.yaml", f263 as unknown as string],
-  ["responses_api_models/vllm_model/configs/vllm_model_for_training.yaml", f264 as unknown as string],
+  ["resources_servers/ragtruth/README.md", f212 as unknown as string],
+  ["resources_servers/ragtruth/configs/ragtruth.yaml", f213 as unknown as string],
+  ["resources_servers/ragtruth/configs/ragtruth_serve.yaml", f214 as unknown as string],
+  ["resources_servers/ragtruth/data/example.jsonl", f215 as unknown as string],
+  ["resources_servers/ragtruth/data/example_metrics.json", f216 as unknown as string],
+  ["resources_servers/ragtruth/data/example_rollouts.jsonl", f217 as unknown as string],
+  ["resources_servers/simpleqa/configs/simpleqa.yaml", f218 as unknown as string],
+  ["resources_servers/simpleqa/data/example.jsonl", f219 as unknown as string],
+  ["resources_servers/simpleqa/data/example_metrics.json", f220 as unknown as string],
+  ["resources_servers/simpleqa/data/example_rollouts.jsonl", f221 as unknown as string],
+  ["resources_servers/simpleqa/prompts/judge.yaml", f222 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/README.md", f223 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/droid_pivot_single_step_tool_use_with_argument_comparison.yaml", f224 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/parallel_tool_calls_single_step_tool_use_with_argument_comparison.yaml", f225 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/search_pivot_single_step_tool_use_with_argument_comparison.yaml", f226 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/single_step_tool_use_with_argument_comparison.yaml", f227 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/swe_pivot_single_step_tool_use_with_argument_comparison.yaml", f228 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/toolcall_schema_single_step_tool_use_with_argument_comparison.yaml", f229 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/data/example.jsonl", f230 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/data/example_metrics.json", f231 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/data/example_rollouts.jsonl", f232 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example.jsonl", f233 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example_metrics.json", f234 as unknown as string],
+  ["resources_servers/spartqa/README.md", f235 as unknown as string],
+  ["resources_servers/spartqa/configs/spartqa.yaml", f236 as unknown as string],
+  ["resources_servers/spartqa/configs/spartqa_serve.yaml", f237 as unknown as string],
+  ["resources_servers/spartqa/data/example.jsonl", f238 as unknown as string],
+  ["resources_servers/spartqa/data/example_metrics.json", f239 as unknown as string],
+  ["resources_servers/spartqa/data/example_rollouts.jsonl", f240 as unknown as string],
+  ["resources_servers/string_match/README.md", f241 as unknown as string],
+  ["resources_servers/string_match/configs/string_match.yaml", f242 as unknown as string],
+  ["resources_servers/string_match/data/example.jsonl", f243 as unknown as string],
+  ["resources_servers/string_match/data/example_metrics.json", f244 as unknown as string],
+  ["resources_servers/string_match/data/example_rollouts.jsonl", f245 as unknown as string],
+  ["resources_servers/text_to_sql/configs/text_to_sql.yaml", f246 as unknown as string],
+  ["resources_servers/text_to_sql/data/example.jsonl", f247 as unknown as string],
+  ["resources_servers/text_to_sql/data/example_metrics.json", f248 as unknown as string],
+  ["resources_servers/text_to_sql/data/example_rollouts.jsonl", f249 as unknown as string],
+  ["resources_servers/text_to_sql/prompts/judge_prompt_template.txt", f250 as unknown as string],
+  ["resources_servers/text_to_sql/prompts/judge_system_message.txt", f251 as unknown as string],
+  ["resources_servers/xlam_fc/README.md", f252 as unknown as string],
+  ["resources_servers/xlam_fc/configs/xlam_fc.yaml", f253 as unknown as string],
+  ["resources_servers/xlam_fc/data/example.jsonl", f254 as unknown as string],
+  ["resources_servers/xlam_fc/data/example_metrics.json", f255 as unknown as string],
+  ["resources_servers/xlam_fc/data/example_rollouts.jsonl", f256 as unknown as string],
+  ["resources_servers/xstest/configs/xstest.yaml", f257 as unknown as string],
+  ["resources_servers/xstest/data/example.jsonl", f258 as unknown as string],
+  ["resources_servers/xstest/data/example_metrics.json", f259 as unknown as string],
+  ["resources_servers/xstest/data/example_rollouts.jsonl", f260 as unknown as string],
+  ["resources_servers/xstest/prompt_templates/wildguard_judge.txt", f261 as unknown as string],
+  ["resources_servers/xstest/prompt_templates/xstest_judge.txt", f262 as unknown as string],
+  ["responses_api_agents/non_executing_simple_agent/configs/non_executing_simple_agent.yaml", f263 as unknown as string],
+  ["responses_api_agents/simple_agent/configs/simple_agent.yaml", f264 as unknown as string],
+  ["responses_api_agents/tool_simulation_agent/configs/tool_simulation_agent.yaml", f265 as unknown as string],
+  ["responses_api_models/azure_openai_model/configs/azure_openai_model.yaml", f266 as unknown as string],
+  ["responses_api_models/openai_model/configs/openai_model.yaml", f267 as unknown as string],
+  ["responses_api_models/scripted_model/configs/scripted_model.yaml", f268 as unknown as string],
+  ["responses_api_models/vllm_model/configs/vllm_model.yaml", f269 as unknown as string],
+  ["responses_api_models/vllm_model/configs/vllm_model_for_training.yaml", f270 as unknown as string],
 ];

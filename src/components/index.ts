@@ -46,3 +46,4 @@ registerBuiltin("resources_servers", "polymath", async () => (await import("./re
 registerBuiltin("resources_servers", "citation_if", async () => (await import("./resources/citation-if.ts")).component);
 registerBuiltin("resources_servers", "hotpotqa_qa", async () => (await import("./resources/hotpotqa-qa.ts")).component);
 registerBuiltin("resources_servers", "spartqa", async () => (await import("./resources/spartqa.ts")).component);
+registerBuiltin("resources_servers", "ragtruth", async () => (await import("./resources/ragtruth.ts")).component);

@@ -1,7 +1,8 @@
 /** resources_servers/spartqa: SpartQA choose-object questions, reward 1 iff the answer resolves to the gold label (verify/rules/spartqa.ts). */
 import Type from "typebox";
 import { resourcesServerApp } from "../../servers/resources.ts";
-import { responseText, scoreSpartqa, spartqaKeyMetrics, spartqaMetrics } from "../../verify/rules/spartqa.ts";
+import { responseOutputText } from "../../verify/rules/response-output-text.ts";
+import { scoreSpartqa, spartqaKeyMetrics, spartqaMetrics } from "../../verify/rules/spartqa.ts";
 import type { BuiltinComponent } from "../registry.ts";
 
 const CLASS_NAME = "SpartqaResourcesServer";
@@ -16,7 +17,7 @@ export function gradeSpartqa(body: Obj): Obj {
   // Python's `or`: an empty top-level value falls back to verifier_metadata.
   const gold = target || (meta.target === undefined ? "" : String(meta.target));
   const opts = options.length ? options : Array.isArray(meta.options) ? (meta.options as unknown[]).map(String) : [];
-  return { target: "", options: [], verifier_metadata: null, ...row, ...scoreSpartqa(responseText(response), gold, opts) };
+  return { target: "", options: [], verifier_metadata: null, ...row, ...scoreSpartqa(responseOutputText(response), gold, opts) };
 }
 
 /** The component. */

@@ -106,20 +106,6 @@ export function matchLabel(prediction: string, labels: string[]): string | null 
   return hits.length === 1 ? byKey.get(hits[0]!)! : null;
 }
 
-/** The assistant text: every message's output_text parts; else any message text. */
-export function responseText(response: unknown): string {
-  const items = ((response as Obj | null)?.output as Obj[] | undefined) ?? [];
-  const messages = Array.isArray(items) ? items.filter((i) => i && i.type === "message") : [];
-  const ot = messages.flatMap((m) => (Array.isArray(m.content) ? (m.content as Obj[]) : [])).filter((c) => c?.type === "output_text" && typeof c.text === "string").map((c) => c.text as string).join("");
-  if (ot) return ot;
-  const parts: string[] = [];
-  for (const m of messages) {
-    if (typeof m.content === "string") parts.push(m.content);
-    else for (const c of Array.isArray(m.content) ? (m.content as Obj[]) : []) if (c && typeof c.text === "string") parts.push(c.text);
-  }
-  return parts.join("");
-}
-
 /** The verify fields for one response against the gold label and options. */
 export function scoreSpartqa(text: string, gold: string, options: string[]): Obj {
   const prediction = extractAnswer(text);
