@@ -50,6 +50,8 @@ const CASES: Case[] = [
   { selector: "hotpotqa_qa", server: "hotpotqa_qa", agent: "hotpotqa_qa_simple_agent" },
   // Upstream's own spartqa.yaml spells its dataset license "CC-BY-SA-4.0", which upstream's DatasetConfig rejects
   // too (an almost-server there as here); reverify does not read datasets, so the test drops them.
+  { selector: "structeval/structeval_nonrenderable", server: "structeval", agent: "structeval_nonrenderable_simple_agent" },
+  { selector: "structeval/structeval_nonrenderable", server: "structeval", agent: "structeval_nonrenderable_simple_agent", examples: "structeval_nonrenderable_example.jsonl", rollouts: "structeval_nonrenderable_example_rollouts.jsonl" },
   { selector: "ragtruth", server: "ragtruth", agent: "ragtruth_simple_agent" },
   { selector: "spartqa", server: "spartqa", agent: "spartqa_simple_agent", overrides: ["spartqa_simple_agent.responses_api_agents.simple_agent.datasets=[]"] },
 ];
