@@ -254,31 +254,44 @@ import f251 from "../../assets/resources_servers/structeval/data/example_rollout
 import f252 from "../../assets/resources_servers/structeval/data/structeval_nonrenderable_example.jsonl" with { type: "text" };
 import f253 from "../../assets/resources_servers/structeval/data/structeval_nonrenderable_example_rollouts.jsonl" with { type: "text" };
 import f254 from "../../assets/resources_servers/structeval/data/structeval_nonrenderable_example_rollouts_aggregate_metrics.json" with { type: "text" };
-import f255 from "../../assets/resources_servers/text_to_sql/configs/text_to_sql.yaml" with { type: "text" };
-import f256 from "../../assets/resources_servers/text_to_sql/data/example.jsonl" with { type: "text" };
-import f257 from "../../assets/resources_servers/text_to_sql/data/example_metrics.json" with { type: "text" };
-import f258 from "../../assets/resources_servers/text_to_sql/data/example_rollouts.jsonl" with { type: "text" };
-import f259 from "../../assets/resources_servers/text_to_sql/prompts/judge_prompt_template.txt" with { type: "text" };
-import f260 from "../../assets/resources_servers/text_to_sql/prompts/judge_system_message.txt" with { type: "text" };
-import f261 from "../../assets/resources_servers/xlam_fc/README.md" with { type: "text" };
-import f262 from "../../assets/resources_servers/xlam_fc/configs/xlam_fc.yaml" with { type: "text" };
-import f263 from "../../assets/resources_servers/xlam_fc/data/example.jsonl" with { type: "text" };
-import f264 from "../../assets/resources_servers/xlam_fc/data/example_metrics.json" with { type: "text" };
-import f265 from "../../assets/resources_servers/xlam_fc/data/example_rollouts.jsonl" with { type: "text" };
-import f266 from "../../assets/resources_servers/xstest/configs/xstest.yaml" with { type: "text" };
-import f267 from "../../assets/resources_servers/xstest/data/example.jsonl" with { type: "text" };
-import f268 from "../../assets/resources_servers/xstest/data/example_metrics.json" with { type: "text" };
-import f269 from "../../assets/resources_servers/xstest/data/example_rollouts.jsonl" with { type: "text" };
-import f270 from "../../assets/resources_servers/xstest/prompt_templates/wildguard_judge.txt" with { type: "text" };
-import f271 from "../../assets/resources_servers/xstest/prompt_templates/xstest_judge.txt" with { type: "text" };
-import f272 from "../../assets/responses_api_agents/non_executing_simple_agent/configs/non_executing_simple_agent.yaml" with { type: "text" };
-import f273 from "../../assets/responses_api_agents/simple_agent/configs/simple_agent.yaml" with { type: "text" };
-import f274 from "../../assets/responses_api_agents/tool_simulation_agent/configs/tool_simulation_agent.yaml" with { type: "text" };
-import f275 from "../../assets/responses_api_models/azure_openai_model/configs/azure_openai_model.yaml" with { type: "text" };
-import f276 from "../../assets/responses_api_models/openai_model/configs/openai_model.yaml" with { type: "text" };
-import f277 from "../../assets/responses_api_models/scripted_model/configs/scripted_model.yaml" with { type: "text" };
-import f278 from "../../assets/responses_api_models/vllm_model/configs/vllm_model.yaml" with { type: "text" };
-import f279 from "../../assets/responses_api_models/vllm_model/configs/vllm_model_for_training.yaml" with { type: "text" };
+import f255 from "../../assets/resources_servers/structured_outputs/README.md" with { type: "text" };
+import f256 from "../../assets/resources_servers/structured_outputs/configs/structured_outputs_json.yaml" with { type: "text" };
+import f257 from "../../assets/resources_servers/structured_outputs/configs/structured_outputs_json_yaml_xml_v1.yaml" with { type: "text" };
+import f258 from "../../assets/resources_servers/structured_outputs/configs/structured_outputs_v3.yaml" with { type: "text" };
+import f259 from "../../assets/resources_servers/structured_outputs/configs/structured_outputs_v4.yaml" with { type: "text" };
+import f260 from "../../assets/resources_servers/structured_outputs/data/example.jsonl" with { type: "text" };
+import f261 from "../../assets/resources_servers/structured_outputs/data/example_metrics.json" with { type: "text" };
+import f262 from "../../assets/resources_servers/structured_outputs/data/example_rollouts.jsonl" with { type: "text" };
+import f263 from "../../assets/resources_servers/structured_outputs/data/structured_outputs_251027_nano_v3_sdg_json_train_metrics.json" with { type: "text" };
+import f264 from "../../assets/resources_servers/structured_outputs/data/structured_outputs_251027_nano_v3_sdg_json_val_metrics.json" with { type: "text" };
+import f265 from "../../assets/resources_servers/structured_outputs/data/structured_outputs_v3_example.jsonl" with { type: "text" };
+import f266 from "../../assets/resources_servers/structured_outputs/data/structured_outputs_v3_example_metrics.json" with { type: "text" };
+import f267 from "../../assets/resources_servers/structured_outputs/data/structured_outputs_v4_example.jsonl" with { type: "text" };
+import f268 from "../../assets/resources_servers/text_to_sql/configs/text_to_sql.yaml" with { type: "text" };
+import f269 from "../../assets/resources_servers/text_to_sql/data/example.jsonl" with { type: "text" };
+import f270 from "../../assets/resources_servers/text_to_sql/data/example_metrics.json" with { type: "text" };
+import f271 from "../../assets/resources_servers/text_to_sql/data/example_rollouts.jsonl" with { type: "text" };
+import f272 from "../../assets/resources_servers/text_to_sql/prompts/judge_prompt_template.txt" with { type: "text" };
+import f273 from "../../assets/resources_servers/text_to_sql/prompts/judge_system_message.txt" with { type: "text" };
+import f274 from "../../assets/resources_servers/xlam_fc/README.md" with { type: "text" };
+import f275 from "../../assets/resources_servers/xlam_fc/configs/xlam_fc.yaml" with { type: "text" };
+import f276 from "../../assets/resources_servers/xlam_fc/data/example.jsonl" with { type: "text" };
+import f277 from "../../assets/resources_servers/xlam_fc/data/example_metrics.json" with { type: "text" };
+import f278 from "../../assets/resources_servers/xlam_fc/data/example_rollouts.jsonl" with { type: "text" };
+import f279 from "../../assets/resources_servers/xstest/configs/xstest.yaml" with { type: "text" };
+import f280 from "../../assets/resources_servers/xstest/data/example.jsonl" with { type: "text" };
+import f281 from "../../assets/resources_servers/xstest/data/example_metrics.json" with { type: "text" };
+import f282 from "../../assets/resources_servers/xstest/data/example_rollouts.jsonl" with { type: "text" };
+import f283 from "../../assets/resources_servers/xstest/prompt_templates/wildguard_judge.txt" with { type: "text" };
+import f284 from "../../assets/resources_servers/xstest/prompt_templates/xstest_judge.txt" with { type: "text" };
+import f285 from "../../assets/responses_api_agents/non_executing_simple_agent/configs/non_executing_simple_agent.yaml" with { type: "text" };
+import f286 from "../../assets/responses_api_agents/simple_agent/configs/simple_agent.yaml" with { type: "text" };
+import f287 from "../../assets/responses_api_agents/tool_simulation_agent/configs/tool_simulation_agent.yaml" with { type: "text" };
+import f288 from "../../assets/responses_api_models/azure_openai_model/configs/azure_openai_model.yaml" with { type: "text" };
+import f289 from "../../assets/responses_api_models/openai_model/configs/openai_model.yaml" with { type: "text" };
+import f290 from "../../assets/responses_api_models/scripted_model/configs/scripted_model.yaml" with { type: "text" };
+import f291 from "../../assets/responses_api_models/vllm_model/configs/vllm_model.yaml" with { type: "text" };
+import f292 from "../../assets/responses_api_models/vllm_model/configs/vllm_model_for_training.yaml" with { type: "text" };
 
 /** Embedded install root: [relative path, file text] pairs (digest.gen.ts holds their digest). */
 export const ASSET_FILES: [string, string][] = [
@@ -537,29 +550,42 @@ export const ASSET_FILES: [string, string][] = [
   ["resources_servers/structeval/data/structeval_nonrenderable_example.jsonl", f252 as unknown as string],
   ["resources_servers/structeval/data/structeval_nonrenderable_example_rollouts.jsonl", f253 as unknown as string],
   ["resources_servers/structeval/data/structeval_nonrenderable_example_rollouts_aggregate_metrics.json", f254 as unknown as string],
-  ["resources_servers/text_to_sql/configs/text_to_sql.yaml", f255 as unknown as string],
-  ["resources_servers/text_to_sql/data/example.jsonl", f256 as unknown as string],
-  ["resources_servers/text_to_sql/data/example_metrics.json", f257 as unknown as string],
-  ["resources_servers/text_to_sql/data/example_rollouts.jsonl", f258 as unknown as string],
-  ["resources_servers/text_to_sql/prompts/judge_prompt_template.txt", f259 as unknown as string],
-  ["resources_servers/text_to_sql/prompts/judge_system_message.txt", f260 as unknown as string],
-  ["resources_servers/xlam_fc/README.md", f261 as unknown as string],
-  ["resources_servers/xlam_fc/configs/xlam_fc.yaml", f262 as unknown as string],
-  ["resources_servers/xlam_fc/data/example.jsonl", f263 as unknown as string],
-  ["resources_servers/xlam_fc/data/example_metrics.json", f264 as unknown as string],
-  ["resources_servers/xlam_fc/data/example_rollouts.jsonl", f265 as unknown as string],
-  ["resources_servers/xstest/configs/xstest.yaml", f266 as unknown as string],
-  ["resources_servers/xstest/data/example.jsonl", f267 as unknown as string],
-  ["resources_servers/xstest/data/example_metrics.json", f268 as unknown as string],
-  ["resources_servers/xstest/data/example_rollouts.jsonl", f269 as unknown as string],
-  ["resources_servers/xstest/prompt_templates/wildguard_judge.txt", f270 as unknown as string],
-  ["resources_servers/xstest/prompt_templates/xstest_judge.txt", f271 as unknown as string],
-  ["responses_api_agents/non_executing_simple_agent/configs/non_executing_simple_agent.yaml", f272 as unknown as string],
-  ["responses_api_agents/simple_agent/configs/simple_agent.yaml", f273 as unknown as string],
-  ["responses_api_agents/tool_simulation_agent/configs/tool_simulation_agent.yaml", f274 as unknown as string],
-  ["responses_api_models/azure_openai_model/configs/azure_openai_model.yaml", f275 as unknown as string],
-  ["responses_api_models/openai_model/configs/openai_model.yaml", f276 as unknown as string],
-  ["responses_api_models/scripted_model/configs/scripted_model.yaml", f277 as unknown as string],
-  ["responses_api_models/vllm_model/configs/vllm_model.yaml", f278 as unknown as string],
-  ["responses_api_models/vllm_model/configs/vllm_model_for_training.yaml", f279 as unknown as string],
+  ["resources_servers/structured_outputs/README.md", f255 as unknown as string],
+  ["resources_servers/structured_outputs/configs/structured_outputs_json.yaml", f256 as unknown as string],
+  ["resources_servers/structured_outputs/configs/structured_outputs_json_yaml_xml_v1.yaml", f257 as unknown as string],
+  ["resources_servers/structured_outputs/configs/structured_outputs_v3.yaml", f258 as unknown as string],
+  ["resources_servers/structured_outputs/configs/structured_outputs_v4.yaml", f259 as unknown as string],
+  ["resources_servers/structured_outputs/data/example.jsonl", f260 as unknown as string],
+  ["resources_servers/structured_outputs/data/example_metrics.json", f261 as unknown as string],
+  ["resources_servers/structured_outputs/data/example_rollouts.jsonl", f262 as unknown as string],
+  ["resources_servers/structured_outputs/data/structured_outputs_251027_nano_v3_sdg_json_train_metrics.json", f263 as unknown as string],
+  ["resources_servers/structured_outputs/data/structured_outputs_251027_nano_v3_sdg_json_val_metrics.json", f264 as unknown as string],
+  ["resources_servers/structured_outputs/data/structured_outputs_v3_example.jsonl", f265 as unknown as string],
+  ["resources_servers/structured_outputs/data/structured_outputs_v3_example_metrics.json", f266 as unknown as string],
+  ["resources_servers/structured_outputs/data/structured_outputs_v4_example.jsonl", f267 as unknown as string],
+  ["resources_servers/text_to_sql/configs/text_to_sql.yaml", f268 as unknown as string],
+  ["resources_servers/text_to_sql/data/example.jsonl", f269 as unknown as string],
+  ["resources_servers/text_to_sql/data/example_metrics.json", f270 as unknown as string],
+  ["resources_servers/text_to_sql/data/example_rollouts.jsonl", f271 as unknown as string],
+  ["resources_servers/text_to_sql/prompts/judge_prompt_template.txt", f272 as unknown as string],
+  ["resources_servers/text_to_sql/prompts/judge_system_message.txt", f273 as unknown as string],
+  ["resources_servers/xlam_fc/README.md", f274 as unknown as string],
+  ["resources_servers/xlam_fc/configs/xlam_fc.yaml", f275 as unknown as string],
+  ["resources_servers/xlam_fc/data/example.jsonl", f276 as unknown as string],
+  ["resources_servers/xlam_fc/data/example_metrics.json", f277 as unknown as string],
+  ["resources_servers/xlam_fc/data/example_rollouts.jsonl", f278 as unknown as string],
+  ["resources_servers/xstest/configs/xstest.yaml", f279 as unknown as string],
+  ["resources_servers/xstest/data/example.jsonl", f280 as unknown as string],
+  ["resources_servers/xstest/data/example_metrics.json", f281 as unknown as string],
+  ["resources_servers/xstest/data/example_rollouts.jsonl", f282 as unknown as string],
+  ["resources_servers/xstest/prompt_templates/wildguard_judge.txt", f283 as unknown as string],
+  ["resources_servers/xstest/prompt_templates/xstest_judge.txt", f284 as unknown as string],
+  ["responses_api_agents/non_executing_simple_agent/configs/non_executing_simple_agent.yaml", f285 as unknown as string],
+  ["responses_api_agents/simple_agent/configs/simple_agent.yaml", f286 as unknown as string],
+  ["responses_api_agents/tool_simulation_agent/configs/tool_simulation_agent.yaml", f287 as unknown as string],
+  ["responses_api_models/azure_openai_model/configs/azure_openai_model.yaml", f288 as unknown as string],
+  ["responses_api_models/openai_model/configs/openai_model.yaml", f289 as unknown as string],
+  ["responses_api_models/scripted_model/configs/scripted_model.yaml", f290 as unknown as string],
+  ["responses_api_models/vllm_model/configs/vllm_model.yaml", f291 as unknown as string],
+  ["responses_api_models/vllm_model/configs/vllm_model_for_training.yaml", f292 as unknown as string],
 ];

@@ -48,3 +48,4 @@ registerBuiltin("resources_servers", "hotpotqa_qa", async () => (await import(".
 registerBuiltin("resources_servers", "spartqa", async () => (await import("./resources/spartqa.ts")).component);
 registerBuiltin("resources_servers", "ragtruth", async () => (await import("./resources/ragtruth.ts")).component);
 registerBuiltin("resources_servers", "structeval", async () => (await import("./resources/structeval.ts")).component);
+registerBuiltin("resources_servers", "structured_outputs", async () => (await import("./resources/structured-outputs.ts")).component);

@@ -24,6 +24,8 @@ interface Case {
   examples?: string;
   rollouts?: string;
   skipFields?: string[];
+  /** Example rows from a test fixture instead of the asset (rollouts recorded against an older example file). */
+  examplesFixture?: string;
   /** Extra overrides (with the reason in CASES). */
   overrides?: string[];
 }
@@ -31,7 +33,7 @@ interface Case {
 function prepare(dir: string, c: Case): { rollouts: string; inputs: string; recs: Row[] } {
   const data = join(ASSETS, c.server, "data");
   const recs = lines(join(data, c.rollouts ?? "example_rollouts.jsonl"));
-  const examples = lines(join(data, c.examples ?? "example.jsonl"));
+  const examples = lines(c.examplesFixture ? join(import.meta.dir, "..", "fixtures", "library", c.examplesFixture) : join(data, c.examples ?? "example.jsonl"));
   const byPrompt = new Map(examples.map((r) => [promptKey(r), r]));
   const stamp = (i: number) => ({ _ng_task_index: i, _ng_rollout_index: 0, agent_ref: { name: c.agent } });
   const rows = recs.map((r, i) => {
@@ -52,6 +54,9 @@ const CASES: Case[] = [
   // too (an almost-server there as here); reverify does not read datasets, so the test drops them.
   { selector: "structeval/structeval_nonrenderable", server: "structeval", agent: "structeval_nonrenderable_simple_agent" },
   { selector: "structeval/structeval_nonrenderable", server: "structeval", agent: "structeval_nonrenderable_simple_agent", examples: "structeval_nonrenderable_example.jsonl", rollouts: "structeval_nonrenderable_example_rollouts.jsonl" },
+  // Upstream recorded these rollouts against the example.jsonl that commit 9e447f784 replaced (v4 tool calls): its
+  // rows are a test fixture taken from that commit's parent.
+  { selector: "structured_outputs/structured_outputs_json", server: "structured_outputs", agent: "structured_outputs_simple_agent", examplesFixture: "structured-outputs-example-9e447f784-parent.jsonl" },
   { selector: "ragtruth", server: "ragtruth", agent: "ragtruth_simple_agent" },
   { selector: "spartqa", server: "spartqa", agent: "spartqa_simple_agent", overrides: ["spartqa_simple_agent.responses_api_agents.simple_agent.datasets=[]"] },
 ];
