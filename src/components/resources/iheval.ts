@@ -4,10 +4,12 @@
  * verifier_metadata as fallback; every request field is echoed back (upstream allows extra fields).
  */
 import Type from "typebox";
+import { ConfigError } from "../../errors.ts";
 import { resourcesServerApp } from "../../servers/resources.ts";
+import { ACCURACY_MODES, type AccuracyMode, ihevalKeyMetrics, ihevalMetrics } from "../../verify/iheval/metrics.ts";
 import { pyStr, responseText, scoreIheval } from "../../verify/iheval/score.ts";
 import { warmIfeval } from "../../verify/ifeval/warm.ts";
-import type { BuiltinComponent } from "../registry.ts";
+import type { BuiltinComponent, ComponentContext } from "../registry.ts";
 
 const CLASS_NAME = "IHEvalResourcesServer";
 type Obj = Record<string, unknown>;
@@ -43,12 +45,20 @@ export function gradeIheval(body: Obj): Obj {
   };
 }
 
+function accuracyMode(ctx: Pick<ComponentContext, "instanceName" | "config">): AccuracyMode {
+  const v = ctx.config.accuracy_mode ?? "hierarchy";
+  if (!(ACCURACY_MODES as readonly unknown[]).includes(v)) throw new ConfigError(`${ctx.instanceName}: accuracy_mode ${JSON.stringify(v)} is not one of ${ACCURACY_MODES.join(", ")}`, { key: "accuracy_mode", hint: "hierarchy (conflict score, the default) or hierarchy_sysprompt (mean of aligned and conflict)" });
+  return v as AccuracyMode;
+}
+
 /** The component. */
 export const component: BuiltinComponent = {
   serverType: "resources_servers",
   implementation: "iheval",
   className: CLASS_NAME,
+  checkConfig: (ctx) => void accuracyMode(ctx),
   async create(ctx) {
+    const mode = accuracyMode(ctx);
     setTimeout(warmIfeval, 0);
     return resourcesServerApp({
       className: CLASS_NAME,
@@ -62,6 +72,9 @@ export const component: BuiltinComponent = {
         verifier_metadata: Type.Optional(Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()])),
       },
       verify: (body) => gradeIheval(body),
+      // Cross-row: the reference setting's concatenation average and the hierarchical category scores.
+      computeMetrics: (tasks) => ihevalMetrics(tasks, mode),
+      keyMetrics: ihevalKeyMetrics,
     });
   },
 };
