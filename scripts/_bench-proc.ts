@@ -46,3 +46,44 @@ export function cpuSeconds(pid: number): number {
     return 0;
   }
 }
+
+/** Every descendant pid of `pid` (children first, then theirs). */
+export function descendants(pid: number): number[] {
+  try {
+    const kids = readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/).filter(Boolean).map(Number);
+    return kids.flatMap((k) => [k, ...descendants(k)]);
+  } catch {
+    return [];
+  }
+}
+
+/** A short label for a bench process: a gym server's instance name, a `--role`, or its argv. */
+export function processLabel(pid: number): string {
+  try {
+    const env = readFileSync(`/proc/${pid}/environ`, "utf8").split("\0").find((e) => e.startsWith("NEMO_GYM_CONFIG_PATH="));
+    if (env) return `gym ${env.slice("NEMO_GYM_CONFIG_PATH=".length)}`;
+    const argv = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").filter(Boolean);
+    const role = argv.indexOf("--role");
+    if (role >= 0) return `bare ${argv[role + 1]}`;
+    const serve = argv.indexOf("serve");
+    if (argv.some((a) => a.endsWith("replica.py")) && serve >= 0) return `fastapi ${argv[serve + 1]}`;
+    return argv.slice(1, 5).join(" ").replace(/^.*\/(src|scripts)\//, "");
+  } catch {
+    return "?";
+  }
+}
+
+/** The 1-, 5- and 15-minute load averages as printed by uptime. */
+export function loadAverage(): string {
+  try {
+    return readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
+  } catch {
+    return "?";
+  }
+}
+
+/** The median of a list of numbers. */
+export function median(xs: number[]): number {
+  const s = [...xs].sort((x, y) => x - y);
+  return s.length === 0 ? Number.NaN : s.length % 2 === 1 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+}
