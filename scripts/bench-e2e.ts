@@ -16,13 +16,14 @@
  * rollout per process, and the help/version CPU ratio (bench-help.ts).
  *
  *   nice -n -15 bun scripts/bench-e2e.ts [rollouts=2000] [inFlight=256]
- *   env: ROUNDS (3), FASTAPI_ROLLOUTS (rollouts/2), WARM (400), NO_FASTAPI=1, NO_HELP=1
+ *   env: ROUNDS (3), FASTAPI_ROLLOUTS (rollouts/2), WARM (400), NO_FASTAPI=1, NO_HELP=1,
+ *        GYM_BASELINE_BIN=path (a second gym binary, e.g. built from main, run as a fourth stack: before/after)
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { bareRole } from "./_bench-bare.ts";
-import { cpuSeconds, descendants, freePort, loadAverage, median, processLabel, rssMb, spawnLine } from "./_bench-proc.ts";
+import { autogroupLine, cpuSeconds, descendants, freePort, inOwnNicedGroup, loadAverage, median, processLabel, rssMb, spawnLine } from "./_bench-proc.ts";
 import { buildGym, helpCpu } from "./bench-help.ts";
 
 const ROOT = resolve(import.meta.dir, "..");
@@ -98,7 +99,7 @@ async function main(): Promise<void> {
   const self = [process.execPath, import.meta.path, "--role"];
   const maxReq = { BUN_CONFIG_MAX_HTTP_REQUESTS: "65535" };
   try {
-    console.log(`load average at start: ${loadAverage()}; gym = ${fromSource ? "bun src/main.ts" : "dist/gym (built binary)"}`);
+    console.log(`load average at start: ${loadAverage()}; scheduling group ${autogroupLine()}; gym = ${fromSource ? "bun src/main.ts" : "dist/gym (built binary)"}`);
     const base = (await Bun.file(EXAMPLE_ROWS).text()).trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
     const input = join(work, "in.jsonl");
     const inputFast = join(work, "in-fast.jsonl");
@@ -121,21 +122,28 @@ async function main(): Promise<void> {
     const bareRun = (inPath: string, out: string, count: number) =>
       timed([...self, "driver", `http://127.0.0.1:${env.line}/run`, inPath, out, String(inFlight)], count, () => barePids, maxReq, (s) => Number(s.trim()));
 
-    // --- gym
-    const headPort = await freePort();
-    const head = `+head_server={host: 127.0.0.1, port: ${headPort}}`;
-    const start = Bun.spawn(
-      [...gym, "env", "start", "--resources-server", "example_single_tool_call", "--model-type", "openai_model", `+policy_base_url=${endpointUrl}/v1`, "+policy_api_key=dummy", "+policy_model_name=bench", head],
-      { stdout: "ignore", stderr: "ignore", cwd: work },
-    );
-    procs.push(start);
-    await waitHttp(`http://127.0.0.1:${headPort}/readyz`, 120);
-    const gymPids = () => [endpoint.proc.pid, ...descendants(start.pid)];
-    const gymRun = (inPath: string, out: string, count: number) =>
-      timed([...gym, "eval", "run", "--no-serve", "-i", inPath, "-o", out, "--concurrency", String(inFlight), head], count, gymPids, {}, () => {
-        const lines = require("node:fs").readFileSync(out, "utf8").split("\n").filter((l: string) => l.includes('"reward"'));
-        return lines.length;
-      });
+    // --- gym (and, with GYM_BASELINE_BIN, a second gym binary, e.g. built from main, as "before")
+    const startGym = async (bin: string[]) => {
+      const headPort = await freePort();
+      const head = `+head_server={host: 127.0.0.1, port: ${headPort}}`;
+      const start = Bun.spawn(
+        [...bin, "env", "start", "--resources-server", "example_single_tool_call", "--model-type", "openai_model", `+policy_base_url=${endpointUrl}/v1`, "+policy_api_key=dummy", "+policy_model_name=bench", head],
+        { stdout: "ignore", stderr: "ignore", cwd: work },
+      );
+      procs.push(start);
+      await waitHttp(`http://127.0.0.1:${headPort}/readyz`, 120);
+      const pids = () => [endpoint.proc.pid, ...descendants(start.pid)];
+      const run = (inPath: string, out: string, count: number) =>
+        timed([...bin, "eval", "run", "--no-serve", "-i", inPath, "-o", out, "--concurrency", String(inFlight), head], count, pids, {}, () => {
+          const lines = require("node:fs").readFileSync(out, "utf8").split("\n").filter((l: string) => l.includes('"reward"'));
+          return lines.length;
+        });
+      return { start, run };
+    };
+    const gymStack = await startGym(gym);
+    const gymRun = gymStack.run;
+    const baselineBin = process.env.GYM_BASELINE_BIN;
+    const baseline = baselineBin ? await startGym([baselineBin]) : undefined;
 
     // --- fastapi replica
     let fastRun: ((inPath: string, out: string, count: number) => Promise<RunResult>) | undefined;
@@ -158,15 +166,21 @@ async function main(): Promise<void> {
     await bareRun(warm, join(work, "warm-bare.jsonl"), warmN);
     await gymRun(warm, join(work, "warm-gym.jsonl"), warmN);
     if (fastRun) await fastRun(warm, join(work, "warm-fast.jsonl"), warmN);
+    if (baseline) await baseline.run(warm, join(work, "warm-baseline.jsonl"), warmN);
 
-    const results: Record<"gym" | "bare" | "fastapi", RunResult[]> = { gym: [], bare: [], fastapi: [] };
+    const results: Record<"gym" | "bare" | "fastapi" | "baseline", RunResult[]> = { gym: [], bare: [], fastapi: [], baseline: [] };
     for (let r = 0; r < rounds; r++) {
       // Alternate the order too, so no stack always runs right after the same neighbour.
-      const order = r % 2 === 0 ? (["gym", "bare", "fastapi"] as const) : (["fastapi", "bare", "gym"] as const);
+      const order = r % 2 === 0 ? (["gym", "bare", "fastapi", "baseline"] as const) : (["baseline", "fastapi", "bare", "gym"] as const);
       const line: string[] = [];
       for (const s of order) {
         if (s === "fastapi" && !fastRun) continue;
-        const res = s === "gym" ? await gymRun(input, join(work, `gym-${r}.jsonl`), n) : s === "bare" ? await bareRun(input, join(work, `bare-${r}.jsonl`), n) : await fastRun!(inputFast, join(work, `fast-${r}.jsonl`), nFast);
+        if (s === "baseline" && !baseline) continue;
+        const res =
+          s === "gym" ? await gymRun(input, join(work, `gym-${r}.jsonl`), n)
+          : s === "baseline" ? await baseline!.run(input, join(work, `baseline-${r}.jsonl`), n)
+          : s === "bare" ? await bareRun(input, join(work, `bare-${r}.jsonl`), n)
+          : await fastRun!(inputFast, join(work, `fast-${r}.jsonl`), nFast);
         const expected = s === "fastapi" ? nFast : n;
         if (res.ok !== expected) throw new Error(`${s} round ${r + 1}: ${res.ok} of ${expected} rollouts rewarded`);
         results[s].push(res);
@@ -177,8 +191,10 @@ async function main(): Promise<void> {
       console.log(`round ${r + 1} [load ${loadAverage()}]: ${line.join(", ")}`);
     }
 
-    start.kill("SIGINT");
-    await start.exited;
+    for (const g of [gymStack, baseline]) {
+      g?.start.kill("SIGINT");
+      await g?.start.exited;
+    }
 
     const med = (s: keyof typeof results) => median(results[s].map((x) => x.rate));
     const gymRate = med("gym");
@@ -188,12 +204,13 @@ async function main(): Promise<void> {
     console.log(`gym (dist/gym eval run --no-serve):  median ${gymRate.toFixed(1)} rollouts/s`);
     console.log(`bare Bun.serve + fetch:               median ${bareRate.toFixed(1)} rollouts/s`);
     if (fastRun) console.log(`FastAPI + uvicorn + aiohttp replica:  median ${med("fastapi").toFixed(1)} rollouts/s`);
+    if (baseline) console.log(`gym baseline (${baselineBin}): median ${med("baseline").toFixed(1)} rollouts/s; this branch / baseline ${(gymRate / med("baseline")).toFixed(3)}`);
     console.log(`ratio gym / bare:    ${(gymRate / bareRate).toFixed(3)} (per round: ${ratiosBare.map((x) => x.toFixed(3)).join(", ")}) target ≥ 0.85`);
     if (fastRun) {
       const ratiosFast = results.gym.map((g, i) => g.rate / results.fastapi[i]!.rate);
       console.log(`ratio gym / fastapi: ${(gymRate / med("fastapi")).toFixed(2)}× (per round: ${ratiosFast.map((x) => x.toFixed(2)).join(", ")}) target ≥ 6×`);
     }
-    for (const s of ["gym", "bare", "fastapi"] as const) {
+    for (const s of ["gym", "baseline", "bare", "fastapi"] as const) {
       if (results[s].length === 0) continue;
       const labels = [...results[s][0]!.cpu.keys()];
       const total = median(results[s].map((x) => x.cpuTotal));
@@ -216,4 +233,4 @@ async function main(): Promise<void> {
 }
 
 if (process.argv[2] === "--role") await bareRole(process.argv[3]!, process.argv.slice(4));
-else await main();
+else if (!(await inOwnNicedGroup())) await main();

@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { compileOptions } from "../build.ts";
-import { loadAverage, median } from "./_bench-proc.ts";
+import { autogroupLine, inOwnNicedGroup, loadAverage, median } from "./_bench-proc.ts";
 
 const ROOT = resolve(import.meta.dir, "..");
 
@@ -61,7 +61,8 @@ export function buildGym(): string {
   return join(ROOT, "dist", "gym");
 }
 
-if (import.meta.main) {
+if (import.meta.main && !(await inOwnNicedGroup())) {
+  console.log(`scheduling group ${autogroupLine()}`);
   const runs = Number(process.argv[2] ?? 25);
   const gym = process.argv[3] ?? buildGym();
   console.log((await helpCpu(gym, runs)).lines.join("\n"));
