@@ -12,11 +12,13 @@ async function gitSha(): Promise<string> {
   return p.exitCode === 0 ? p.stdout.toString().trim() : "unknown";
 }
 
-async function buildOne(target: string | undefined, outfile: string): Promise<void> {
-  const sha = await gitSha();
-  const result = await Bun.build({
-    // Worker entries are built in too: a Worker in the binary loads them by their source path.
-    entrypoints: ["./src/main.ts", "./src/verify/math/worker.ts"],
+/**
+ * The compile flags of the gym binary, shared with scripts/bench-help.ts (which builds a hello-world
+ * with the very same flags as the floor `gym --help` is measured against).
+ */
+export function compileOptions(entrypoints: string[], outfile: string, target?: string): Bun.BuildConfig {
+  return {
+    entrypoints,
     compile: {
       outfile,
       ...(target ? { target: target as Bun.Build.CompileTarget } : {}),
@@ -24,9 +26,19 @@ async function buildOne(target: string | undefined, outfile: string): Promise<vo
       autoloadBunfig: false,
     },
     bytecode: true,
+    // Split chunks: a command loads only its own modules' bytecode (`gym --help` read all of it before).
+    splitting: true,
     format: "esm",
     minify: true,
     sourcemap: "none",
+  } as Bun.BuildConfig;
+}
+
+async function buildOne(target: string | undefined, outfile: string): Promise<void> {
+  const sha = await gitSha();
+  const result = await Bun.build({
+    // Worker entries are built in too: a Worker in the binary loads them by their source path.
+    ...compileOptions(["./src/main.ts", "./src/verify/math/worker.ts"], outfile, target),
     define: {
       GYM_VERSION: JSON.stringify(pkg.version),
       GYM_BUILD_TARGET: JSON.stringify(target ?? `bun-${process.platform}-${process.arch}`),
@@ -40,9 +52,10 @@ async function buildOne(target: string | undefined, outfile: string): Promise<vo
   console.error(`built ${outfile}`);
 }
 
-const all = process.argv.includes("--all");
-if (all) {
-  for (const t of TARGETS) await buildOne(t, `dist/gym-${t.replace(/^bun-/, "")}`);
-} else {
-  await buildOne(undefined, "dist/gym");
+if (import.meta.main) {
+  if (process.argv.includes("--all")) {
+    for (const t of TARGETS) await buildOne(t, `dist/gym-${t.replace(/^bun-/, "")}`);
+  } else {
+    await buildOne(undefined, "dist/gym");
+  }
 }

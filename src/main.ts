@@ -7,7 +7,7 @@ import { enableOffline } from "./env.ts";
 import { formatError, exitCodeOf } from "./errors.ts";
 import { classifyProgram, deprecationLine } from "./cli/legacy.ts";
 import { ranCommand, route } from "./cli/root.ts";
-import { setGymArgs } from "./runtime/process/spawn.ts";
+import { setGymArgs } from "./runtime/process/gym-args.ts";
 
 /** Run the CLI for a program name and argv; returns the exit code. */
 export async function main(programName: string, argv: string[]): Promise<number> {

@@ -57,10 +57,14 @@ export function fdBudgetWarning(inFlight: number, limits = openFileLimits()): st
   return parts.length > 0 ? parts.join(" ") : undefined;
 }
 
-/** The `BUN_CONFIG_MAX_HTTP_REQUESTS` value a driver with this in-flight cap must start with, or undefined when the default suffices. */
-export function neededMaxHttpRequests(inFlight: number, current: number | undefined): number | undefined {
-  const have = current ?? BUN_DEFAULT_MAX_HTTP_REQUESTS;
-  // A few extra for aggregation, status and exporter calls made while rollouts are in flight.
-  const want = Math.min(BUN_MAX_HTTP_REQUESTS, inFlight + 16);
-  return want > have ? want : undefined;
+/**
+ * The `BUN_CONFIG_MAX_HTTP_REQUESTS` value a driver with this in-flight cap must start with, or
+ * undefined when the default suffices: always undefined now. The driver's rollout calls (`/run`,
+ * `/aggregate_metrics`) go to plain `http://` targets over the keep-alive pool
+ * (runtime/http/http-pool.ts), not fetch, so Bun's 256-call fetch cap never limits them; fetch
+ * carries only a few exporter and telemetry calls. The re-spawn this used to ask for cost every
+ * run a second start and config resolution (issue 19). Servers still get the variable (D16).
+ */
+export function neededMaxHttpRequests(_inFlight: number, _current: number | undefined): number | undefined {
+  return undefined;
 }

@@ -1,6 +1,7 @@
 /**
  * The agent server kind with upstream simple_agent's behaviour (runtime.md §8): `/run` (seed →
- * own `/v1/responses` over HTTP → verify), the `/v1/responses` tool loop with the cookie
+ * own `/v1/responses` → verify; that self-call is served in process when this server is the
+ * target, runtime/http/local-dispatch.ts), the `/v1/responses` tool loop with the cookie
  * hand-off rules of §6.2, `/aggregate_metrics`, and the agent-session endpoints that native
  * environment servers use to hand over direct-HTTP tool access (§10.4).
  */

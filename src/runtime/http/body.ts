@@ -9,7 +9,8 @@ import { pythonJsonError } from "./json-error.ts";
 /** Default request body limit: generous, because verify bodies carry whole transcripts with token ids. */
 export const DEFAULT_MAX_BODY_BYTES = 128 * 1024 * 1024;
 
-function tooLarge(size: number | string, limit: number): HttpError {
+/** The 413 of a body over the limit. */
+export function tooLarge(size: number | string, limit: number): HttpError {
   return new HttpError(413, `Request body too large: ${size} bytes exceed the limit of ${limit} bytes`);
 }
 
@@ -51,8 +52,12 @@ function isJsonType(contentType: string | null): boolean {
 export async function parseBody(req: Request, limit: number): Promise<unknown> {
   const bytes = await readBodyBytes(req, limit);
   if (bytes.byteLength === 0) return undefined;
-  const text = new TextDecoder().decode(bytes);
-  if (!isJsonType(req.headers.get("content-type"))) return text;
+  return parseBodyText(new TextDecoder().decode(bytes), req.headers.get("content-type"));
+}
+
+/** `parseBody` for a body already in hand as text (non-empty): the same JSON rule and the same 422. */
+export function parseBodyText(text: string, contentType: string | null): unknown {
+  if (!isJsonType(contentType)) return text;
   try {
     return JSON.parse(text);
   } catch {

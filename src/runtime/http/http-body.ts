@@ -4,7 +4,7 @@
  * ReadableStream reader; everything else (no length, over the limit, invalid JSON) goes through
  * body.ts, which owns the 413/422 shapes, so both paths answer identically.
  */
-import { parseBody } from "./body.ts";
+import { parseBody, parseBodyText, tooLarge } from "./body.ts";
 
 function isJsonType(contentType: string | null): boolean {
   if (!contentType) return true;
@@ -36,4 +36,17 @@ export async function readRequestBody(req: Request, limit: number, parse = true)
     // Re-run the text through the slow path so the 422 is built in one place.
     return { value: await parseBody(new Request(req.url, { method: "POST", body: raw, headers: req.headers }), limit), raw };
   }
+}
+
+/**
+ * `readRequestBody` for a body handed over in process (local-dispatch.ts): the same limit, the
+ * same JSON rule and the same 413/422 answers as the bytes would get over HTTP.
+ */
+export function readLocalBody(body: string | undefined, contentType: string | null, limit: number, parse = true): ReadBody {
+  if (body === undefined || body === "") return { value: undefined, raw: "" };
+  const bytes = Buffer.byteLength(body);
+  if (bytes > limit) throw tooLarge(bytes, limit);
+  if (!isJsonType(contentType)) return { value: body, raw: body };
+  if (!parse) return { value: undefined, raw: body };
+  return { value: parseBodyText(body, contentType), raw: body };
 }

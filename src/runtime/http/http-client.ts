@@ -141,12 +141,15 @@ export interface HttpAnswer {
   statusText: string;
   /** Header lines in arrival order, names lower-cased; each Set-Cookie is its own entry. */
   headers: [string, string][];
-  /** The body bytes. */
+  /** The body bytes (empty when `text` carries the body). */
   body: Uint8Array;
+  /** The body as text, for an answer that never was bytes (an in-process call, local-exchange.ts). */
+  text?: string;
 }
 
 /** The body of an answer as UTF-8 text. */
 export function answerText(a: HttpAnswer): string {
+  if (a.text !== undefined) return a.text;
   return a.body.byteLength === 0 ? "" : Buffer.from(a.body.buffer, a.body.byteOffset, a.body.byteLength).toString("utf8");
 }
 

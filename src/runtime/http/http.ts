@@ -6,7 +6,8 @@
 import type { Server } from "bun";
 import { log } from "../../log.ts";
 import { DEFAULT_MAX_BODY_BYTES } from "./body.ts";
-import { readRequestBody } from "./http-body.ts";
+import { readLocalBody, readRequestBody, type ReadBody } from "./http-body.ts";
+import type { LocalHandler, LocalRequest } from "./local-dispatch.ts";
 import { CachedSessions } from "./http-session-cache.ts";
 import { HttpError, InnerServerError, RawJson, RequestValidationError, type RequestContext, type ServerApp, type ValidationDetail } from "./http-types.ts";
 import { capEcho, jsonDepthExceeds, MAX_JSON_DEPTH } from "./bounded-json.ts";
@@ -83,7 +84,7 @@ function errorBody(err: unknown, app: ServerApp, cancelled: boolean): string {
   return "An unknown error occurred";
 }
 
-function errorOut(err: unknown, app: ServerApp, req: Request, path: string, body: unknown): JsonOut {
+function errorOut(err: unknown, app: ServerApp, method: string, signal: AbortSignal, path: string, body: unknown): JsonOut {
   if (err instanceof RequestValidationError && Array.isArray(err.detail)) {
     // FastAPI echoes each item's whole `input`; a huge (or absurdly deep) body must not come back whole.
     return jsonOut({ detail: (err.detail as ValidationDetail[]).map((d) => ("input" in d ? { ...d, input: capEcho(d.input) } : d)) }, err.status);
@@ -91,8 +92,8 @@ function errorOut(err: unknown, app: ServerApp, req: Request, path: string, body
   if (err instanceof HttpError) return jsonOut({ detail: err.detail }, err.status);
   // A stack overflow while handling a very deep body is the client's doing: 400, not a 500 RangeError.
   if (err instanceof RangeError && jsonDepthExceeds(body)) return jsonOut({ detail: `JSON body nested deeper than ${MAX_JSON_DEPTH} levels` }, 400);
-  const cancelled = req.signal.aborted;
-  if (!cancelled) log.error(`(${app.instanceName}) ${req.method} ${path} failed:`, err);
+  const cancelled = signal.aborted;
+  if (!cancelled) log.error(`(${app.instanceName}) ${method} ${path} failed:`, err);
   return jsonOut(errorBody(err, app, cancelled), 500);
 }
 
@@ -114,8 +115,57 @@ function pathOf(url: string): string {
   return raw.includes("%") || raw.includes("/.") ? new URL(url).pathname : raw;
 }
 
+/** A request handed over in process (local-dispatch.ts), with what the core reads of a Request. */
+class LocalInbound {
+  readonly url: string;
+  private built: Request | undefined;
+  constructor(
+    readonly local: LocalRequest,
+    origin: string,
+    readonly peer: string | undefined,
+  ) {
+    this.url = origin + local.target;
+  }
+  get method(): string {
+    return this.local.method;
+  }
+  get signal(): AbortSignal {
+    return this.local.signal;
+  }
+  header(name: string): string | null {
+    return this.local.headers[name] ?? null;
+  }
+  /** A Request for the rare handler that reads the raw request (no body: it is in ctx.body). */
+  request(): Request {
+    return (this.built ??= new Request(this.url, { method: this.local.method, headers: this.local.headers, signal: this.local.signal }));
+  }
+}
+
+type Inbound = Request | LocalInbound;
+
+function headerOf(req: Inbound, name: string): string | null {
+  return req instanceof LocalInbound ? req.header(name) : req.headers.get(name);
+}
+
+/** What the core answers: the handler's outcome and the Set-Cookie lines to add to it. */
+interface Answered {
+  out: Response | JsonOut;
+  setCookies: string[];
+}
+
+/** The two entries of one server: Bun.serve's handler and the in-process one (same sessions, routes, rules). */
+export interface ServerEntries {
+  handler: (req: Request) => Promise<Response>;
+  local: LocalHandler;
+}
+
 /** Build the request handler of a server app. */
 export function createHandler(app: ServerApp, opts: HandlerOptions = {}): (req: Request) => Promise<Response> {
+  return createEntries(app, opts).handler;
+}
+
+/** Build both entries of a server app: the HTTP handler and the local one (local-dispatch.ts). */
+export function createEntries(app: ServerApp, opts: HandlerOptions = {}): ServerEntries {
   const match = compileRoutes(app.routes);
   const sessions = app.sessions ? new CachedSessions(new SessionCodec(app.className, app.instanceName)) : undefined;
   const maxBody = opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
@@ -123,8 +173,7 @@ export function createHandler(app: ServerApp, opts: HandlerOptions = {}): (req: 
   const ambient = opts.ambientRolloutId ?? true;
   const bodyIdle = opts.bodyIdleTimeoutSeconds ?? BODY_IDLE_TIMEOUT_SECONDS;
 
-  return async (req: Request): Promise<Response> => {
-    const fullPath = pathOf(req.url);
+  const core = async (req: Inbound, fullPath: string): Promise<Answered> => {
     let path = fullPath;
     let rolloutId: string | undefined;
     let capture = false;
@@ -134,9 +183,8 @@ export function createHandler(app: ServerApp, opts: HandlerOptions = {}): (req: 
       capture = app.rolloutPrefix === "model" && m[2] !== undefined;
       path = m[m.length - 1]!;
     }
-    rolloutId ??= req.headers.get("x-nemo-gym-rollout-id") ?? undefined;
-    const cookieHeader = req.headers.get("cookie");
-    const cookies = parseCookies(cookieHeader);
+    rolloutId ??= headerOf(req, "x-nemo-gym-rollout-id") ?? undefined;
+    const cookies = parseCookies(headerOf(req, "cookie"));
     const sessionId = sessions ? sessions.idFor(cookies) : "";
     const responseCookies: Record<string, string> = {};
     let body: unknown;
@@ -145,23 +193,13 @@ export function createHandler(app: ServerApp, opts: HandlerOptions = {}): (req: 
     try {
       out = await dispatch();
     } catch (err) {
-      out = errorOut(err, app, req, fullPath, body);
+      out = errorOut(err, app, req.method, req.signal, fullPath, body);
     }
     // Inner servers' cookies first; our own session cookie is always (re)sent, 500s included (§6.1).
     const setCookies: string[] = [];
     for (const k in responseCookies) setCookies.push(`${k}=${responseCookies[k]}; Path=/; SameSite=lax`);
     if (sessions) setCookies.push(sessions.setCookie(sessionId));
-    if (!(out instanceof Response)) {
-      const headers: [string, string][] = [["content-type", "application/json"], ...(out.headers ?? [])];
-      for (const c of setCookies) headers.push(["set-cookie", c]);
-      return new Response(out.json, { status: out.status, headers });
-    }
-    let res = out;
-    if (setCookies.length > 0) {
-      if (!isMutable(res)) res = mutable(res);
-      for (const c of setCookies) res.headers.append("set-cookie", c);
-    }
-    return res;
+    return { out, setCookies };
 
     async function dispatch(): Promise<Response | JsonOut> {
       // Starlette answers HEAD on every GET route.
@@ -183,26 +221,29 @@ export function createHandler(app: ServerApp, opts: HandlerOptions = {}): (req: 
         return jsonOut({ detail: "Not Found" }, 404);
       }
       if (found.kind === "method") return jsonOut({ detail: "Method Not Allowed" }, 405, [["allow", found.allowed.join(", ")]]);
-      let read: Awaited<ReturnType<typeof readRequestBody>> | undefined;
+      let read: ReadBody | undefined;
       if (method !== "GET") {
-        const pending = req.body !== null && opts.connectionTimeout !== undefined && req.headers.get("content-length") !== "0";
-        if (pending) opts.connectionTimeout!(req, bodyIdle);
-        try {
-          read = await readRequestBody(req, maxBody, found.route.rawBody !== true);
-        } finally {
-          if (pending) opts.connectionTimeout!(req, 0);
+        if (req instanceof LocalInbound) read = readLocalBody(req.local.body, req.header("content-type"), maxBody, found.route.rawBody !== true);
+        else {
+          const pending = req.body !== null && opts.connectionTimeout !== undefined && req.headers.get("content-length") !== "0";
+          if (pending) opts.connectionTimeout!(req, bodyIdle);
+          try {
+            read = await readRequestBody(req, maxBody, found.route.rawBody !== true);
+          } finally {
+            if (pending) opts.connectionTimeout!(req, 0);
+          }
         }
         body = read.value;
         // JSC parses any depth, but recursive handlers (validation, JSON.stringify: ~9 s of CPU for
         // 100k levels before its RangeError) do not: refuse absurd nesting up front (~0.5 µs a body).
         if (typeof body === "object" && jsonDepthExceeds(body)) throw new HttpError(400, `JSON body nested deeper than ${MAX_JSON_DEPTH} levels`);
       }
-      let handlerRequest: Request | undefined = path === fullPath ? req : undefined;
+      let handlerRequest: Request | undefined = path === fullPath && !(req instanceof LocalInbound) ? req : undefined;
       const ctx: RequestContext = {
         // Built on first read: a rollout-prefixed call would otherwise cost a URL and a Request per
         // request, and almost no handler looks at the raw request.
         get request() {
-          return (handlerRequest ??= withPath(req, path));
+          return (handlerRequest ??= withPath(req instanceof LocalInbound ? req.request() : req, path));
         },
         body: read?.value,
         rawBody: read?.raw,
@@ -215,7 +256,7 @@ export function createHandler(app: ServerApp, opts: HandlerOptions = {}): (req: 
         trainingTokenCapture: capture,
         // Resolved on first read: few handlers look, and the proxy-header walk is per request otherwise.
         get clientAddress() {
-          return clientOf(req, opts.peerAddress?.(req), opts.proxy).address;
+          return req instanceof LocalInbound ? clientOf(req.request(), req.peer, opts.proxy).address : clientOf(req, opts.peerAddress?.(req), opts.proxy).address;
         },
       };
       // The rollout id becomes ambient so this server's own outbound calls carry it (§14).
@@ -228,7 +269,56 @@ export function createHandler(app: ServerApp, opts: HandlerOptions = {}): (req: 
       return result instanceof RawJson ? { json: result.text, status: 200 } : jsonOut(result);
     }
   };
+
+  const handler = async (req: Request): Promise<Response> => {
+    const { out, setCookies } = await core(req, pathOf(req.url));
+    if (!(out instanceof Response)) {
+      const headers: [string, string][] = [["content-type", "application/json"], ...(out.headers ?? [])];
+      for (const c of setCookies) headers.push(["set-cookie", c]);
+      return new Response(out.json, { status: out.status, headers });
+    }
+    let res = out;
+    if (setCookies.length > 0) {
+      if (!isMutable(res)) res = mutable(res);
+      for (const c of setCookies) res.headers.append("set-cookie", c);
+    }
+    return res;
+  };
+
+  const localOrigin = () => opts.origin?.() ?? "http://127.0.0.1";
+  const local: LocalHandler = async (lr) => {
+    const origin = localOrigin();
+    // The socket peer a loopback call would have had: the bound host (a wildcard bind is reached over loopback).
+    const host = origin.slice(origin.indexOf("//") + 2, origin.lastIndexOf(":")).replace(/^\[|\]$/g, "");
+    const peer = host === "0.0.0.0" ? "127.0.0.1" : host === "::" ? "::1" : host;
+    const { out, setCookies } = await core(new LocalInbound(lr, origin, peer), pathOf(origin + lr.target));
+    if (!(out instanceof Response)) {
+      const headers: [string, string][] = [["content-type", "application/json"], ...(out.headers ?? [])];
+      for (const c of setCookies) headers.push(["set-cookie", c]);
+      return { status: out.status, statusText: STATUS_TEXT[out.status] ?? "", headers, text: out.json };
+    }
+    // A handler's own Response (SSE replay, HTML, a redirect): read whole, as the client would.
+    const headers: [string, string][] = [];
+    for (const [k, v] of out.headers) if (k !== "set-cookie") headers.push([k, v]);
+    for (const c of out.headers.getSetCookie()) headers.push(["set-cookie", c]);
+    for (const c of setCookies) headers.push(["set-cookie", c]);
+    return { status: out.status, statusText: out.statusText || (STATUS_TEXT[out.status] ?? ""), headers, text: lr.method === "HEAD" ? "" : await out.text() };
+  };
+  return { handler, local };
 }
+
+/** The reason phrases Bun.serve writes for the statuses handlers answer. */
+const STATUS_TEXT: Record<number, string> = {
+  200: "OK",
+  307: "Temporary Redirect",
+  400: "Bad Request",
+  404: "Not Found",
+  405: "Method Not Allowed",
+  409: "Conflict",
+  413: "Payload Too Large",
+  422: "Unprocessable Entity",
+  500: "Internal Server Error",
+};
 
 function isMutable(res: Response): boolean {
   try {

@@ -8,6 +8,8 @@ import type { ConfigDict } from "../../config/types.ts";
 import { readEnv } from "../../env.ts";
 import { RuntimeError } from "../../errors.ts";
 import { clientPolicyFromConfig, HttpClient, RequestFailedError, type HttpAnswer, type RequestOptions } from "./http-client.ts";
+import { localServer } from "./local-dispatch.ts";
+import { localExchange } from "./local-exchange.ts";
 import { poolLimits } from "./pool.ts";
 import { poolMetrics } from "./pool-metrics.ts";
 import { currentRolloutId, rolloutIdFromBody } from "./rollout-context.ts";
@@ -97,10 +99,16 @@ export class ServerClient {
     return this.http.request(a.baseUrl + path, { ...opts, internal: true });
   }
 
-  /** As `request`, with the answer read whole and no Response built (HttpClient.exchange). */
+  /**
+   * As `request`, with the answer read whole and no Response built (HttpClient.exchange). A call to
+   * this very process's server (an agent's `/run` → its own `/v1/responses`) is served in process
+   * (local-dispatch.ts); every other destination goes over HTTP.
+   */
   async exchange(serverName: string, urlPath: string, opts: RequestOptions = {}): Promise<HttpAnswer> {
     const a = this.address(serverName);
     const path = this.prefixed(a, urlPath, opts.json);
+    const local = localServer(a.baseUrl);
+    if (local) return localExchange(local, a.baseUrl, path, opts, this.http.policy);
     return this.http.exchange(a.baseUrl + path, { ...opts, internal: true });
   }
 

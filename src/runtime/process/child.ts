@@ -8,7 +8,8 @@ import type { Server } from "bun";
 import { readEnv } from "../../env.ts";
 import { log } from "../../log.ts";
 import { parseChildConfig, type ChildConfig } from "./child-config.ts";
-import { createHandler, listen, originOf } from "../http/http.ts";
+import { createEntries, listen, originOf } from "../http/http.ts";
+import { serveLocally } from "../http/local-dispatch.ts";
 import type { ServerApp } from "../http/http-types.ts";
 import { otlpProtocol, ServerTelemetry } from "../http/otlp-push.ts";
 import { bindInRange, isAddressInUse, portRangeFromConfig } from "./ports.ts";
@@ -165,7 +166,7 @@ export async function runChildServer(opts: ChildServeOptions): Promise<number> {
     routes.push({ method: "GET", path: "/stats", handler: async () => (await p.dump(dir, opts.instanceName), new Response("")) });
     log.info(`(${opts.instanceName}) profiling enabled; results go to ${dir}/${opts.instanceName}.log`);
   }
-  const handler = createHandler({ ...app, routes }, {
+  const { handler, local } = createEntries({ ...app, routes }, {
     proxy,
     peerAddress: peer,
     connectionTimeout: (req, s) => server?.timeout(req, s),
@@ -181,6 +182,14 @@ export async function runChildServer(opts: ChildServeOptions): Promise<number> {
         return res;
       }
     : handler;
+  // Calls of this server to itself (simple_agent's /run → own /v1/responses) are served in process.
+  serveLocally(originOf(host, port), accessLog
+    ? async (req) => {
+        const res = await local(req);
+        log.info(`${host === "0.0.0.0" ? "127.0.0.1" : host} - "${req.method} ${req.target} HTTP/1.1" ${res.status}`);
+        return res;
+      }
+    : local);
   ready = served;
   setHandler(served);
   send({ type: "serving" });

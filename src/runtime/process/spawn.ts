@@ -10,21 +10,8 @@ import { isAbsolute, join } from "node:path";
 import { processEnvCopy } from "../../env.ts";
 import { ConfigError } from "../../errors.ts";
 
-let gymArgs: string[] | undefined;
-
-/**
- * Record the gym tokens this process is running (main.ts, after a legacy `ng_*` name was mapped
- * to `gym` tokens): a re-spawned copy must run the same gym command, and `process.argv` lacks the
- * tokens an alias stood for.
- */
-export function setGymArgs(args: string[]): void {
-  gymArgs = [...args];
-}
-
-/** The gym tokens of this process's command line (argv after the program name when none were recorded). */
-export function gymArgsOfThisProcess(): string[] {
-  return gymArgs ?? process.argv.slice(2);
-}
+/** Kept here for existing importers; the state lives in gym-args.ts (cheap to load at start). */
+export { gymArgsOfThisProcess, setGymArgs } from "./gym-args.ts";
 
 /** The command that re-runs this program: the binary itself, or bun + src/main.ts from source. */
 export function selfCommand(): string[] {
