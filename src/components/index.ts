@@ -43,3 +43,7 @@ registerBuiltin("resources_servers", "format_verification", async () => (await i
 registerBuiltin("resources_servers", "math_with_judge", async () => (await import("./resources/math-with-judge/index.ts")).component);
 registerBuiltin("resources_servers", "math_with_autograder", async () => (await import("./resources/math-with-autograder/index.ts")).component);
 registerBuiltin("resources_servers", "polymath", async () => (await import("./resources/polymath/index.ts")).component);
+registerBuiltin("responses_api_agents", "gymnasium_agent", async () => (await import("./agents/gymnasium-agent.ts")).component);
+registerBuiltin("resources_servers", "blackjack", async () => (await import("./resources/blackjack.ts")).component);
+registerBuiltin("resources_servers", "example_multi_turn_gymnasium", async () => (await import("./resources/example-multi-turn-gymnasium.ts")).component);
+registerBuiltin("resources_servers", "grl_tetris", async () => (await import("./resources/grl-tetris.ts")).component);
