@@ -31,223 +31,254 @@ import f28 from "../../assets/environments/arc_agi/config.yaml" with { type: "te
 import f29 from "../../assets/environments/arc_agi/data/example.jsonl" with { type: "text" };
 import f30 from "../../assets/environments/arc_agi/data/example_metrics.json" with { type: "text" };
 import f31 from "../../assets/environments/arc_agi/data/example_rollouts.jsonl" with { type: "text" };
-import f32 from "../../assets/environments/calendar/config.yaml" with { type: "text" };
-import f33 from "../../assets/environments/calendar/data/example.jsonl" with { type: "text" };
-import f34 from "../../assets/environments/calendar/data/example_metrics.json" with { type: "text" };
-import f35 from "../../assets/environments/calendar/data/example_rollouts.jsonl" with { type: "text" };
-import f36 from "../../assets/environments/calendar_v2/config.yaml" with { type: "text" };
-import f37 from "../../assets/environments/calendar_v2/data/example.jsonl" with { type: "text" };
-import f38 from "../../assets/environments/calendar_v2/data/example_metrics.json" with { type: "text" };
-import f39 from "../../assets/environments/calendar_v2/data/example_rollouts.jsonl" with { type: "text" };
-import f40 from "../../assets/environments/circle_click/config.yaml" with { type: "text" };
-import f41 from "../../assets/environments/circle_click/data/example.jsonl" with { type: "text" };
-import f42 from "../../assets/environments/circle_click/data/example_metrics.json" with { type: "text" };
-import f43 from "../../assets/environments/circle_click/data/example_rollouts.jsonl" with { type: "text" };
-import f44 from "../../assets/environments/circle_count/config.yaml" with { type: "text" };
-import f45 from "../../assets/environments/circle_count/data/example.jsonl" with { type: "text" };
-import f46 from "../../assets/environments/circle_count/data/example_metrics.json" with { type: "text" };
-import f47 from "../../assets/environments/circle_count/data/example_rollouts.jsonl" with { type: "text" };
-import f48 from "../../assets/environments/code_gen/config.yaml" with { type: "text" };
-import f49 from "../../assets/environments/code_gen/data/example.jsonl" with { type: "text" };
-import f50 from "../../assets/environments/code_gen/data/example_metrics.json" with { type: "text" };
-import f51 from "../../assets/environments/code_gen/data/example_rollouts.jsonl" with { type: "text" };
-import f52 from "../../assets/environments/instruction_following/README.md" with { type: "text" };
-import f53 from "../../assets/environments/instruction_following/config.yaml" with { type: "text" };
-import f54 from "../../assets/environments/instruction_following/data/example.jsonl" with { type: "text" };
-import f55 from "../../assets/environments/instruction_following/data/example_metrics.json" with { type: "text" };
-import f56 from "../../assets/environments/instruction_following/data/example_rollouts.jsonl" with { type: "text" };
-import f57 from "../../assets/resources_servers/aalcr/configs/aalcr.yaml" with { type: "text" };
-import f58 from "../../assets/resources_servers/aalcr/data/example.jsonl" with { type: "text" };
-import f59 from "../../assets/resources_servers/aalcr/data/example_metrics.json" with { type: "text" };
-import f60 from "../../assets/resources_servers/aalcr/data/example_rollouts.jsonl" with { type: "text" };
-import f61 from "../../assets/resources_servers/abstention/configs/abstention.yaml" with { type: "text" };
-import f62 from "../../assets/resources_servers/abstention/data/example.jsonl" with { type: "text" };
-import f63 from "../../assets/resources_servers/abstention/data/example_metrics.json" with { type: "text" };
-import f64 from "../../assets/resources_servers/abstention/data/example_rollouts.jsonl" with { type: "text" };
-import f65 from "../../assets/resources_servers/abstention/prompts/default_judge_prompt.txt" with { type: "text" };
-import f66 from "../../assets/resources_servers/arc_agi/configs/arc_agi.yaml" with { type: "text" };
-import f67 from "../../assets/resources_servers/arc_agi/data/example.jsonl" with { type: "text" };
-import f68 from "../../assets/resources_servers/arc_agi/data/example_metrics.json" with { type: "text" };
-import f69 from "../../assets/resources_servers/arc_agi/data/example_prepare.jsonl" with { type: "text" };
-import f70 from "../../assets/resources_servers/arc_agi/data/example_rollouts.jsonl" with { type: "text" };
-import f71 from "../../assets/resources_servers/bunsenbench_chemistry_mcq/configs/bunsenbench_chemistry_mcq.yaml" with { type: "text" };
-import f72 from "../../assets/resources_servers/bunsenbench_chemistry_mcq/data/example.jsonl" with { type: "text" };
-import f73 from "../../assets/resources_servers/bunsenbench_chemistry_mcq/data/example_metrics.json" with { type: "text" };
-import f74 from "../../assets/resources_servers/bunsenbench_chemistry_mcq/data/example_rollouts.jsonl" with { type: "text" };
-import f75 from "../../assets/resources_servers/calendar/README.md" with { type: "text" };
-import f76 from "../../assets/resources_servers/calendar/configs/calendar.yaml" with { type: "text" };
-import f77 from "../../assets/resources_servers/calendar/configs/calendar_v2.yaml" with { type: "text" };
-import f78 from "../../assets/resources_servers/calendar/data/example.jsonl" with { type: "text" };
-import f79 from "../../assets/resources_servers/calendar/data/example_metrics.json" with { type: "text" };
-import f80 from "../../assets/resources_servers/calendar/data/example_rollouts.jsonl" with { type: "text" };
-import f81 from "../../assets/resources_servers/circle_click/configs/circle_click.yaml" with { type: "text" };
-import f82 from "../../assets/resources_servers/circle_click/data/example.jsonl" with { type: "text" };
-import f83 from "../../assets/resources_servers/circle_click/data/example_metrics.json" with { type: "text" };
-import f84 from "../../assets/resources_servers/circle_click/data/example_rollouts.jsonl" with { type: "text" };
-import f85 from "../../assets/resources_servers/circle_click/data/example_rollouts_agent_metrics.json" with { type: "text" };
-import f86 from "../../assets/resources_servers/circle_click/data/example_rollouts_materialized_inputs.jsonl" with { type: "text" };
-import f87 from "../../assets/resources_servers/circle_click/data/example_rollouts_reward_profiling.jsonl" with { type: "text" };
-import f88 from "../../assets/resources_servers/circle_count/README.md" with { type: "text" };
-import f89 from "../../assets/resources_servers/circle_count/configs/circle_count.yaml" with { type: "text" };
-import f90 from "../../assets/resources_servers/circle_count/data/example.jsonl" with { type: "text" };
-import f91 from "../../assets/resources_servers/circle_count/data/example_metrics.json" with { type: "text" };
-import f92 from "../../assets/resources_servers/circle_count/data/example_rollouts.jsonl" with { type: "text" };
-import f93 from "../../assets/resources_servers/circle_count/data/example_rollouts_aggregate_metrics.json" with { type: "text" };
-import f94 from "../../assets/resources_servers/circle_count/data/example_rollouts_materialized_inputs.jsonl" with { type: "text" };
-import f95 from "../../assets/resources_servers/code_gen/configs/code_gen.yaml" with { type: "text" };
-import f96 from "../../assets/resources_servers/code_gen/data/example.jsonl" with { type: "text" };
-import f97 from "../../assets/resources_servers/code_gen/data/example_metrics.json" with { type: "text" };
-import f98 from "../../assets/resources_servers/code_gen/data/example_rollouts.jsonl" with { type: "text" };
-import f99 from "../../assets/resources_servers/equivalence_llm_judge/configs/equivalence_llm_judge.yaml" with { type: "text" };
-import f100 from "../../assets/resources_servers/equivalence_llm_judge/configs/lc_judge.yaml" with { type: "text" };
-import f101 from "../../assets/resources_servers/equivalence_llm_judge/configs/nl2bash-equivalency.yaml" with { type: "text" };
-import f102 from "../../assets/resources_servers/equivalence_llm_judge/data/example.jsonl" with { type: "text" };
-import f103 from "../../assets/resources_servers/equivalence_llm_judge/data/example_metrics.json" with { type: "text" };
-import f104 from "../../assets/resources_servers/equivalence_llm_judge/data/example_metrics_openqa.json" with { type: "text" };
-import f105 from "../../assets/resources_servers/equivalence_llm_judge/data/example_nl2bash.jsonl" with { type: "text" };
-import f106 from "../../assets/resources_servers/equivalence_llm_judge/data/example_openqa.jsonl" with { type: "text" };
-import f107 from "../../assets/resources_servers/equivalence_llm_judge/data/example_openqa_metrics.json" with { type: "text" };
-import f108 from "../../assets/resources_servers/equivalence_llm_judge/data/example_prepare.jsonl" with { type: "text" };
-import f109 from "../../assets/resources_servers/equivalence_llm_judge/data/example_rollouts.jsonl" with { type: "text" };
-import f110 from "../../assets/resources_servers/equivalence_llm_judge/data/example_rollouts_openqa.jsonl" with { type: "text" };
-import f111 from "../../assets/resources_servers/equivalence_llm_judge/prompt_templates/equivalence_llm_judge.txt" with { type: "text" };
-import f112 from "../../assets/resources_servers/equivalence_llm_judge/prompt_templates/lc.txt" with { type: "text" };
-import f113 from "../../assets/resources_servers/equivalence_llm_judge/prompt_templates/lc_judge.txt" with { type: "text" };
-import f114 from "../../assets/resources_servers/equivalence_rule/README.md" with { type: "text" };
-import f115 from "../../assets/resources_servers/equivalence_rule/configs/lc.yaml" with { type: "text" };
-import f116 from "../../assets/resources_servers/equivalence_rule/data/example.jsonl" with { type: "text" };
-import f117 from "../../assets/resources_servers/equivalence_rule/data/example_metrics.json" with { type: "text" };
-import f118 from "../../assets/resources_servers/equivalence_rule/data/example_rollouts.jsonl" with { type: "text" };
-import f119 from "../../assets/resources_servers/example_multi_step/configs/example_multi_step.yaml" with { type: "text" };
-import f120 from "../../assets/resources_servers/example_multi_step/data/example.jsonl" with { type: "text" };
-import f121 from "../../assets/resources_servers/example_multi_step/data/example_metrics.json" with { type: "text" };
-import f122 from "../../assets/resources_servers/example_multi_step/data/example_rollouts.jsonl" with { type: "text" };
-import f123 from "../../assets/resources_servers/example_session_state_mgmt/configs/example_session_state_mgmt.yaml" with { type: "text" };
-import f124 from "../../assets/resources_servers/example_session_state_mgmt/data/example.jsonl" with { type: "text" };
-import f125 from "../../assets/resources_servers/example_session_state_mgmt/data/example_metrics.json" with { type: "text" };
-import f126 from "../../assets/resources_servers/example_session_state_mgmt/data/example_rollouts.jsonl" with { type: "text" };
-import f127 from "../../assets/resources_servers/example_single_tool_call/configs/example_single_tool_call.yaml" with { type: "text" };
-import f128 from "../../assets/resources_servers/example_single_tool_call/configs/example_single_tool_call_single_agent_turn.yaml" with { type: "text" };
-import f129 from "../../assets/resources_servers/example_single_tool_call/data/example.jsonl" with { type: "text" };
-import f130 from "../../assets/resources_servers/example_single_tool_call/data/example_metrics.json" with { type: "text" };
-import f131 from "../../assets/resources_servers/example_single_tool_call/data/example_rollouts.jsonl" with { type: "text" };
-import f132 from "../../assets/resources_servers/example_tool_call_multireward/README.md" with { type: "text" };
-import f133 from "../../assets/resources_servers/example_tool_call_multireward/configs/example_tool_call_multireward.yaml" with { type: "text" };
-import f134 from "../../assets/resources_servers/example_tool_call_multireward/data/example.jsonl" with { type: "text" };
-import f135 from "../../assets/resources_servers/example_tool_call_multireward/data/example_metrics.json" with { type: "text" };
-import f136 from "../../assets/resources_servers/example_tool_call_multireward/data/example_rollouts.jsonl" with { type: "text" };
-import f137 from "../../assets/resources_servers/format_verification/configs/citation_format.yaml" with { type: "text" };
-import f138 from "../../assets/resources_servers/format_verification/configs/freeform_formatting.yaml" with { type: "text" };
-import f139 from "../../assets/resources_servers/format_verification/data/ds2_freeform_formatting_example.jsonl" with { type: "text" };
-import f140 from "../../assets/resources_servers/format_verification/data/ds2_freeform_formatting_example_metrics.json" with { type: "text" };
-import f141 from "../../assets/resources_servers/format_verification/data/ds3_citation_format_example.jsonl" with { type: "text" };
-import f142 from "../../assets/resources_servers/format_verification/data/ds3_citation_format_example_metrics.json" with { type: "text" };
-import f143 from "../../assets/resources_servers/format_verification/data/example.jsonl" with { type: "text" };
-import f144 from "../../assets/resources_servers/format_verification/data/example_metrics.json" with { type: "text" };
-import f145 from "../../assets/resources_servers/format_verification/data/example_rollouts.jsonl" with { type: "text" };
-import f146 from "../../assets/resources_servers/gpqa_diamond/configs/gpqa_diamond.yaml" with { type: "text" };
-import f147 from "../../assets/resources_servers/gpqa_diamond/data/example.jsonl" with { type: "text" };
-import f148 from "../../assets/resources_servers/gpqa_diamond/data/example_metrics.json" with { type: "text" };
-import f149 from "../../assets/resources_servers/gpqa_diamond/data/example_rollouts.jsonl" with { type: "text" };
-import f150 from "../../assets/resources_servers/gui_coordinate/README.md" with { type: "text" };
-import f151 from "../../assets/resources_servers/gui_coordinate/configs/gui_coordinate.yaml" with { type: "text" };
-import f152 from "../../assets/resources_servers/gui_coordinate/data/example.jsonl" with { type: "text" };
-import f153 from "../../assets/resources_servers/gui_coordinate/data/example_metrics.json" with { type: "text" };
-import f154 from "../../assets/resources_servers/gui_coordinate/data/example_rollouts.jsonl" with { type: "text" };
-import f155 from "../../assets/resources_servers/iheval/configs/iheval.yaml" with { type: "text" };
-import f156 from "../../assets/resources_servers/iheval/configs/iheval_serve.yaml" with { type: "text" };
-import f157 from "../../assets/resources_servers/iheval/data/example.jsonl" with { type: "text" };
-import f158 from "../../assets/resources_servers/iheval/data/example_metrics.json" with { type: "text" };
-import f159 from "../../assets/resources_servers/iheval/data/example_rollouts.jsonl" with { type: "text" };
-import f160 from "../../assets/resources_servers/instruction_following/configs/instruction_following.yaml" with { type: "text" };
-import f161 from "../../assets/resources_servers/instruction_following/data/example.jsonl" with { type: "text" };
-import f162 from "../../assets/resources_servers/instruction_following/data/example_metrics.json" with { type: "text" };
-import f163 from "../../assets/resources_servers/instruction_following/data/example_rollouts.jsonl" with { type: "text" };
-import f164 from "../../assets/resources_servers/instruction_following/data/train_metrics.json" with { type: "text" };
-import f165 from "../../assets/resources_servers/lc_niah/README.md" with { type: "text" };
-import f166 from "../../assets/resources_servers/lc_niah/configs/lc_niah.yaml" with { type: "text" };
-import f167 from "../../assets/resources_servers/lc_niah/data/example.jsonl" with { type: "text" };
-import f168 from "../../assets/resources_servers/lc_niah/data/example_metrics.json" with { type: "text" };
-import f169 from "../../assets/resources_servers/lc_niah/data/example_rollouts.jsonl" with { type: "text" };
-import f170 from "../../assets/resources_servers/math_advanced_calculations/README.md" with { type: "text" };
-import f171 from "../../assets/resources_servers/math_advanced_calculations/configs/math_advanced_calculations.yaml" with { type: "text" };
-import f172 from "../../assets/resources_servers/math_advanced_calculations/data/example.jsonl" with { type: "text" };
-import f173 from "../../assets/resources_servers/math_advanced_calculations/data/example_metrics.json" with { type: "text" };
-import f174 from "../../assets/resources_servers/math_advanced_calculations/data/example_rollouts.jsonl" with { type: "text" };
-import f175 from "../../assets/resources_servers/math_with_autograder/configs/judge_gptoss20b.yaml" with { type: "text" };
-import f176 from "../../assets/resources_servers/math_with_autograder/configs/math_with_autograder.yaml" with { type: "text" };
-import f177 from "../../assets/resources_servers/math_with_autograder/data/example.jsonl" with { type: "text" };
-import f178 from "../../assets/resources_servers/math_with_autograder/data/example_metrics.json" with { type: "text" };
-import f179 from "../../assets/resources_servers/math_with_autograder/data/example_rollouts.jsonl" with { type: "text" };
-import f180 from "../../assets/resources_servers/math_with_autograder/prompts/judge.yaml" with { type: "text" };
-import f181 from "../../assets/resources_servers/math_with_judge/configs/math_with_judge.yaml" with { type: "text" };
-import f182 from "../../assets/resources_servers/math_with_judge/data/example.jsonl" with { type: "text" };
-import f183 from "../../assets/resources_servers/math_with_judge/data/example_metrics.json" with { type: "text" };
-import f184 from "../../assets/resources_servers/math_with_judge/data/example_rollouts.jsonl" with { type: "text" };
-import f185 from "../../assets/resources_servers/mcqa/configs/mcqa.yaml" with { type: "text" };
-import f186 from "../../assets/resources_servers/mcqa/data/example.jsonl" with { type: "text" };
-import f187 from "../../assets/resources_servers/mcqa/data/example_metrics.json" with { type: "text" };
-import f188 from "../../assets/resources_servers/mcqa/data/example_rollouts.jsonl" with { type: "text" };
-import f189 from "../../assets/resources_servers/mcqa/data/example_rollouts_with_template_metadata.jsonl" with { type: "text" };
-import f190 from "../../assets/resources_servers/mcqa/data/example_with_template_metadata.jsonl" with { type: "text" };
-import f191 from "../../assets/resources_servers/mcqa/data/example_with_template_metadata_metrics.json" with { type: "text" };
-import f192 from "../../assets/resources_servers/omniscience/configs/omniscience.yaml" with { type: "text" };
-import f193 from "../../assets/resources_servers/omniscience/data/example.jsonl" with { type: "text" };
-import f194 from "../../assets/resources_servers/omniscience/data/example_metrics.json" with { type: "text" };
-import f195 from "../../assets/resources_servers/omniscience/data/example_rollouts.jsonl" with { type: "text" };
-import f196 from "../../assets/resources_servers/omniscience/prompts/judge.yaml" with { type: "text" };
-import f197 from "../../assets/resources_servers/polymath/configs/polymath.yaml" with { type: "text" };
-import f198 from "../../assets/resources_servers/polymath/data/example.jsonl" with { type: "text" };
-import f199 from "../../assets/resources_servers/polymath/data/example_metrics.json" with { type: "text" };
-import f200 from "../../assets/resources_servers/polymath/data/example_rollouts.jsonl" with { type: "text" };
-import f201 from "../../assets/resources_servers/polymath/data/example_rollouts_materialized_inputs.jsonl" with { type: "text" };
-import f202 from "../../assets/resources_servers/simpleqa/configs/simpleqa.yaml" with { type: "text" };
-import f203 from "../../assets/resources_servers/simpleqa/data/example.jsonl" with { type: "text" };
-import f204 from "../../assets/resources_servers/simpleqa/data/example_metrics.json" with { type: "text" };
-import f205 from "../../assets/resources_servers/simpleqa/data/example_rollouts.jsonl" with { type: "text" };
-import f206 from "../../assets/resources_servers/simpleqa/prompts/judge.yaml" with { type: "text" };
-import f207 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/README.md" with { type: "text" };
-import f208 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/droid_pivot_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
-import f209 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/parallel_tool_calls_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
-import f210 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/search_pivot_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
-import f211 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
-import f212 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/swe_pivot_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
-import f213 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/toolcall_schema_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
-import f214 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/example.jsonl" with { type: "text" };
-import f215 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/example_metrics.json" with { type: "text" };
-import f216 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/example_rollouts.jsonl" with { type: "text" };
-import f217 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example.jsonl" with { type: "text" };
-import f218 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example_metrics.json" with { type: "text" };
-import f219 from "../../assets/resources_servers/string_match/README.md" with { type: "text" };
-import f220 from "../../assets/resources_servers/string_match/configs/string_match.yaml" with { type: "text" };
-import f221 from "../../assets/resources_servers/string_match/data/example.jsonl" with { type: "text" };
-import f222 from "../../assets/resources_servers/string_match/data/example_metrics.json" with { type: "text" };
-import f223 from "../../assets/resources_servers/string_match/data/example_rollouts.jsonl" with { type: "text" };
-import f224 from "../../assets/resources_servers/text_to_sql/configs/text_to_sql.yaml" with { type: "text" };
-import f225 from "../../assets/resources_servers/text_to_sql/data/example.jsonl" with { type: "text" };
-import f226 from "../../assets/resources_servers/text_to_sql/data/example_metrics.json" with { type: "text" };
-import f227 from "../../assets/resources_servers/text_to_sql/data/example_rollouts.jsonl" with { type: "text" };
-import f228 from "../../assets/resources_servers/text_to_sql/prompts/judge_prompt_template.txt" with { type: "text" };
-import f229 from "../../assets/resources_servers/text_to_sql/prompts/judge_system_message.txt" with { type: "text" };
-import f230 from "../../assets/resources_servers/xlam_fc/README.md" with { type: "text" };
-import f231 from "../../assets/resources_servers/xlam_fc/configs/xlam_fc.yaml" with { type: "text" };
-import f232 from "../../assets/resources_servers/xlam_fc/data/example.jsonl" with { type: "text" };
-import f233 from "../../assets/resources_servers/xlam_fc/data/example_metrics.json" with { type: "text" };
-import f234 from "../../assets/resources_servers/xlam_fc/data/example_rollouts.jsonl" with { type: "text" };
-import f235 from "../../assets/resources_servers/xstest/configs/xstest.yaml" with { type: "text" };
-import f236 from "../../assets/resources_servers/xstest/data/example.jsonl" with { type: "text" };
-import f237 from "../../assets/resources_servers/xstest/data/example_metrics.json" with { type: "text" };
-import f238 from "../../assets/resources_servers/xstest/data/example_rollouts.jsonl" with { type: "text" };
-import f239 from "../../assets/resources_servers/xstest/prompt_templates/wildguard_judge.txt" with { type: "text" };
-import f240 from "../../assets/resources_servers/xstest/prompt_templates/xstest_judge.txt" with { type: "text" };
-import f241 from "../../assets/responses_api_agents/non_executing_simple_agent/configs/non_executing_simple_agent.yaml" with { type: "text" };
-import f242 from "../../assets/responses_api_agents/simple_agent/configs/simple_agent.yaml" with { type: "text" };
-import f243 from "../../assets/responses_api_agents/tool_simulation_agent/configs/tool_simulation_agent.yaml" with { type: "text" };
-import f244 from "../../assets/responses_api_models/azure_openai_model/configs/azure_openai_model.yaml" with { type: "text" };
-import f245 from "../../assets/responses_api_models/openai_model/configs/openai_model.yaml" with { type: "text" };
-import f246 from "../../assets/responses_api_models/scripted_model/configs/scripted_model.yaml" with { type: "text" };
-import f247 from "../../assets/responses_api_models/vllm_model/configs/vllm_model.yaml" with { type: "text" };
-import f248 from "../../assets/responses_api_models/vllm_model/configs/vllm_model_for_training.yaml" with { type: "text" };
+import f32 from "../../assets/environments/blackjack/config.yaml" with { type: "text" };
+import f33 from "../../assets/environments/blackjack/data/example.jsonl" with { type: "text" };
+import f34 from "../../assets/environments/blackjack/data/example_metrics.json" with { type: "text" };
+import f35 from "../../assets/environments/blackjack/data/example_rollouts.jsonl" with { type: "text" };
+import f36 from "../../assets/environments/calendar/config.yaml" with { type: "text" };
+import f37 from "../../assets/environments/calendar/data/example.jsonl" with { type: "text" };
+import f38 from "../../assets/environments/calendar/data/example_metrics.json" with { type: "text" };
+import f39 from "../../assets/environments/calendar/data/example_rollouts.jsonl" with { type: "text" };
+import f40 from "../../assets/environments/calendar_v2/config.yaml" with { type: "text" };
+import f41 from "../../assets/environments/calendar_v2/data/example.jsonl" with { type: "text" };
+import f42 from "../../assets/environments/calendar_v2/data/example_metrics.json" with { type: "text" };
+import f43 from "../../assets/environments/calendar_v2/data/example_rollouts.jsonl" with { type: "text" };
+import f44 from "../../assets/environments/circle_click/config.yaml" with { type: "text" };
+import f45 from "../../assets/environments/circle_click/data/example.jsonl" with { type: "text" };
+import f46 from "../../assets/environments/circle_click/data/example_metrics.json" with { type: "text" };
+import f47 from "../../assets/environments/circle_click/data/example_rollouts.jsonl" with { type: "text" };
+import f48 from "../../assets/environments/circle_count/config.yaml" with { type: "text" };
+import f49 from "../../assets/environments/circle_count/data/example.jsonl" with { type: "text" };
+import f50 from "../../assets/environments/circle_count/data/example_metrics.json" with { type: "text" };
+import f51 from "../../assets/environments/circle_count/data/example_rollouts.jsonl" with { type: "text" };
+import f52 from "../../assets/environments/code_gen/config.yaml" with { type: "text" };
+import f53 from "../../assets/environments/code_gen/data/example.jsonl" with { type: "text" };
+import f54 from "../../assets/environments/code_gen/data/example_metrics.json" with { type: "text" };
+import f55 from "../../assets/environments/code_gen/data/example_rollouts.jsonl" with { type: "text" };
+import f56 from "../../assets/environments/instruction_following/README.md" with { type: "text" };
+import f57 from "../../assets/environments/instruction_following/config.yaml" with { type: "text" };
+import f58 from "../../assets/environments/instruction_following/data/example.jsonl" with { type: "text" };
+import f59 from "../../assets/environments/instruction_following/data/example_metrics.json" with { type: "text" };
+import f60 from "../../assets/environments/instruction_following/data/example_rollouts.jsonl" with { type: "text" };
+import f61 from "../../assets/resources_servers/aalcr/configs/aalcr.yaml" with { type: "text" };
+import f62 from "../../assets/resources_servers/aalcr/data/example.jsonl" with { type: "text" };
+import f63 from "../../assets/resources_servers/aalcr/data/example_metrics.json" with { type: "text" };
+import f64 from "../../assets/resources_servers/aalcr/data/example_rollouts.jsonl" with { type: "text" };
+import f65 from "../../assets/resources_servers/abstention/configs/abstention.yaml" with { type: "text" };
+import f66 from "../../assets/resources_servers/abstention/data/example.jsonl" with { type: "text" };
+import f67 from "../../assets/resources_servers/abstention/data/example_metrics.json" with { type: "text" };
+import f68 from "../../assets/resources_servers/abstention/data/example_rollouts.jsonl" with { type: "text" };
+import f69 from "../../assets/resources_servers/abstention/prompts/default_judge_prompt.txt" with { type: "text" };
+import f70 from "../../assets/resources_servers/arc_agi/configs/arc_agi.yaml" with { type: "text" };
+import f71 from "../../assets/resources_servers/arc_agi/data/example.jsonl" with { type: "text" };
+import f72 from "../../assets/resources_servers/arc_agi/data/example_metrics.json" with { type: "text" };
+import f73 from "../../assets/resources_servers/arc_agi/data/example_prepare.jsonl" with { type: "text" };
+import f74 from "../../assets/resources_servers/arc_agi/data/example_rollouts.jsonl" with { type: "text" };
+import f75 from "../../assets/resources_servers/blackjack/README.md" with { type: "text" };
+import f76 from "../../assets/resources_servers/blackjack/configs/blackjack.yaml" with { type: "text" };
+import f77 from "../../assets/resources_servers/blackjack/data/example.jsonl" with { type: "text" };
+import f78 from "../../assets/resources_servers/blackjack/data/example_metrics.json" with { type: "text" };
+import f79 from "../../assets/resources_servers/blackjack/data/example_rollouts.jsonl" with { type: "text" };
+import f80 from "../../assets/resources_servers/bunsenbench_chemistry_mcq/configs/bunsenbench_chemistry_mcq.yaml" with { type: "text" };
+import f81 from "../../assets/resources_servers/bunsenbench_chemistry_mcq/data/example.jsonl" with { type: "text" };
+import f82 from "../../assets/resources_servers/bunsenbench_chemistry_mcq/data/example_metrics.json" with { type: "text" };
+import f83 from "../../assets/resources_servers/bunsenbench_chemistry_mcq/data/example_rollouts.jsonl" with { type: "text" };
+import f84 from "../../assets/resources_servers/calendar/README.md" with { type: "text" };
+import f85 from "../../assets/resources_servers/calendar/configs/calendar.yaml" with { type: "text" };
+import f86 from "../../assets/resources_servers/calendar/configs/calendar_v2.yaml" with { type: "text" };
+import f87 from "../../assets/resources_servers/calendar/data/example.jsonl" with { type: "text" };
+import f88 from "../../assets/resources_servers/calendar/data/example_metrics.json" with { type: "text" };
+import f89 from "../../assets/resources_servers/calendar/data/example_rollouts.jsonl" with { type: "text" };
+import f90 from "../../assets/resources_servers/circle_click/configs/circle_click.yaml" with { type: "text" };
+import f91 from "../../assets/resources_servers/circle_click/data/example.jsonl" with { type: "text" };
+import f92 from "../../assets/resources_servers/circle_click/data/example_metrics.json" with { type: "text" };
+import f93 from "../../assets/resources_servers/circle_click/data/example_rollouts.jsonl" with { type: "text" };
+import f94 from "../../assets/resources_servers/circle_click/data/example_rollouts_agent_metrics.json" with { type: "text" };
+import f95 from "../../assets/resources_servers/circle_click/data/example_rollouts_materialized_inputs.jsonl" with { type: "text" };
+import f96 from "../../assets/resources_servers/circle_click/data/example_rollouts_reward_profiling.jsonl" with { type: "text" };
+import f97 from "../../assets/resources_servers/circle_count/README.md" with { type: "text" };
+import f98 from "../../assets/resources_servers/circle_count/configs/circle_count.yaml" with { type: "text" };
+import f99 from "../../assets/resources_servers/circle_count/data/example.jsonl" with { type: "text" };
+import f100 from "../../assets/resources_servers/circle_count/data/example_metrics.json" with { type: "text" };
+import f101 from "../../assets/resources_servers/circle_count/data/example_rollouts.jsonl" with { type: "text" };
+import f102 from "../../assets/resources_servers/circle_count/data/example_rollouts_aggregate_metrics.json" with { type: "text" };
+import f103 from "../../assets/resources_servers/circle_count/data/example_rollouts_materialized_inputs.jsonl" with { type: "text" };
+import f104 from "../../assets/resources_servers/code_gen/configs/code_gen.yaml" with { type: "text" };
+import f105 from "../../assets/resources_servers/code_gen/data/example.jsonl" with { type: "text" };
+import f106 from "../../assets/resources_servers/code_gen/data/example_metrics.json" with { type: "text" };
+import f107 from "../../assets/resources_servers/code_gen/data/example_rollouts.jsonl" with { type: "text" };
+import f108 from "../../assets/resources_servers/equivalence_llm_judge/configs/equivalence_llm_judge.yaml" with { type: "text" };
+import f109 from "../../assets/resources_servers/equivalence_llm_judge/configs/lc_judge.yaml" with { type: "text" };
+import f110 from "../../assets/resources_servers/equivalence_llm_judge/configs/nl2bash-equivalency.yaml" with { type: "text" };
+import f111 from "../../assets/resources_servers/equivalence_llm_judge/data/example.jsonl" with { type: "text" };
+import f112 from "../../assets/resources_servers/equivalence_llm_judge/data/example_metrics.json" with { type: "text" };
+import f113 from "../../assets/resources_servers/equivalence_llm_judge/data/example_metrics_openqa.json" with { type: "text" };
+import f114 from "../../assets/resources_servers/equivalence_llm_judge/data/example_nl2bash.jsonl" with { type: "text" };
+import f115 from "../../assets/resources_servers/equivalence_llm_judge/data/example_openqa.jsonl" with { type: "text" };
+import f116 from "../../assets/resources_servers/equivalence_llm_judge/data/example_openqa_metrics.json" with { type: "text" };
+import f117 from "../../assets/resources_servers/equivalence_llm_judge/data/example_prepare.jsonl" with { type: "text" };
+import f118 from "../../assets/resources_servers/equivalence_llm_judge/data/example_rollouts.jsonl" with { type: "text" };
+import f119 from "../../assets/resources_servers/equivalence_llm_judge/data/example_rollouts_openqa.jsonl" with { type: "text" };
+import f120 from "../../assets/resources_servers/equivalence_llm_judge/prompt_templates/equivalence_llm_judge.txt" with { type: "text" };
+import f121 from "../../assets/resources_servers/equivalence_llm_judge/prompt_templates/lc.txt" with { type: "text" };
+import f122 from "../../assets/resources_servers/equivalence_llm_judge/prompt_templates/lc_judge.txt" with { type: "text" };
+import f123 from "../../assets/resources_servers/equivalence_rule/README.md" with { type: "text" };
+import f124 from "../../assets/resources_servers/equivalence_rule/configs/lc.yaml" with { type: "text" };
+import f125 from "../../assets/resources_servers/equivalence_rule/data/example.jsonl" with { type: "text" };
+import f126 from "../../assets/resources_servers/equivalence_rule/data/example_metrics.json" with { type: "text" };
+import f127 from "../../assets/resources_servers/equivalence_rule/data/example_rollouts.jsonl" with { type: "text" };
+import f128 from "../../assets/resources_servers/example_multi_step/configs/example_multi_step.yaml" with { type: "text" };
+import f129 from "../../assets/resources_servers/example_multi_step/data/example.jsonl" with { type: "text" };
+import f130 from "../../assets/resources_servers/example_multi_step/data/example_metrics.json" with { type: "text" };
+import f131 from "../../assets/resources_servers/example_multi_step/data/example_rollouts.jsonl" with { type: "text" };
+import f132 from "../../assets/resources_servers/example_multi_turn_gymnasium/README.md" with { type: "text" };
+import f133 from "../../assets/resources_servers/example_multi_turn_gymnasium/configs/example_multi_turn_gymnasium.yaml" with { type: "text" };
+import f134 from "../../assets/resources_servers/example_multi_turn_gymnasium/data/example.jsonl" with { type: "text" };
+import f135 from "../../assets/resources_servers/example_multi_turn_gymnasium/data/example_metrics.json" with { type: "text" };
+import f136 from "../../assets/resources_servers/example_multi_turn_gymnasium/data/example_rollouts.jsonl" with { type: "text" };
+import f137 from "../../assets/resources_servers/example_session_state_mgmt/configs/example_session_state_mgmt.yaml" with { type: "text" };
+import f138 from "../../assets/resources_servers/example_session_state_mgmt/data/example.jsonl" with { type: "text" };
+import f139 from "../../assets/resources_servers/example_session_state_mgmt/data/example_metrics.json" with { type: "text" };
+import f140 from "../../assets/resources_servers/example_session_state_mgmt/data/example_rollouts.jsonl" with { type: "text" };
+import f141 from "../../assets/resources_servers/example_single_tool_call/configs/example_single_tool_call.yaml" with { type: "text" };
+import f142 from "../../assets/resources_servers/example_single_tool_call/configs/example_single_tool_call_single_agent_turn.yaml" with { type: "text" };
+import f143 from "../../assets/resources_servers/example_single_tool_call/data/example.jsonl" with { type: "text" };
+import f144 from "../../assets/resources_servers/example_single_tool_call/data/example_metrics.json" with { type: "text" };
+import f145 from "../../assets/resources_servers/example_single_tool_call/data/example_rollouts.jsonl" with { type: "text" };
+import f146 from "../../assets/resources_servers/example_tool_call_multireward/README.md" with { type: "text" };
+import f147 from "../../assets/resources_servers/example_tool_call_multireward/configs/example_tool_call_multireward.yaml" with { type: "text" };
+import f148 from "../../assets/resources_servers/example_tool_call_multireward/data/example.jsonl" with { type: "text" };
+import f149 from "../../assets/resources_servers/example_tool_call_multireward/data/example_metrics.json" with { type: "text" };
+import f150 from "../../assets/resources_servers/example_tool_call_multireward/data/example_rollouts.jsonl" with { type: "text" };
+import f151 from "../../assets/resources_servers/format_verification/configs/citation_format.yaml" with { type: "text" };
+import f152 from "../../assets/resources_servers/format_verification/configs/freeform_formatting.yaml" with { type: "text" };
+import f153 from "../../assets/resources_servers/format_verification/data/ds2_freeform_formatting_example.jsonl" with { type: "text" };
+import f154 from "../../assets/resources_servers/format_verification/data/ds2_freeform_formatting_example_metrics.json" with { type: "text" };
+import f155 from "../../assets/resources_servers/format_verification/data/ds3_citation_format_example.jsonl" with { type: "text" };
+import f156 from "../../assets/resources_servers/format_verification/data/ds3_citation_format_example_metrics.json" with { type: "text" };
+import f157 from "../../assets/resources_servers/format_verification/data/example.jsonl" with { type: "text" };
+import f158 from "../../assets/resources_servers/format_verification/data/example_metrics.json" with { type: "text" };
+import f159 from "../../assets/resources_servers/format_verification/data/example_rollouts.jsonl" with { type: "text" };
+import f160 from "../../assets/resources_servers/gpqa_diamond/configs/gpqa_diamond.yaml" with { type: "text" };
+import f161 from "../../assets/resources_servers/gpqa_diamond/data/example.jsonl" with { type: "text" };
+import f162 from "../../assets/resources_servers/gpqa_diamond/data/example_metrics.json" with { type: "text" };
+import f163 from "../../assets/resources_servers/gpqa_diamond/data/example_rollouts.jsonl" with { type: "text" };
+import f164 from "../../assets/resources_servers/grl_sokoban/README.md" with { type: "text" };
+import f165 from "../../assets/resources_servers/grl_sokoban/configs/grl_sokoban.yaml" with { type: "text" };
+import f166 from "../../assets/resources_servers/grl_sokoban/data/example.jsonl" with { type: "text" };
+import f167 from "../../assets/resources_servers/grl_sokoban/data/example_metrics.json" with { type: "text" };
+import f168 from "../../assets/resources_servers/grl_sokoban/data/example_rollouts.jsonl" with { type: "text" };
+import f169 from "../../assets/resources_servers/grl_tetris/README.md" with { type: "text" };
+import f170 from "../../assets/resources_servers/grl_tetris/configs/grl_tetris.yaml" with { type: "text" };
+import f171 from "../../assets/resources_servers/grl_tetris/data/example.jsonl" with { type: "text" };
+import f172 from "../../assets/resources_servers/grl_tetris/data/example_metrics.json" with { type: "text" };
+import f173 from "../../assets/resources_servers/grl_tetris/data/example_rollouts.jsonl" with { type: "text" };
+import f174 from "../../assets/resources_servers/gui_coordinate/README.md" with { type: "text" };
+import f175 from "../../assets/resources_servers/gui_coordinate/configs/gui_coordinate.yaml" with { type: "text" };
+import f176 from "../../assets/resources_servers/gui_coordinate/data/example.jsonl" with { type: "text" };
+import f177 from "../../assets/resources_servers/gui_coordinate/data/example_metrics.json" with { type: "text" };
+import f178 from "../../assets/resources_servers/gui_coordinate/data/example_rollouts.jsonl" with { type: "text" };
+import f179 from "../../assets/resources_servers/gymnasium/README.md" with { type: "text" };
+import f180 from "../../assets/resources_servers/gymnasium/configs/gymnasium.yaml" with { type: "text" };
+import f181 from "../../assets/resources_servers/gymnasium/data/example.jsonl" with { type: "text" };
+import f182 from "../../assets/resources_servers/gymnasium/data/example_metrics.json" with { type: "text" };
+import f183 from "../../assets/resources_servers/gymnasium/data/example_rollouts.jsonl" with { type: "text" };
+import f184 from "../../assets/resources_servers/iheval/configs/iheval.yaml" with { type: "text" };
+import f185 from "../../assets/resources_servers/iheval/configs/iheval_serve.yaml" with { type: "text" };
+import f186 from "../../assets/resources_servers/iheval/data/example.jsonl" with { type: "text" };
+import f187 from "../../assets/resources_servers/iheval/data/example_metrics.json" with { type: "text" };
+import f188 from "../../assets/resources_servers/iheval/data/example_rollouts.jsonl" with { type: "text" };
+import f189 from "../../assets/resources_servers/instruction_following/configs/instruction_following.yaml" with { type: "text" };
+import f190 from "../../assets/resources_servers/instruction_following/data/example.jsonl" with { type: "text" };
+import f191 from "../../assets/resources_servers/instruction_following/data/example_metrics.json" with { type: "text" };
+import f192 from "../../assets/resources_servers/instruction_following/data/example_rollouts.jsonl" with { type: "text" };
+import f193 from "../../assets/resources_servers/instruction_following/data/train_metrics.json" with { type: "text" };
+import f194 from "../../assets/resources_servers/lc_niah/README.md" with { type: "text" };
+import f195 from "../../assets/resources_servers/lc_niah/configs/lc_niah.yaml" with { type: "text" };
+import f196 from "../../assets/resources_servers/lc_niah/data/example.jsonl" with { type: "text" };
+import f197 from "../../assets/resources_servers/lc_niah/data/example_metrics.json" with { type: "text" };
+import f198 from "../../assets/resources_servers/lc_niah/data/example_rollouts.jsonl" with { type: "text" };
+import f199 from "../../assets/resources_servers/math_advanced_calculations/README.md" with { type: "text" };
+import f200 from "../../assets/resources_servers/math_advanced_calculations/configs/math_advanced_calculations.yaml" with { type: "text" };
+import f201 from "../../assets/resources_servers/math_advanced_calculations/data/example.jsonl" with { type: "text" };
+import f202 from "../../assets/resources_servers/math_advanced_calculations/data/example_metrics.json" with { type: "text" };
+import f203 from "../../assets/resources_servers/math_advanced_calculations/data/example_rollouts.jsonl" with { type: "text" };
+import f204 from "../../assets/resources_servers/math_with_autograder/configs/judge_gptoss20b.yaml" with { type: "text" };
+import f205 from "../../assets/resources_servers/math_with_autograder/configs/math_with_autograder.yaml" with { type: "text" };
+import f206 from "../../assets/resources_servers/math_with_autograder/data/example.jsonl" with { type: "text" };
+import f207 from "../../assets/resources_servers/math_with_autograder/data/example_metrics.json" with { type: "text" };
+import f208 from "../../assets/resources_servers/math_with_autograder/data/example_rollouts.jsonl" with { type: "text" };
+import f209 from "../../assets/resources_servers/math_with_autograder/prompts/judge.yaml" with { type: "text" };
+import f210 from "../../assets/resources_servers/math_with_judge/configs/math_with_judge.yaml" with { type: "text" };
+import f211 from "../../assets/resources_servers/math_with_judge/data/example.jsonl" with { type: "text" };
+import f212 from "../../assets/resources_servers/math_with_judge/data/example_metrics.json" with { type: "text" };
+import f213 from "../../assets/resources_servers/math_with_judge/data/example_rollouts.jsonl" with { type: "text" };
+import f214 from "../../assets/resources_servers/mcqa/configs/mcqa.yaml" with { type: "text" };
+import f215 from "../../assets/resources_servers/mcqa/data/example.jsonl" with { type: "text" };
+import f216 from "../../assets/resources_servers/mcqa/data/example_metrics.json" with { type: "text" };
+import f217 from "../../assets/resources_servers/mcqa/data/example_rollouts.jsonl" with { type: "text" };
+import f218 from "../../assets/resources_servers/mcqa/data/example_rollouts_with_template_metadata.jsonl" with { type: "text" };
+import f219 from "../../assets/resources_servers/mcqa/data/example_with_template_metadata.jsonl" with { type: "text" };
+import f220 from "../../assets/resources_servers/mcqa/data/example_with_template_metadata_metrics.json" with { type: "text" };
+import f221 from "../../assets/resources_servers/omniscience/configs/omniscience.yaml" with { type: "text" };
+import f222 from "../../assets/resources_servers/omniscience/data/example.jsonl" with { type: "text" };
+import f223 from "../../assets/resources_servers/omniscience/data/example_metrics.json" with { type: "text" };
+import f224 from "../../assets/resources_servers/omniscience/data/example_rollouts.jsonl" with { type: "text" };
+import f225 from "../../assets/resources_servers/omniscience/prompts/judge.yaml" with { type: "text" };
+import f226 from "../../assets/resources_servers/polymath/configs/polymath.yaml" with { type: "text" };
+import f227 from "../../assets/resources_servers/polymath/data/example.jsonl" with { type: "text" };
+import f228 from "../../assets/resources_servers/polymath/data/example_metrics.json" with { type: "text" };
+import f229 from "../../assets/resources_servers/polymath/data/example_rollouts.jsonl" with { type: "text" };
+import f230 from "../../assets/resources_servers/polymath/data/example_rollouts_materialized_inputs.jsonl" with { type: "text" };
+import f231 from "../../assets/resources_servers/simpleqa/configs/simpleqa.yaml" with { type: "text" };
+import f232 from "../../assets/resources_servers/simpleqa/data/example.jsonl" with { type: "text" };
+import f233 from "../../assets/resources_servers/simpleqa/data/example_metrics.json" with { type: "text" };
+import f234 from "../../assets/resources_servers/simpleqa/data/example_rollouts.jsonl" with { type: "text" };
+import f235 from "../../assets/resources_servers/simpleqa/prompts/judge.yaml" with { type: "text" };
+import f236 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/README.md" with { type: "text" };
+import f237 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/droid_pivot_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
+import f238 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/parallel_tool_calls_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
+import f239 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/search_pivot_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
+import f240 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
+import f241 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/swe_pivot_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
+import f242 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/toolcall_schema_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
+import f243 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/example.jsonl" with { type: "text" };
+import f244 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/example_metrics.json" with { type: "text" };
+import f245 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/example_rollouts.jsonl" with { type: "text" };
+import f246 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example.jsonl" with { type: "text" };
+import f247 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example_metrics.json" with { type: "text" };
+import f248 from "../../assets/resources_servers/string_match/README.md" with { type: "text" };
+import f249 from "../../assets/resources_servers/string_match/configs/string_match.yaml" with { type: "text" };
+import f250 from "../../assets/resources_servers/string_match/data/example.jsonl" with { type: "text" };
+import f251 from "../../assets/resources_servers/string_match/data/example_metrics.json" with { type: "text" };
+import f252 from "../../assets/resources_servers/string_match/data/example_rollouts.jsonl" with { type: "text" };
+import f253 from "../../assets/resources_servers/text_to_sql/configs/text_to_sql.yaml" with { type: "text" };
+import f254 from "../../assets/resources_servers/text_to_sql/data/example.jsonl" with { type: "text" };
+import f255 from "../../assets/resources_servers/text_to_sql/data/example_metrics.json" with { type: "text" };
+import f256 from "../../assets/resources_servers/text_to_sql/data/example_rollouts.jsonl" with { type: "text" };
+import f257 from "../../assets/resources_servers/text_to_sql/prompts/judge_prompt_template.txt" with { type: "text" };
+import f258 from "../../assets/resources_servers/text_to_sql/prompts/judge_system_message.txt" with { type: "text" };
+import f259 from "../../assets/resources_servers/xlam_fc/README.md" with { type: "text" };
+import f260 from "../../assets/resources_servers/xlam_fc/configs/xlam_fc.yaml" with { type: "text" };
+import f261 from "../../assets/resources_servers/xlam_fc/data/example.jsonl" with { type: "text" };
+import f262 from "../../assets/resources_servers/xlam_fc/data/example_metrics.json" with { type: "text" };
+import f263 from "../../assets/resources_servers/xlam_fc/data/example_rollouts.jsonl" with { type: "text" };
+import f264 from "../../assets/resources_servers/xstest/configs/xstest.yaml" with { type: "text" };
+import f265 from "../../assets/resources_servers/xstest/data/example.jsonl" with { type: "text" };
+import f266 from "../../assets/resources_servers/xstest/data/example_metrics.json" with { type: "text" };
+import f267 from "../../assets/resources_servers/xstest/data/example_rollouts.jsonl" with { type: "text" };
+import f268 from "../../assets/resources_servers/xstest/prompt_templates/wildguard_judge.txt" with { type: "text" };
+import f269 from "../../assets/resources_servers/xstest/prompt_templates/xstest_judge.txt" with { type: "text" };
+import f270 from "../../assets/responses_api_agents/gymnasium_agent/README.md" with { type: "text" };
+import f271 from "../../assets/responses_api_agents/gymnasium_agent/configs/gymnasium_agent.yaml" with { type: "text" };
+import f272 from "../../assets/responses_api_agents/non_executing_simple_agent/configs/non_executing_simple_agent.yaml" with { type: "text" };
+import f273 from "../../assets/responses_api_agents/simple_agent/configs/simple_agent.yaml" with { type: "text" };
+import f274 from "../../assets/responses_api_agents/tool_simulation_agent/configs/tool_simulation_agent.yaml" with { type: "text" };
+import f275 from "../../assets/responses_api_models/azure_openai_model/configs/azure_openai_model.yaml" with { type: "text" };
+import f276 from "../../assets/responses_api_models/openai_model/configs/openai_model.yaml" with { type: "text" };
+import f277 from "../../assets/responses_api_models/scripted_model/configs/scripted_model.yaml" with { type: "text" };
+import f278 from "../../assets/responses_api_models/vllm_model/configs/vllm_model.yaml" with { type: "text" };
+import f279 from "../../assets/responses_api_models/vllm_model/configs/vllm_model_for_training.yaml" with { type: "text" };
 
 /** Embedded install root: [relative path, file text] pairs (digest.gen.ts holds their digest). */
 export const ASSET_FILES: [string, string][] = [
@@ -283,221 +314,252 @@ export const ASSET_FILES: [string, string][] = [
   ["environments/arc_agi/data/example.jsonl", f29 as unknown as string],
   ["environments/arc_agi/data/example_metrics.json", f30 as unknown as string],
   ["environments/arc_agi/data/example_rollouts.jsonl", f31 as unknown as string],
-  ["environments/calendar/config.yaml", f32 as unknown as string],
-  ["environments/calendar/data/example.jsonl", f33 as unknown as string],
-  ["environments/calendar/data/example_metrics.json", f34 as unknown as string],
-  ["environments/calendar/data/example_rollouts.jsonl", f35 as unknown as string],
-  ["environments/calendar_v2/config.yaml", f36 as unknown as string],
-  ["environments/calendar_v2/data/example.jsonl", f37 as unknown as string],
-  ["environments/calendar_v2/data/example_metrics.json", f38 as unknown as string],
-  ["environments/calendar_v2/data/example_rollouts.jsonl", f39 as unknown as string],
-  ["environments/circle_click/config.yaml", f40 as unknown as string],
-  ["environments/circle_click/data/example.jsonl", f41 as unknown as string],
-  ["environments/circle_click/data/example_metrics.json", f42 as unknown as string],
-  ["environments/circle_click/data/example_rollouts.jsonl", f43 as unknown as string],
-  ["environments/circle_count/config.yaml", f44 as unknown as string],
-  ["environments/circle_count/data/example.jsonl", f45 as unknown as string],
-  ["environments/circle_count/data/example_metrics.json", f46 as unknown as string],
-  ["environments/circle_count/data/example_rollouts.jsonl", f47 as unknown as string],
-  ["environments/code_gen/config.yaml", f48 as unknown as string],
-  ["environments/code_gen/data/example.jsonl", f49 as unknown as string],
-  ["environments/code_gen/data/example_metrics.json", f50 as unknown as string],
-  ["environments/code_gen/data/example_rollouts.jsonl", f51 as unknown as string],
-  ["environments/instruction_following/README.md", f52 as unknown as string],
-  ["environments/instruction_following/config.yaml", f53 as unknown as string],
-  ["environments/instruction_following/data/example.jsonl", f54 as unknown as string],
-  ["environments/instruction_following/data/example_metrics.json", f55 as unknown as string],
-  ["environments/instruction_following/data/example_rollouts.jsonl", f56 as unknown as string],
-  ["resources_servers/aalcr/configs/aalcr.yaml", f57 as unknown as string],
-  ["resources_servers/aalcr/data/example.jsonl", f58 as unknown as string],
-  ["resources_servers/aalcr/data/example_metrics.json", f59 as unknown as string],
-  ["resources_servers/aalcr/data/example_rollouts.jsonl", f60 as unknown as string],
-  ["resources_servers/abstention/configs/abstention.yaml", f61 as unknown as string],
-  ["resources_servers/abstention/data/example.jsonl", f62 as unknown as string],
-  ["resources_servers/abstention/data/example_metrics.json", f63 as unknown as string],
-  ["resources_servers/abstention/data/example_rollouts.jsonl", f64 as unknown as string],
-  ["resources_servers/abstention/prompts/default_judge_prompt.txt", f65 as unknown as string],
-  ["resources_servers/arc_agi/configs/arc_agi.yaml", f66 as unknown as string],
-  ["resources_servers/arc_agi/data/example.jsonl", f67 as unknown as string],
-  ["resources_servers/arc_agi/data/example_metrics.json", f68 as unknown as string],
-  ["resources_servers/arc_agi/data/example_prepare.jsonl", f69 as unknown as string],
-  ["resources_servers/arc_agi/data/example_rollouts.jsonl", f70 as unknown as string],
-  ["resources_servers/bunsenbench_chemistry_mcq/configs/bunsenbench_chemistry_mcq.yaml", f71 as unknown as string],
-  ["resources_servers/bunsenbench_chemistry_mcq/data/example.jsonl", f72 as unknown as string],
-  ["resources_servers/bunsenbench_chemistry_mcq/data/example_metrics.json", f73 as unknown as string],
-  ["resources_servers/bunsenbench_chemistry_mcq/data/example_rollouts.jsonl", f74 as unknown as string],
-  ["resources_servers/calendar/README.md", f75 as unknown as string],
-  ["resources_servers/calendar/configs/calendar.yaml", f76 as unknown as string],
-  ["resources_servers/calendar/configs/calendar_v2.yaml", f77 as unknown as string],
-  ["resources_servers/calendar/data/example.jsonl", f78 as unknown as string],
-  ["resources_servers/calendar/data/example_metrics.json", f79 as unknown as string],
-  ["resources_servers/calendar/data/example_rollouts.jsonl", f80 as unknown as string],
-  ["resources_servers/circle_click/configs/circle_click.yaml", f81 as unknown as string],
-  ["resources_servers/circle_click/data/example.jsonl", f82 as unknown as string],
-  ["resources_servers/circle_click/data/example_metrics.json", f83 as unknown as string],
-  ["resources_servers/circle_click/data/example_rollouts.jsonl", f84 as unknown as string],
-  ["resources_servers/circle_click/data/example_rollouts_agent_metrics.json", f85 as unknown as string],
-  ["resources_servers/circle_click/data/example_rollouts_materialized_inputs.jsonl", f86 as unknown as string],
-  ["resources_servers/circle_click/data/example_rollouts_reward_profiling.jsonl", f87 as unknown as string],
-  ["resources_servers/circle_count/README.md", f88 as unknown as string],
-  ["resources_servers/circle_count/configs/circle_count.yaml", f89 as unknown as string],
-  ["resources_servers/circle_count/data/example.jsonl", f90 as unknown as string],
-  ["resources_servers/circle_count/data/example_metrics.json", f91 as unknown as string],
-  ["resources_servers/circle_count/data/example_rollouts.jsonl", f92 as unknown as string],
-  ["resources_servers/circle_count/data/example_rollouts_aggregate_metrics.json", f93 as unknown as string],
-  ["resources_servers/circle_count/data/example_rollouts_materialized_inputs.jsonl", f94 as unknown as string],
-  ["resources_servers/code_gen/configs/code_gen.yaml", f95 as unknown as string],
-  ["resources_servers/code_gen/data/example.jsonl", f96 as unknown as string],
-  ["resources_servers/code_gen/data/example_metrics.json", f97 as unknown as string],
-  ["resources_servers/code_gen/data/example_rollouts.jsonl", f98 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/configs/equivalence_llm_judge.yaml", f99 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/configs/lc_judge.yaml", f100 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/configs/nl2bash-equivalency.yaml", f101 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/data/example.jsonl", f102 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/data/example_metrics.json", f103 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/data/example_metrics_openqa.json", f104 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/data/example_nl2bash.jsonl", f105 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/data/example_openqa.jsonl", f106 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/data/example_openqa_metrics.json", f107 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/data/example_prepare.jsonl", f108 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/data/example_rollouts.jsonl", f109 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/data/example_rollouts_openqa.jsonl", f110 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/prompt_templates/equivalence_llm_judge.txt", f111 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/prompt_templates/lc.txt", f112 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/prompt_templates/lc_judge.txt", f113 as unknown as string],
-  ["resources_servers/equivalence_rule/README.md", f114 as unknown as string],
-  ["resources_servers/equivalence_rule/configs/lc.yaml", f115 as unknown as string],
-  ["resources_servers/equivalence_rule/data/example.jsonl", f116 as unknown as string],
-  ["resources_servers/equivalence_rule/data/example_metrics.json", f117 as unknown as string],
-  ["resources_servers/equivalence_rule/data/example_rollouts.jsonl", f118 as unknown as string],
-  ["resources_servers/example_multi_step/configs/example_multi_step.yaml", f119 as unknown as string],
-  ["resources_servers/example_multi_step/data/example.jsonl", f120 as unknown as string],
-  ["resources_servers/example_multi_step/data/example_metrics.json", f121 as unknown as string],
-  ["resources_servers/example_multi_step/data/example_rollouts.jsonl", f122 as unknown as string],
-  ["resources_servers/example_session_state_mgmt/configs/example_session_state_mgmt.yaml", f123 as unknown as string],
-  ["resources_servers/example_session_state_mgmt/data/example.jsonl", f124 as unknown as string],
-  ["resources_servers/example_session_state_mgmt/data/example_metrics.json", f125 as unknown as string],
-  ["resources_servers/example_session_state_mgmt/data/example_rollouts.jsonl", f126 as unknown as string],
-  ["resources_servers/example_single_tool_call/configs/example_single_tool_call.yaml", f127 as unknown as string],
-  ["resources_servers/example_single_tool_call/configs/example_single_tool_call_single_agent_turn.yaml", f128 as unknown as string],
-  ["resources_servers/example_single_tool_call/data/example.jsonl", f129 as unknown as string],
-  ["resources_servers/example_single_tool_call/data/example_metrics.json", f130 as unknown as string],
-  ["resources_servers/example_single_tool_call/data/example_rollouts.jsonl", f131 as unknown as string],
-  ["resources_servers/example_tool_call_multireward/README.md", f132 as unknown as string],
-  ["resources_servers/example_tool_call_multireward/configs/example_tool_call_multireward.yaml", f133 as unknown as string],
-  ["resources_servers/example_tool_call_multireward/data/example.jsonl", f134 as unknown as string],
-  ["resources_servers/example_tool_call_multireward/data/example_metrics.json", f135 as unknown as string],
-  ["resources_servers/example_tool_call_multireward/data/example_rollouts.jsonl", f136 as unknown as string],
-  ["resources_servers/format_verification/configs/citation_format.yaml", f137 as unknown as string],
-  ["resources_servers/format_verification/configs/freeform_formatting.yaml", f138 as unknown as string],
-  ["resources_servers/format_verification/data/ds2_freeform_formatting_example.jsonl", f139 as unknown as string],
-  ["resources_servers/format_verification/data/ds2_freeform_formatting_example_metrics.json", f140 as unknown as string],
-  ["resources_servers/format_verification/data/ds3_citation_format_example.jsonl", f141 as unknown as string],
-  ["resources_servers/format_verification/data/ds3_citation_format_example_metrics.json", f142 as unknown as string],
-  ["resources_servers/format_verification/data/example.jsonl", f143 as unknown as string],
-  ["resources_servers/format_verification/data/example_metrics.json", f144 as unknown as string],
-  ["resources_servers/format_verification/data/example_rollouts.jsonl", f145 as unknown as string],
-  ["resources_servers/gpqa_diamond/configs/gpqa_diamond.yaml", f146 as unknown as string],
-  ["resources_servers/gpqa_diamond/data/example.jsonl", f147 as unknown as string],
-  ["resources_servers/gpqa_diamond/data/example_metrics.json", f148 as unknown as string],
-  ["resources_servers/gpqa_diamond/data/example_rollouts.jsonl", f149 as unknown as string],
-  ["resources_servers/gui_coordinate/README.md", f150 as unknown as string],
-  ["resources_servers/gui_coordinate/configs/gui_coordinate.yaml", f151 as unknown as string],
-  ["resources_servers/gui_coordinate/data/example.jsonl", f152 as unknown as string],
-  ["resources_servers/gui_coordinate/data/example_metrics.json", f153 as unknown as string],
-  ["resources_servers/gui_coordinate/data/example_rollouts.jsonl", f154 as unknown as string],
-  ["resources_servers/iheval/configs/iheval.yaml", f155 as unknown as string],
-  ["resources_servers/iheval/configs/iheval_serve.yaml", f156 as unknown as string],
-  ["resources_servers/iheval/data/example.jsonl", f157 as unknown as string],
-  ["resources_servers/iheval/data/example_metrics.json", f158 as unknown as string],
-  ["resources_servers/iheval/data/example_rollouts.jsonl", f159 as unknown as string],
-  ["resources_servers/instruction_following/configs/instruction_following.yaml", f160 as unknown as string],
-  ["resources_servers/instruction_following/data/example.jsonl", f161 as unknown as string],
-  ["resources_servers/instruction_following/data/example_metrics.json", f162 as unknown as string],
-  ["resources_servers/instruction_following/data/example_rollouts.jsonl", f163 as unknown as string],
-  ["resources_servers/instruction_following/data/train_metrics.json", f164 as unknown as string],
-  ["resources_servers/lc_niah/README.md", f165 as unknown as string],
-  ["resources_servers/lc_niah/configs/lc_niah.yaml", f166 as unknown as string],
-  ["resources_servers/lc_niah/data/example.jsonl", f167 as unknown as string],
-  ["resources_servers/lc_niah/data/example_metrics.json", f168 as unknown as string],
-  ["resources_servers/lc_niah/data/example_rollouts.jsonl", f169 as unknown as string],
-  ["resources_servers/math_advanced_calculations/README.md", f170 as unknown as string],
-  ["resources_servers/math_advanced_calculations/configs/math_advanced_calculations.yaml", f171 as unknown as string],
-  ["resources_servers/math_advanced_calculations/data/example.jsonl", f172 as unknown as string],
-  ["resources_servers/math_advanced_calculations/data/example_metrics.json", f173 as unknown as string],
-  ["resources_servers/math_advanced_calculations/data/example_rollouts.jsonl", f174 as unknown as string],
-  ["resources_servers/math_with_autograder/configs/judge_gptoss20b.yaml", f175 as unknown as string],
-  ["resources_servers/math_with_autograder/configs/math_with_autograder.yaml", f176 as unknown as string],
-  ["resources_servers/math_with_autograder/data/example.jsonl", f177 as unknown as string],
-  ["resources_servers/math_with_autograder/data/example_metrics.json", f178 as unknown as string],
-  ["resources_servers/math_with_autograder/data/example_rollouts.jsonl", f179 as unknown as string],
-  ["resources_servers/math_with_autograder/prompts/judge.yaml", f180 as unknown as string],
-  ["resources_servers/math_with_judge/configs/math_with_judge.yaml", f181 as unknown as string],
-  ["resources_servers/math_with_judge/data/example.jsonl", f182 as unknown as string],
-  ["resources_servers/math_with_judge/data/example_metrics.json", f183 as unknown as string],
-  ["resources_servers/math_with_judge/data/example_rollouts.jsonl", f184 as unknown as string],
-  ["resources_servers/mcqa/configs/mcqa.yaml", f185 as unknown as string],
-  ["resources_servers/mcqa/data/example.jsonl", f186 as unknown as string],
-  ["resources_servers/mcqa/data/example_metrics.json", f187 as unknown as string],
-  ["resources_servers/mcqa/data/example_rollouts.jsonl", f188 as unknown as string],
-  ["resources_servers/mcqa/data/example_rollouts_with_template_metadata.jsonl", f189 as unknown as string],
-  ["resources_servers/mcqa/data/example_with_template_metadata.jsonl", f190 as unknown as string],
-  ["resources_servers/mcqa/data/example_with_template_metadata_metrics.json", f191 as unknown as string],
-  ["resources_servers/omniscience/configs/omniscience.yaml", f192 as unknown as string],
-  ["resources_servers/omniscience/data/example.jsonl", f193 as unknown as string],
-  ["resources_servers/omniscience/data/example_metrics.json", f194 as unknown as string],
-  ["resources_servers/omniscience/data/example_rollouts.jsonl", f195 as unknown as string],
-  ["resources_servers/omniscience/prompts/judge.yaml", f196 as unknown as string],
-  ["resources_servers/polymath/configs/polymath.yaml", f197 as unknown as string],
-  ["resources_servers/polymath/data/example.jsonl", f198 as unknown as string],
-  ["resources_servers/polymath/data/example_metrics.json", f199 as unknown as string],
-  ["resources_servers/polymath/data/example_rollouts.jsonl", f200 as unknown as string],
-  ["resources_servers/polymath/data/example_rollouts_materialized_inputs.jsonl", f201 as unknown as string],
-  ["resources_servers/simpleqa/configs/simpleqa.yaml", f202 as unknown as string],
-  ["resources_servers/simpleqa/data/example.jsonl", f203 as unknown as string],
-  ["resources_servers/simpleqa/data/example_metrics.json", f204 as unknown as string],
-  ["resources_servers/simpleqa/data/example_rollouts.jsonl", f205 as unknown as string],
-  ["resources_servers/simpleqa/prompts/judge.yaml", f206 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/README.md", f207 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/droid_pivot_single_step_tool_use_with_argument_comparison.yaml", f208 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/parallel_tool_calls_single_step_tool_use_with_argument_comparison.yaml", f209 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/search_pivot_single_step_tool_use_with_argument_comparison.yaml", f210 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/single_step_tool_use_with_argument_comparison.yaml", f211 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/swe_pivot_single_step_tool_use_with_argument_comparison.yaml", f212 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/toolcall_schema_single_step_tool_use_with_argument_comparison.yaml", f213 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/data/example.jsonl", f214 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/data/example_metrics.json", f215 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/data/example_rollouts.jsonl", f216 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example.jsonl", f217 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example_metrics.json", f218 as unknown as string],
-  ["resources_servers/string_match/README.md", f219 as unknown as string],
-  ["resources_servers/string_match/configs/string_match.yaml", f220 as unknown as string],
-  ["resources_servers/string_match/data/example.jsonl", f221 as unknown as string],
-  ["resources_servers/string_match/data/example_metrics.json", f222 as unknown as string],
-  ["resources_servers/string_match/data/example_rollouts.jsonl", f223 as unknown as string],
-  ["resources_servers/text_to_sql/configs/text_to_sql.yaml", f224 as unknown as string],
-  ["resources_servers/text_to_sql/data/example.jsonl", f225 as unknown as string],
-  ["resources_servers/text_to_sql/data/example_metrics.json", f226 as unknown as string],
-  ["resources_servers/text_to_sql/data/example_rollouts.jsonl", f227 as unknown as string],
-  ["resources_servers/text_to_sql/prompts/judge_prompt_template.txt", f228 as unknown as string],
-  ["resources_servers/text_to_sql/prompts/judge_system_message.txt", f229 as unknown as string],
-  ["resources_servers/xlam_fc/README.md", f230 as unknown as string],
-  ["resources_servers/xlam_fc/configs/xlam_fc.yaml", f231 as unknown as string],
-  ["resources_servers/xlam_fc/data/example.jsonl", f232 as unknown as string],
-  ["resources_servers/xlam_fc/data/example_metrics.json", f233 as unknown as string],
-  ["resources_servers/xlam_fc/data/example_rollouts.jsonl", f234 as unknown as string],
-  ["resources_servers/xstest/configs/xstest.yaml", f235 as unknown as string],
-  ["resources_servers/xstest/data/example.jsonl", f236 as unknown as string],
-  ["resources_servers/xstest/data/example_metrics.json", f237 as unknown as string],
-  ["resources_servers/xstest/data/example_rollouts.jsonl", f238 as unknown as string],
-  ["resources_servers/xstest/prompt_templates/wildguard_judge.txt", f239 as unknown as string],
-  ["resources_servers/xstest/prompt_templates/xstest_judge.txt", f240 as unknown as string],
-  ["responses_api_agents/non_executing_simple_agent/configs/non_executing_simple_agent.yaml", f241 as unknown as string],
-  ["responses_api_agents/simple_agent/configs/simple_agent.yaml", f242 as unknown as string],
-  ["responses_api_agents/tool_simulation_agent/configs/tool_simulation_agent.yaml", f243 as unknown as string],
-  ["responses_api_models/azure_openai_model/configs/azure_openai_model.yaml", f244 as unknown as string],
-  ["responses_api_models/openai_model/configs/openai_model.yaml", f245 as unknown as string],
-  ["responses_api_models/scripted_model/configs/scripted_model.yaml", f246 as unknown as string],
-  ["responses_api_models/vllm_model/configs/vllm_model.yaml", f247 as unknown as string],
-  ["responses_api_models/vllm_model/configs/vllm_model_for_training.yaml", f248 as unknown as string],
+  ["environments/blackjack/config.yaml", f32 as unknown as string],
+  ["environments/blackjack/data/example.jsonl", f33 as unknown as string],
+  ["environments/blackjack/data/example_metrics.json", f34 as unknown as string],
+  ["environments/blackjack/data/example_rollouts.jsonl", f35 as unknown as string],
+  ["environments/calendar/config.yaml", f36 as unknown as string],
+  ["environments/calendar/data/example.jsonl", f37 as unknown as string],
+  ["environments/calendar/data/example_metrics.json", f38 as unknown as string],
+  ["environments/calendar/data/example_rollouts.jsonl", f39 as unknown as string],
+  ["environments/calendar_v2/config.yaml", f40 as unknown as string],
+  ["environments/calendar_v2/data/example.jsonl", f41 as unknown as string],
+  ["environments/calendar_v2/data/example_metrics.json", f42 as unknown as string],
+  ["environments/calendar_v2/data/example_rollouts.jsonl", f43 as unknown as string],
+  ["environments/circle_click/config.yaml", f44 as unknown as string],
+  ["environments/circle_click/data/example.jsonl", f45 as unknown as string],
+  ["environments/circle_click/data/example_metrics.json", f46 as unknown as string],
+  ["environments/circle_click/data/example_rollouts.jsonl", f47 as unknown as string],
+  ["environments/circle_count/config.yaml", f48 as unknown as string],
+  ["environments/circle_count/data/example.jsonl", f49 as unknown as string],
+  ["environments/circle_count/data/example_metrics.json", f50 as unknown as string],
+  ["environments/circle_count/data/example_rollouts.jsonl", f51 as unknown as string],
+  ["environments/code_gen/config.yaml", f52 as unknown as string],
+  ["environments/code_gen/data/example.jsonl", f53 as unknown as string],
+  ["environments/code_gen/data/example_metrics.json", f54 as unknown as string],
+  ["environments/code_gen/data/example_rollouts.jsonl", f55 as unknown as string],
+  ["environments/instruction_following/README.md", f56 as unknown as string],
+  ["environments/instruction_following/config.yaml", f57 as unknown as string],
+  ["environments/instruction_following/data/example.jsonl", f58 as unknown as string],
+  ["environments/instruction_following/data/example_metrics.json", f59 as unknown as string],
+  ["environments/instruction_following/data/example_rollouts.jsonl", f60 as unknown as string],
+  ["resources_servers/aalcr/configs/aalcr.yaml", f61 as unknown as string],
+  ["resources_servers/aalcr/data/example.jsonl", f62 as unknown as string],
+  ["resources_servers/aalcr/data/example_metrics.json", f63 as unknown as string],
+  ["resources_servers/aalcr/data/example_rollouts.jsonl", f64 as unknown as string],
+  ["resources_servers/abstention/configs/abstention.yaml", f65 as unknown as string],
+  ["resources_servers/abstention/data/example.jsonl", f66 as unknown as string],
+  ["resources_servers/abstention/data/example_metrics.json", f67 as unknown as string],
+  ["resources_servers/abstention/data/example_rollouts.jsonl", f68 as unknown as string],
+  ["resources_servers/abstention/prompts/default_judge_prompt.txt", f69 as unknown as string],
+  ["resources_servers/arc_agi/configs/arc_agi.yaml", f70 as unknown as string],
+  ["resources_servers/arc_agi/data/example.jsonl", f71 as unknown as string],
+  ["resources_servers/arc_agi/data/example_metrics.json", f72 as unknown as string],
+  ["resources_servers/arc_agi/data/example_prepare.jsonl", f73 as unknown as string],
+  ["resources_servers/arc_agi/data/example_rollouts.jsonl", f74 as unknown as string],
+  ["resources_servers/blackjack/README.md", f75 as unknown as string],
+  ["resources_servers/blackjack/configs/blackjack.yaml", f76 as unknown as string],
+  ["resources_servers/blackjack/data/example.jsonl", f77 as unknown as string],
+  ["resources_servers/blackjack/data/example_metrics.json", f78 as unknown as string],
+  ["resources_servers/blackjack/data/example_rollouts.jsonl", f79 as unknown as string],
+  ["resources_servers/bunsenbench_chemistry_mcq/configs/bunsenbench_chemistry_mcq.yaml", f80 as unknown as string],
+  ["resources_servers/bunsenbench_chemistry_mcq/data/example.jsonl", f81 as unknown as string],
+  ["resources_servers/bunsenbench_chemistry_mcq/data/example_metrics.json", f82 as unknown as string],
+  ["resources_servers/bunsenbench_chemistry_mcq/data/example_rollouts.jsonl", f83 as unknown as string],
+  ["resources_servers/calendar/README.md", f84 as unknown as string],
+  ["resources_servers/calendar/configs/calendar.yaml", f85 as unknown as string],
+  ["resources_servers/calendar/configs/calendar_v2.yaml", f86 as unknown as string],
+  ["resources_servers/calendar/data/example.jsonl", f87 as unknown as string],
+  ["resources_servers/calendar/data/example_metrics.json", f88 as unknown as string],
+  ["resources_servers/calendar/data/example_rollouts.jsonl", f89 as unknown as string],
+  ["resources_servers/circle_click/configs/circle_click.yaml", f90 as unknown as string],
+  ["resources_servers/circle_click/data/example.jsonl", f91 as unknown as string],
+  ["resources_servers/circle_click/data/example_metrics.json", f92 as unknown as string],
+  ["resources_servers/circle_click/data/example_rollouts.jsonl", f93 as unknown as string],
+  ["resources_servers/circle_click/data/example_rollouts_agent_metrics.json", f94 as unknown as string],
+  ["resources_servers/circle_click/data/example_rollouts_materialized_inputs.jsonl", f95 as unknown as string],
+  ["resources_servers/circle_click/data/example_rollouts_reward_profiling.jsonl", f96 as unknown as string],
+  ["resources_servers/circle_count/README.md", f97 as unknown as string],
+  ["resources_servers/circle_count/configs/circle_count.yaml", f98 as unknown as string],
+  ["resources_servers/circle_count/data/example.jsonl", f99 as unknown as string],
+  ["resources_servers/circle_count/data/example_metrics.json", f100 as unknown as string],
+  ["resources_servers/circle_count/data/example_rollouts.jsonl", f101 as unknown as string],
+  ["resources_servers/circle_count/data/example_rollouts_aggregate_metrics.json", f102 as unknown as string],
+  ["resources_servers/circle_count/data/example_rollouts_materialized_inputs.jsonl", f103 as unknown as string],
+  ["resources_servers/code_gen/configs/code_gen.yaml", f104 as unknown as string],
+  ["resources_servers/code_gen/data/example.jsonl", f105 as unknown as string],
+  ["resources_servers/code_gen/data/example_metrics.json", f106 as unknown as string],
+  ["resources_servers/code_gen/data/example_rollouts.jsonl", f107 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/configs/equivalence_llm_judge.yaml", f108 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/configs/lc_judge.yaml", f109 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/configs/nl2bash-equivalency.yaml", f110 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/data/example.jsonl", f111 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/data/example_metrics.json", f112 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/data/example_metrics_openqa.json", f113 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/data/example_nl2bash.jsonl", f114 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/data/example_openqa.jsonl", f115 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/data/example_openqa_metrics.json", f116 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/data/example_prepare.jsonl", f117 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/data/example_rollouts.jsonl", f118 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/data/example_rollouts_openqa.jsonl", f119 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/prompt_templates/equivalence_llm_judge.txt", f120 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/prompt_templates/lc.txt", f121 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/prompt_templates/lc_judge.txt", f122 as unknown as string],
+  ["resources_servers/equivalence_rule/README.md", f123 as unknown as string],
+  ["resources_servers/equivalence_rule/configs/lc.yaml", f124 as unknown as string],
+  ["resources_servers/equivalence_rule/data/example.jsonl", f125 as unknown as string],
+  ["resources_servers/equivalence_rule/data/example_metrics.json", f126 as unknown as string],
+  ["resources_servers/equivalence_rule/data/example_rollouts.jsonl", f127 as unknown as string],
+  ["resources_servers/example_multi_step/configs/example_multi_step.yaml", f128 as unknown as string],
+  ["resources_servers/example_multi_step/data/example.jsonl", f129 as unknown as string],
+  ["resources_servers/example_multi_step/data/example_metrics.json", f130 as unknown as string],
+  ["resources_servers/example_multi_step/data/example_rollouts.jsonl", f131 as unknown as string],
+  ["resources_servers/example_multi_turn_gymnasium/README.md", f132 as unknown as string],
+  ["resources_servers/example_multi_turn_gymnasium/configs/example_multi_turn_gymnasium.yaml", f133 as unknown as string],
+  ["resources_servers/example_multi_turn_gymnasium/data/example.jsonl", f134 as unknown as string],
+  ["resources_servers/example_multi_turn_gymnasium/data/example_metrics.json", f135 as unknown as string],
+  ["resources_servers/example_multi_turn_gymnasium/data/example_rollouts.jsonl", f136 as unknown as string],
+  ["resources_servers/example_session_state_mgmt/configs/example_session_state_mgmt.yaml", f137 as unknown as string],
+  ["resources_servers/example_session_state_mgmt/data/example.jsonl", f138 as unknown as string],
+  ["resources_servers/example_session_state_mgmt/data/example_metrics.json", f139 as unknown as string],
+  ["resources_servers/example_session_state_mgmt/data/example_rollouts.jsonl", f140 as unknown as string],
+  ["resources_servers/example_single_tool_call/configs/example_single_tool_call.yaml", f141 as unknown as string],
+  ["resources_servers/example_single_tool_call/configs/example_single_tool_call_single_agent_turn.yaml", f142 as unknown as string],
+  ["resources_servers/example_single_tool_call/data/example.jsonl", f143 as unknown as string],
+  ["resources_servers/example_single_tool_call/data/example_metrics.json", f144 as unknown as string],
+  ["resources_servers/example_single_tool_call/data/example_rollouts.jsonl", f145 as unknown as string],
+  ["resources_servers/example_tool_call_multireward/README.md", f146 as unknown as string],
+  ["resources_servers/example_tool_call_multireward/configs/example_tool_call_multireward.yaml", f147 as unknown as string],
+  ["resources_servers/example_tool_call_multireward/data/example.jsonl", f148 as unknown as string],
+  ["resources_servers/example_tool_call_multireward/data/example_metrics.json", f149 as unknown as string],
+  ["resources_servers/example_tool_call_multireward/data/example_rollouts.jsonl", f150 as unknown as string],
+  ["resources_servers/format_verification/configs/citation_format.yaml", f151 as unknown as string],
+  ["resources_servers/format_verification/configs/freeform_formatting.yaml", f152 as unknown as string],
+  ["resources_servers/format_verification/data/ds2_freeform_formatting_example.jsonl", f153 as unknown as string],
+  ["resources_servers/format_verification/data/ds2_freeform_formatting_example_metrics.json", f154 as unknown as string],
+  ["resources_servers/format_verification/data/ds3_citation_format_example.jsonl", f155 as unknown as string],
+  ["resources_servers/format_verification/data/ds3_citation_format_example_metrics.json", f156 as unknown as string],
+  ["resources_servers/format_verification/data/example.jsonl", f157 as unknown as string],
+  ["resources_servers/format_verification/data/example_metrics.json", f158 as unknown as string],
+  ["resources_servers/format_verification/data/example_rollouts.jsonl", f159 as unknown as string],
+  ["resources_servers/gpqa_diamond/configs/gpqa_diamond.yaml", f160 as unknown as string],
+  ["resources_servers/gpqa_diamond/data/example.jsonl", f161 as unknown as string],
+  ["resources_servers/gpqa_diamond/data/example_metrics.json", f162 as unknown as string],
+  ["resources_servers/gpqa_diamond/data/example_rollouts.jsonl", f163 as unknown as string],
+  ["resources_servers/grl_sokoban/README.md", f164 as unknown as string],
+  ["resources_servers/grl_sokoban/configs/grl_sokoban.yaml", f165 as unknown as string],
+  ["resources_servers/grl_sokoban/data/example.jsonl", f166 as unknown as string],
+  ["resources_servers/grl_sokoban/data/example_metrics.json", f167 as unknown as string],
+  ["resources_servers/grl_sokoban/data/example_rollouts.jsonl", f168 as unknown as string],
+  ["resources_servers/grl_tetris/README.md", f169 as unknown as string],
+  ["resources_servers/grl_tetris/configs/grl_tetris.yaml", f170 as unknown as string],
+  ["resources_servers/grl_tetris/data/example.jsonl", f171 as unknown as string],
+  ["resources_servers/grl_tetris/data/example_metrics.json", f172 as unknown as string],
+  ["resources_servers/grl_tetris/data/example_rollouts.jsonl", f173 as unknown as string],
+  ["resources_servers/gui_coordinate/README.md", f174 as unknown as string],
+  ["resources_servers/gui_coordinate/configs/gui_coordinate.yaml", f175 as unknown as string],
+  ["resources_servers/gui_coordinate/data/example.jsonl", f176 as unknown as string],
+  ["resources_servers/gui_coordinate/data/example_metrics.json", f177 as unknown as string],
+  ["resources_servers/gui_coordinate/data/example_rollouts.jsonl", f178 as unknown as string],
+  ["resources_servers/gymnasium/README.md", f179 as unknown as string],
+  ["resources_servers/gymnasium/configs/gymnasium.yaml", f180 as unknown as string],
+  ["resources_servers/gymnasium/data/example.jsonl", f181 as unknown as string],
+  ["resources_servers/gymnasium/data/example_metrics.json", f182 as unknown as string],
+  ["resources_servers/gymnasium/data/example_rollouts.jsonl", f183 as unknown as string],
+  ["resources_servers/iheval/configs/iheval.yaml", f184 as unknown as string],
+  ["resources_servers/iheval/configs/iheval_serve.yaml", f185 as unknown as string],
+  ["resources_servers/iheval/data/example.jsonl", f186 as unknown as string],
+  ["resources_servers/iheval/data/example_metrics.json", f187 as unknown as string],
+  ["resources_servers/iheval/data/example_rollouts.jsonl", f188 as unknown as string],
+  ["resources_servers/instruction_following/configs/instruction_following.yaml", f189 as unknown as string],
+  ["resources_servers/instruction_following/data/example.jsonl", f190 as unknown as string],
+  ["resources_servers/instruction_following/data/example_metrics.json", f191 as unknown as string],
+  ["resources_servers/instruction_following/data/example_rollouts.jsonl", f192 as unknown as string],
+  ["resources_servers/instruction_following/data/train_metrics.json", f193 as unknown as string],
+  ["resources_servers/lc_niah/README.md", f194 as unknown as string],
+  ["resources_servers/lc_niah/configs/lc_niah.yaml", f195 as unknown as string],
+  ["resources_servers/lc_niah/data/example.jsonl", f196 as unknown as string],
+  ["resources_servers/lc_niah/data/example_metrics.json", f197 as unknown as string],
+  ["resources_servers/lc_niah/data/example_rollouts.jsonl", f198 as unknown as string],
+  ["resources_servers/math_advanced_calculations/README.md", f199 as unknown as string],
+  ["resources_servers/math_advanced_calculations/configs/math_advanced_calculations.yaml", f200 as unknown as string],
+  ["resources_servers/math_advanced_calculations/data/example.jsonl", f201 as unknown as string],
+  ["resources_servers/math_advanced_calculations/data/example_metrics.json", f202 as unknown as string],
+  ["resources_servers/math_advanced_calculations/data/example_rollouts.jsonl", f203 as unknown as string],
+  ["resources_servers/math_with_autograder/configs/judge_gptoss20b.yaml", f204 as unknown as string],
+  ["resources_servers/math_with_autograder/configs/math_with_autograder.yaml", f205 as unknown as string],
+  ["resources_servers/math_with_autograder/data/example.jsonl", f206 as unknown as string],
+  ["resources_servers/math_with_autograder/data/example_metrics.json", f207 as unknown as string],
+  ["resources_servers/math_with_autograder/data/example_rollouts.jsonl", f208 as unknown as string],
+  ["resources_servers/math_with_autograder/prompts/judge.yaml", f209 as unknown as string],
+  ["resources_servers/math_with_judge/configs/math_with_judge.yaml", f210 as unknown as string],
+  ["resources_servers/math_with_judge/data/example.jsonl", f211 as unknown as string],
+  ["resources_servers/math_with_judge/data/example_metrics.json", f212 as unknown as string],
+  ["resources_servers/math_with_judge/data/example_rollouts.jsonl", f213 as unknown as string],
+  ["resources_servers/mcqa/configs/mcqa.yaml", f214 as unknown as string],
+  ["resources_servers/mcqa/data/example.jsonl", f215 as unknown as string],
+  ["resources_servers/mcqa/data/example_metrics.json", f216 as unknown as string],
+  ["resources_servers/mcqa/data/example_rollouts.jsonl", f217 as unknown as string],
+  ["resources_servers/mcqa/data/example_rollouts_with_template_metadata.jsonl", f218 as unknown as string],
+  ["resources_servers/mcqa/data/example_with_template_metadata.jsonl", f219 as unknown as string],
+  ["resources_servers/mcqa/data/example_with_template_metadata_metrics.json", f220 as unknown as string],
+  ["resources_servers/omniscience/configs/omniscience.yaml", f221 as unknown as string],
+  ["resources_servers/omniscience/data/example.jsonl", f222 as unknown as string],
+  ["resources_servers/omniscience/data/example_metrics.json", f223 as unknown as string],
+  ["resources_servers/omniscience/data/example_rollouts.jsonl", f224 as unknown as string],
+  ["resources_servers/omniscience/prompts/judge.yaml", f225 as unknown as string],
+  ["resources_servers/polymath/configs/polymath.yaml", f226 as unknown as string],
+  ["resources_servers/polymath/data/example.jsonl", f227 as unknown as string],
+  ["resources_servers/polymath/data/example_metrics.json", f228 as unknown as string],
+  ["resources_servers/polymath/data/example_rollouts.jsonl", f229 as unknown as string],
+  ["resources_servers/polymath/data/example_rollouts_materialized_inputs.jsonl", f230 as unknown as string],
+  ["resources_servers/simpleqa/configs/simpleqa.yaml", f231 as unknown as string],
+  ["resources_servers/simpleqa/data/example.jsonl", f232 as unknown as string],
+  ["resources_servers/simpleqa/data/example_metrics.json", f233 as unknown as string],
+  ["resources_servers/simpleqa/data/example_rollouts.jsonl", f234 as unknown as string],
+  ["resources_servers/simpleqa/prompts/judge.yaml", f235 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/README.md", f236 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/droid_pivot_single_step_tool_use_with_argument_comparison.yaml", f237 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/parallel_tool_calls_single_step_tool_use_with_argument_comparison.yaml", f238 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/search_pivot_single_step_tool_use_with_argument_comparison.yaml", f239 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/single_step_tool_use_with_argument_comparison.yaml", f240 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/swe_pivot_single_step_tool_use_with_argument_comparison.yaml", f241 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/toolcall_schema_single_step_tool_use_with_argument_comparison.yaml", f242 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/data/example.jsonl", f243 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/data/example_metrics.json", f244 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/data/example_rollouts.jsonl", f245 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example.jsonl", f246 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example_metrics.json", f247 as unknown as string],
+  ["resources_servers/string_match/README.md", f248 as unknown as string],
+  ["resources_servers/string_match/configs/string_match.yaml", f249 as unknown as string],
+  ["resources_servers/string_match/data/example.jsonl", f250 as unknown as string],
+  ["resources_servers/string_match/data/example_metrics.json", f251 as unknown as string],
+  ["resources_servers/string_match/data/example_rollouts.jsonl", f252 as unknown as string],
+  ["resources_servers/text_to_sql/configs/text_to_sql.yaml", f253 as unknown as string],
+  ["resources_servers/text_to_sql/data/example.jsonl", f254 as unknown as string],
+  ["resources_servers/text_to_sql/data/example_metrics.json", f255 as unknown as string],
+  ["resources_servers/text_to_sql/data/example_rollouts.jsonl", f256 as unknown as string],
+  ["resources_servers/text_to_sql/prompts/judge_prompt_template.txt", f257 as unknown as string],
+  ["resources_servers/text_to_sql/prompts/judge_system_message.txt", f258 as unknown as string],
+  ["resources_servers/xlam_fc/README.md", f259 as unknown as string],
+  ["resources_servers/xlam_fc/configs/xlam_fc.yaml", f260 as unknown as string],
+  ["resources_servers/xlam_fc/data/example.jsonl", f261 as unknown as string],
+  ["resources_servers/xlam_fc/data/example_metrics.json", f262 as unknown as string],
+  ["resources_servers/xlam_fc/data/example_rollouts.jsonl", f263 as unknown as string],
+  ["resources_servers/xstest/configs/xstest.yaml", f264 as unknown as string],
+  ["resources_servers/xstest/data/example.jsonl", f265 as unknown as string],
+  ["resources_servers/xstest/data/example_metrics.json", f266 as unknown as string],
+  ["resources_servers/xstest/data/example_rollouts.jsonl", f267 as unknown as string],
+  ["resources_servers/xstest/prompt_templates/wildguard_judge.txt", f268 as unknown as string],
+  ["resources_servers/xstest/prompt_templates/xstest_judge.txt", f269 as unknown as string],
+  ["responses_api_agents/gymnasium_agent/README.md", f270 as unknown as string],
+  ["responses_api_agents/gymnasium_agent/configs/gymnasium_agent.yaml", f271 as unknown as string],
+  ["responses_api_agents/non_executing_simple_agent/configs/non_executing_simple_agent.yaml", f272 as unknown as string],
+  ["responses_api_agents/simple_agent/configs/simple_agent.yaml", f273 as unknown as string],
+  ["responses_api_agents/tool_simulation_agent/configs/tool_simulation_agent.yaml", f274 as unknown as string],
+  ["responses_api_models/azure_openai_model/configs/azure_openai_model.yaml", f275 as unknown as string],
+  ["responses_api_models/openai_model/configs/openai_model.yaml", f276 as unknown as string],
+  ["responses_api_models/scripted_model/configs/scripted_model.yaml", f277 as unknown as string],
+  ["responses_api_models/vllm_model/configs/vllm_model.yaml", f278 as unknown as string],
+  ["responses_api_models/vllm_model/configs/vllm_model_for_training.yaml", f279 as unknown as string],
 ];

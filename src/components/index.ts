@@ -47,3 +47,4 @@ registerBuiltin("responses_api_agents", "gymnasium_agent", async () => (await im
 registerBuiltin("resources_servers", "blackjack", async () => (await import("./resources/blackjack.ts")).component);
 registerBuiltin("resources_servers", "example_multi_turn_gymnasium", async () => (await import("./resources/example-multi-turn-gymnasium.ts")).component);
 registerBuiltin("resources_servers", "grl_tetris", async () => (await import("./resources/grl-tetris.ts")).component);
+registerBuiltin("resources_servers", "gymnasium", async () => (await import("./resources/gymnasium-base.ts")).component);
