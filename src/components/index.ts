@@ -48,3 +48,4 @@ registerBuiltin("resources_servers", "blackjack", async () => (await import("./r
 registerBuiltin("resources_servers", "example_multi_turn_gymnasium", async () => (await import("./resources/example-multi-turn-gymnasium.ts")).component);
 registerBuiltin("resources_servers", "grl_tetris", async () => (await import("./resources/grl-tetris.ts")).component);
 registerBuiltin("resources_servers", "gymnasium", async () => (await import("./resources/gymnasium-base.ts")).component);
+registerBuiltin("resources_servers", "grl_sokoban", async () => (await import("./resources/grl-sokoban.ts")).component);

@@ -8,6 +8,7 @@
 import { HttpError } from "../../runtime/http/http-types.ts";
 import { extractText, gymnasiumServerApp } from "../../servers/gymnasium.ts";
 import { PyRandom } from "../../util/py-random.ts";
+import { pyRegex } from "../../util/py-regex.ts";
 import { TetrisGame } from "../../verify/games/tetris.ts";
 import { obj } from "../_support.ts";
 import { entropySeed, integerSeed, labelLookup, DoneSessions } from "./_games.ts";
@@ -15,6 +16,7 @@ import type { BuiltinComponent } from "../registry.ts";
 
 const CLASS_NAME = "GrlTetrisResourcesServer";
 const DEFAULT_ENV_CONFIG = { grid_lookup: { 0: "_", 1: "#", 2: "X" }, action_lookup: { 0: "Left", 1: "Right", 2: "Down" }, render_mode: "text", dim_x: 4, dim_y: 4, box_type: 3 };
+const TAGS = pyRegex("<action>\\s*(left|right|down|[0-2])\\s*</action>", { ignoreCase: true });
 const OVERRIDES = ["grid_lookup", "action_lookup", "render_mode", "dim_x", "dim_y", "box_type"];
 
 interface Session {
@@ -34,7 +36,7 @@ function format(observation: string): string {
 export function tetrisActions(text: string, lookup: Map<number, string>): number[] {
   const reverse = new Map([...lookup].map(([id, label]) => [label.toLowerCase(), id]));
   const ids: number[] = [];
-  for (const m of text.matchAll(/<action>\s*(left|right|down|[0-2])\s*<\/action>/gi)) {
+  for (const m of TAGS.finditer(text)) {
     const token = m[1]!.trim().toLowerCase();
     const id = /^\d+$/.test(token) ? Number(token) : (reverse.get(token) ?? -1);
     if (lookup.has(id)) ids.push(id);

@@ -3,7 +3,9 @@
  * replacement (`rng.choice`), aces 11 or 1, the dealer draws to 17, reward +1 win / 0 draw / −1 loss or bust.
  */
 import type { PyRandom } from "../../util/py-random.ts";
+import { pyRegex } from "../../util/py-regex.ts";
 
+const DECISION = pyRegex("<action>\\s*(hit|stand)\\s*</action>", { ignoreCase: true });
 const RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"];
 
 /** One episode's cards. */
@@ -56,7 +58,7 @@ export function dealBlackjack(rng: PyRandom): { state: BlackjackState; observati
 
 /** The decision in a reply: the first `<action>hit|stand</action>` (any case), else stand. */
 export function blackjackDecision(text: string): "hit" | "stand" {
-  const m = /<action>\s*(hit|stand)\s*<\/action>/i.exec(text);
+  const m = DECISION.search(text);
   return m ? (m[1]!.toLowerCase() as "hit" | "stand") : "stand";
 }
 
