@@ -163,122 +163,142 @@ import f160 from "../../assets/resources_servers/gpqa_diamond/configs/gpqa_diamo
 import f161 from "../../assets/resources_servers/gpqa_diamond/data/example.jsonl" with { type: "text" };
 import f162 from "../../assets/resources_servers/gpqa_diamond/data/example_metrics.json" with { type: "text" };
 import f163 from "../../assets/resources_servers/gpqa_diamond/data/example_rollouts.jsonl" with { type: "text" };
-import f164 from "../../assets/resources_servers/grl_sokoban/README.md" with { type: "text" };
-import f165 from "../../assets/resources_servers/grl_sokoban/configs/grl_sokoban.yaml" with { type: "text" };
-import f166 from "../../assets/resources_servers/grl_sokoban/data/example.jsonl" with { type: "text" };
-import f167 from "../../assets/resources_servers/grl_sokoban/data/example_metrics.json" with { type: "text" };
-import f168 from "../../assets/resources_servers/grl_sokoban/data/example_rollouts.jsonl" with { type: "text" };
-import f169 from "../../assets/resources_servers/grl_tetris/README.md" with { type: "text" };
-import f170 from "../../assets/resources_servers/grl_tetris/configs/grl_tetris.yaml" with { type: "text" };
-import f171 from "../../assets/resources_servers/grl_tetris/data/example.jsonl" with { type: "text" };
-import f172 from "../../assets/resources_servers/grl_tetris/data/example_metrics.json" with { type: "text" };
-import f173 from "../../assets/resources_servers/grl_tetris/data/example_rollouts.jsonl" with { type: "text" };
-import f174 from "../../assets/resources_servers/gui_coordinate/README.md" with { type: "text" };
-import f175 from "../../assets/resources_servers/gui_coordinate/configs/gui_coordinate.yaml" with { type: "text" };
-import f176 from "../../assets/resources_servers/gui_coordinate/data/example.jsonl" with { type: "text" };
-import f177 from "../../assets/resources_servers/gui_coordinate/data/example_metrics.json" with { type: "text" };
-import f178 from "../../assets/resources_servers/gui_coordinate/data/example_rollouts.jsonl" with { type: "text" };
-import f179 from "../../assets/resources_servers/gymnasium/README.md" with { type: "text" };
-import f180 from "../../assets/resources_servers/gymnasium/configs/gymnasium.yaml" with { type: "text" };
-import f181 from "../../assets/resources_servers/gymnasium/data/example.jsonl" with { type: "text" };
-import f182 from "../../assets/resources_servers/gymnasium/data/example_metrics.json" with { type: "text" };
-import f183 from "../../assets/resources_servers/gymnasium/data/example_rollouts.jsonl" with { type: "text" };
-import f184 from "../../assets/resources_servers/iheval/configs/iheval.yaml" with { type: "text" };
-import f185 from "../../assets/resources_servers/iheval/configs/iheval_serve.yaml" with { type: "text" };
-import f186 from "../../assets/resources_servers/iheval/data/example.jsonl" with { type: "text" };
-import f187 from "../../assets/resources_servers/iheval/data/example_metrics.json" with { type: "text" };
-import f188 from "../../assets/resources_servers/iheval/data/example_rollouts.jsonl" with { type: "text" };
-import f189 from "../../assets/resources_servers/instruction_following/configs/instruction_following.yaml" with { type: "text" };
-import f190 from "../../assets/resources_servers/instruction_following/data/example.jsonl" with { type: "text" };
-import f191 from "../../assets/resources_servers/instruction_following/data/example_metrics.json" with { type: "text" };
-import f192 from "../../assets/resources_servers/instruction_following/data/example_rollouts.jsonl" with { type: "text" };
-import f193 from "../../assets/resources_servers/instruction_following/data/train_metrics.json" with { type: "text" };
-import f194 from "../../assets/resources_servers/lc_niah/README.md" with { type: "text" };
-import f195 from "../../assets/resources_servers/lc_niah/configs/lc_niah.yaml" with { type: "text" };
-import f196 from "../../assets/resources_servers/lc_niah/data/example.jsonl" with { type: "text" };
-import f197 from "../../assets/resources_servers/lc_niah/data/example_metrics.json" with { type: "text" };
-import f198 from "../../assets/resources_servers/lc_niah/data/example_rollouts.jsonl" with { type: "text" };
-import f199 from "../../assets/resources_servers/math_advanced_calculations/README.md" with { type: "text" };
-import f200 from "../../assets/resources_servers/math_advanced_calculations/configs/math_advanced_calculations.yaml" with { type: "text" };
-import f201 from "../../assets/resources_servers/math_advanced_calculations/data/example.jsonl" with { type: "text" };
-import f202 from "../../assets/resources_servers/math_advanced_calculations/data/example_metrics.json" with { type: "text" };
-import f203 from "../../assets/resources_servers/math_advanced_calculations/data/example_rollouts.jsonl" with { type: "text" };
-import f204 from "../../assets/resources_servers/math_with_autograder/configs/judge_gptoss20b.yaml" with { type: "text" };
-import f205 from "../../assets/resources_servers/math_with_autograder/configs/math_with_autograder.yaml" with { type: "text" };
-import f206 from "../../assets/resources_servers/math_with_autograder/data/example.jsonl" with { type: "text" };
-import f207 from "../../assets/resources_servers/math_with_autograder/data/example_metrics.json" with { type: "text" };
-import f208 from "../../assets/resources_servers/math_with_autograder/data/example_rollouts.jsonl" with { type: "text" };
-import f209 from "../../assets/resources_servers/math_with_autograder/prompts/judge.yaml" with { type: "text" };
-import f210 from "../../assets/resources_servers/math_with_judge/configs/math_with_judge.yaml" with { type: "text" };
-import f211 from "../../assets/resources_servers/math_with_judge/data/example.jsonl" with { type: "text" };
-import f212 from "../../assets/resources_servers/math_with_judge/data/example_metrics.json" with { type: "text" };
-import f213 from "../../assets/resources_servers/math_with_judge/data/example_rollouts.jsonl" with { type: "text" };
-import f214 from "../../assets/resources_servers/mcqa/configs/mcqa.yaml" with { type: "text" };
-import f215 from "../../assets/resources_servers/mcqa/data/example.jsonl" with { type: "text" };
-import f216 from "../../assets/resources_servers/mcqa/data/example_metrics.json" with { type: "text" };
-import f217 from "../../assets/resources_servers/mcqa/data/example_rollouts.jsonl" with { type: "text" };
-import f218 from "../../assets/resources_servers/mcqa/data/example_rollouts_with_template_metadata.jsonl" with { type: "text" };
-import f219 from "../../assets/resources_servers/mcqa/data/example_with_template_metadata.jsonl" with { type: "text" };
-import f220 from "../../assets/resources_servers/mcqa/data/example_with_template_metadata_metrics.json" with { type: "text" };
-import f221 from "../../assets/resources_servers/omniscience/configs/omniscience.yaml" with { type: "text" };
-import f222 from "../../assets/resources_servers/omniscience/data/example.jsonl" with { type: "text" };
-import f223 from "../../assets/resources_servers/omniscience/data/example_metrics.json" with { type: "text" };
-import f224 from "../../assets/resources_servers/omniscience/data/example_rollouts.jsonl" with { type: "text" };
-import f225 from "../../assets/resources_servers/omniscience/prompts/judge.yaml" with { type: "text" };
-import f226 from "../../assets/resources_servers/polymath/configs/polymath.yaml" with { type: "text" };
-import f227 from "../../assets/resources_servers/polymath/data/example.jsonl" with { type: "text" };
-import f228 from "../../assets/resources_servers/polymath/data/example_metrics.json" with { type: "text" };
-import f229 from "../../assets/resources_servers/polymath/data/example_rollouts.jsonl" with { type: "text" };
-import f230 from "../../assets/resources_servers/polymath/data/example_rollouts_materialized_inputs.jsonl" with { type: "text" };
-import f231 from "../../assets/resources_servers/simpleqa/configs/simpleqa.yaml" with { type: "text" };
-import f232 from "../../assets/resources_servers/simpleqa/data/example.jsonl" with { type: "text" };
-import f233 from "../../assets/resources_servers/simpleqa/data/example_metrics.json" with { type: "text" };
-import f234 from "../../assets/resources_servers/simpleqa/data/example_rollouts.jsonl" with { type: "text" };
-import f235 from "../../assets/resources_servers/simpleqa/prompts/judge.yaml" with { type: "text" };
-import f236 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/README.md" with { type: "text" };
-import f237 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/droid_pivot_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
-import f238 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/parallel_tool_calls_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
-import f239 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/search_pivot_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
-import f240 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
-import f241 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/swe_pivot_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
-import f242 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/toolcall_schema_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
-import f243 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/example.jsonl" with { type: "text" };
-import f244 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/example_metrics.json" with { type: "text" };
-import f245 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/example_rollouts.jsonl" with { type: "text" };
-import f246 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example.jsonl" with { type: "text" };
-import f247 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example_metrics.json" with { type: "text" };
-import f248 from "../../assets/resources_servers/string_match/README.md" with { type: "text" };
-import f249 from "../../assets/resources_servers/string_match/configs/string_match.yaml" with { type: "text" };
-import f250 from "../../assets/resources_servers/string_match/data/example.jsonl" with { type: "text" };
-import f251 from "../../assets/resources_servers/string_match/data/example_metrics.json" with { type: "text" };
-import f252 from "../../assets/resources_servers/string_match/data/example_rollouts.jsonl" with { type: "text" };
-import f253 from "../../assets/resources_servers/text_to_sql/configs/text_to_sql.yaml" with { type: "text" };
-import f254 from "../../assets/resources_servers/text_to_sql/data/example.jsonl" with { type: "text" };
-import f255 from "../../assets/resources_servers/text_to_sql/data/example_metrics.json" with { type: "text" };
-import f256 from "../../assets/resources_servers/text_to_sql/data/example_rollouts.jsonl" with { type: "text" };
-import f257 from "../../assets/resources_servers/text_to_sql/prompts/judge_prompt_template.txt" with { type: "text" };
-import f258 from "../../assets/resources_servers/text_to_sql/prompts/judge_system_message.txt" with { type: "text" };
-import f259 from "../../assets/resources_servers/xlam_fc/README.md" with { type: "text" };
-import f260 from "../../assets/resources_servers/xlam_fc/configs/xlam_fc.yaml" with { type: "text" };
-import f261 from "../../assets/resources_servers/xlam_fc/data/example.jsonl" with { type: "text" };
-import f262 from "../../assets/resources_servers/xlam_fc/data/example_metrics.json" with { type: "text" };
-import f263 from "../../assets/resources_servers/xlam_fc/data/example_rollouts.jsonl" with { type: "text" };
-import f264 from "../../assets/resources_servers/xstest/configs/xstest.yaml" with { type: "text" };
-import f265 from "../../assets/resources_servers/xstest/data/example.jsonl" with { type: "text" };
-import f266 from "../../assets/resources_servers/xstest/data/example_metrics.json" with { type: "text" };
-import f267 from "../../assets/resources_servers/xstest/data/example_rollouts.jsonl" with { type: "text" };
-import f268 from "../../assets/resources_servers/xstest/prompt_templates/wildguard_judge.txt" with { type: "text" };
-import f269 from "../../assets/resources_servers/xstest/prompt_templates/xstest_judge.txt" with { type: "text" };
-import f270 from "../../assets/responses_api_agents/gymnasium_agent/README.md" with { type: "text" };
-import f271 from "../../assets/responses_api_agents/gymnasium_agent/configs/gymnasium_agent.yaml" with { type: "text" };
-import f272 from "../../assets/responses_api_agents/non_executing_simple_agent/configs/non_executing_simple_agent.yaml" with { type: "text" };
-import f273 from "../../assets/responses_api_agents/simple_agent/configs/simple_agent.yaml" with { type: "text" };
-import f274 from "../../assets/responses_api_agents/tool_simulation_agent/configs/tool_simulation_agent.yaml" with { type: "text" };
-import f275 from "../../assets/responses_api_models/azure_openai_model/configs/azure_openai_model.yaml" with { type: "text" };
-import f276 from "../../assets/responses_api_models/openai_model/configs/openai_model.yaml" with { type: "text" };
-import f277 from "../../assets/responses_api_models/scripted_model/configs/scripted_model.yaml" with { type: "text" };
-import f278 from "../../assets/responses_api_models/vllm_model/configs/vllm_model.yaml" with { type: "text" };
-import f279 from "../../assets/responses_api_models/vllm_model/configs/vllm_model_for_training.yaml" with { type: "text" };
+import f164 from "../../assets/resources_servers/graphwalks/README.md" with { type: "text" };
+import f165 from "../../assets/resources_servers/graphwalks/configs/graphwalks.yaml" with { type: "text" };
+import f166 from "../../assets/resources_servers/graphwalks/data/example.jsonl" with { type: "text" };
+import f167 from "../../assets/resources_servers/graphwalks/data/example_metrics.json" with { type: "text" };
+import f168 from "../../assets/resources_servers/graphwalks/data/example_rollouts.jsonl" with { type: "text" };
+import f169 from "../../assets/resources_servers/grl_sokoban/README.md" with { type: "text" };
+import f170 from "../../assets/resources_servers/grl_sokoban/configs/grl_sokoban.yaml" with { type: "text" };
+import f171 from "../../assets/resources_servers/grl_sokoban/data/example.jsonl" with { type: "text" };
+import f172 from "../../assets/resources_servers/grl_sokoban/data/example_metrics.json" with { type: "text" };
+import f173 from "../../assets/resources_servers/grl_sokoban/data/example_rollouts.jsonl" with { type: "text" };
+import f174 from "../../assets/resources_servers/grl_tetris/README.md" with { type: "text" };
+import f175 from "../../assets/resources_servers/grl_tetris/configs/grl_tetris.yaml" with { type: "text" };
+import f176 from "../../assets/resources_servers/grl_tetris/data/example.jsonl" with { type: "text" };
+import f177 from "../../assets/resources_servers/grl_tetris/data/example_metrics.json" with { type: "text" };
+import f178 from "../../assets/resources_servers/grl_tetris/data/example_rollouts.jsonl" with { type: "text" };
+import f179 from "../../assets/resources_servers/gui_coordinate/README.md" with { type: "text" };
+import f180 from "../../assets/resources_servers/gui_coordinate/configs/gui_coordinate.yaml" with { type: "text" };
+import f181 from "../../assets/resources_servers/gui_coordinate/data/example.jsonl" with { type: "text" };
+import f182 from "../../assets/resources_servers/gui_coordinate/data/example_metrics.json" with { type: "text" };
+import f183 from "../../assets/resources_servers/gui_coordinate/data/example_rollouts.jsonl" with { type: "text" };
+import f184 from "../../assets/resources_servers/gymnasium/README.md" with { type: "text" };
+import f185 from "../../assets/resources_servers/gymnasium/configs/gymnasium.yaml" with { type: "text" };
+import f186 from "../../assets/resources_servers/gymnasium/data/example.jsonl" with { type: "text" };
+import f187 from "../../assets/resources_servers/gymnasium/data/example_metrics.json" with { type: "text" };
+import f188 from "../../assets/resources_servers/gymnasium/data/example_rollouts.jsonl" with { type: "text" };
+import f189 from "../../assets/resources_servers/iheval/configs/iheval.yaml" with { type: "text" };
+import f190 from "../../assets/resources_servers/iheval/configs/iheval_serve.yaml" with { type: "text" };
+import f191 from "../../assets/resources_servers/iheval/data/example.jsonl" with { type: "text" };
+import f192 from "../../assets/resources_servers/iheval/data/example_metrics.json" with { type: "text" };
+import f193 from "../../assets/resources_servers/iheval/data/example_rollouts.jsonl" with { type: "text" };
+import f194 from "../../assets/resources_servers/instruction_following/configs/instruction_following.yaml" with { type: "text" };
+import f195 from "../../assets/resources_servers/instruction_following/data/example.jsonl" with { type: "text" };
+import f196 from "../../assets/resources_servers/instruction_following/data/example_metrics.json" with { type: "text" };
+import f197 from "../../assets/resources_servers/instruction_following/data/example_rollouts.jsonl" with { type: "text" };
+import f198 from "../../assets/resources_servers/instruction_following/data/train_metrics.json" with { type: "text" };
+import f199 from "../../assets/resources_servers/lc_niah/README.md" with { type: "text" };
+import f200 from "../../assets/resources_servers/lc_niah/configs/lc_niah.yaml" with { type: "text" };
+import f201 from "../../assets/resources_servers/lc_niah/data/example.jsonl" with { type: "text" };
+import f202 from "../../assets/resources_servers/lc_niah/data/example_metrics.json" with { type: "text" };
+import f203 from "../../assets/resources_servers/lc_niah/data/example_rollouts.jsonl" with { type: "text" };
+import f204 from "../../assets/resources_servers/math_advanced_calculations/README.md" with { type: "text" };
+import f205 from "../../assets/resources_servers/math_advanced_calculations/configs/math_advanced_calculations.yaml" with { type: "text" };
+import f206 from "../../assets/resources_servers/math_advanced_calculations/data/example.jsonl" with { type: "text" };
+import f207 from "../../assets/resources_servers/math_advanced_calculations/data/example_metrics.json" with { type: "text" };
+import f208 from "../../assets/resources_servers/math_advanced_calculations/data/example_rollouts.jsonl" with { type: "text" };
+import f209 from "../../assets/resources_servers/math_with_autograder/configs/judge_gptoss20b.yaml" with { type: "text" };
+import f210 from "../../assets/resources_servers/math_with_autograder/configs/math_with_autograder.yaml" with { type: "text" };
+import f211 from "../../assets/resources_servers/math_with_autograder/data/example.jsonl" with { type: "text" };
+import f212 from "../../assets/resources_servers/math_with_autograder/data/example_metrics.json" with { type: "text" };
+import f213 from "../../assets/resources_servers/math_with_autograder/data/example_rollouts.jsonl" with { type: "text" };
+import f214 from "../../assets/resources_servers/math_with_autograder/prompts/judge.yaml" with { type: "text" };
+import f215 from "../../assets/resources_servers/math_with_judge/configs/math_with_judge.yaml" with { type: "text" };
+import f216 from "../../assets/resources_servers/math_with_judge/data/example.jsonl" with { type: "text" };
+import f217 from "../../assets/resources_servers/math_with_judge/data/example_metrics.json" with { type: "text" };
+import f218 from "../../assets/resources_servers/math_with_judge/data/example_rollouts.jsonl" with { type: "text" };
+import f219 from "../../assets/resources_servers/mcqa/configs/mcqa.yaml" with { type: "text" };
+import f220 from "../../assets/resources_servers/mcqa/data/example.jsonl" with { type: "text" };
+import f221 from "../../assets/resources_servers/mcqa/data/example_metrics.json" with { type: "text" };
+import f222 from "../../assets/resources_servers/mcqa/data/example_rollouts.jsonl" with { type: "text" };
+import f223 from "../../assets/resources_servers/mcqa/data/example_rollouts_with_template_metadata.jsonl" with { type: "text" };
+import f224 from "../../assets/resources_servers/mcqa/data/example_with_template_metadata.jsonl" with { type: "text" };
+import f225 from "../../assets/resources_servers/mcqa/data/example_with_template_metadata_metrics.json" with { type: "text" };
+import f226 from "../../assets/resources_servers/mrcr/README.md" with { type: "text" };
+import f227 from "../../assets/resources_servers/mrcr/configs/mrcr.yaml" with { type: "text" };
+import f228 from "../../assets/resources_servers/mrcr/data/example.jsonl" with { type: "text" };
+import f229 from "../../assets/resources_servers/mrcr/data/example_metrics.json" with { type: "text" };
+import f230 from "../../assets/resources_servers/mrcr/data/example_rollouts.jsonl" with { type: "text" };
+import f231 from "../../assets/resources_servers/omniscience/configs/omniscience.yaml" with { type: "text" };
+import f232 from "../../assets/resources_servers/omniscience/data/example.jsonl" with { type: "text" };
+import f233 from "../../assets/resources_servers/omniscience/data/example_metrics.json" with { type: "text" };
+import f234 from "../../assets/resources_servers/omniscience/data/example_rollouts.jsonl" with { type: "text" };
+import f235 from "../../assets/resources_servers/omniscience/prompts/judge.yaml" with { type: "text" };
+import f236 from "../../assets/resources_servers/polymath/configs/polymath.yaml" with { type: "text" };
+import f237 from "../../assets/resources_servers/polymath/data/example.jsonl" with { type: "text" };
+import f238 from "../../assets/resources_servers/polymath/data/example_metrics.json" with { type: "text" };
+import f239 from "../../assets/resources_servers/polymath/data/example_rollouts.jsonl" with { type: "text" };
+import f240 from "../../assets/resources_servers/polymath/data/example_rollouts_materialized_inputs.jsonl" with { type: "text" };
+import f241 from "../../assets/resources_servers/ruler/README.md" with { type: "text" };
+import f242 from "../../assets/resources_servers/ruler/configs/ruler.yaml" with { type: "text" };
+import f243 from "../../assets/resources_servers/ruler/data/example.jsonl" with { type: "text" };
+import f244 from "../../assets/resources_servers/ruler/data/example_metrics.json" with { type: "text" };
+import f245 from "../../assets/resources_servers/ruler/data/example_rollouts.jsonl" with { type: "text" };
+import f246 from "../../assets/resources_servers/ruler2/README.md" with { type: "text" };
+import f247 from "../../assets/resources_servers/ruler2/configs/ruler2.yaml" with { type: "text" };
+import f248 from "../../assets/resources_servers/ruler2/data/example.jsonl" with { type: "text" };
+import f249 from "../../assets/resources_servers/ruler2/data/example_metrics.json" with { type: "text" };
+import f250 from "../../assets/resources_servers/ruler2/data/example_rollouts.jsonl" with { type: "text" };
+import f251 from "../../assets/resources_servers/simpleqa/configs/simpleqa.yaml" with { type: "text" };
+import f252 from "../../assets/resources_servers/simpleqa/data/example.jsonl" with { type: "text" };
+import f253 from "../../assets/resources_servers/simpleqa/data/example_metrics.json" with { type: "text" };
+import f254 from "../../assets/resources_servers/simpleqa/data/example_rollouts.jsonl" with { type: "text" };
+import f255 from "../../assets/resources_servers/simpleqa/prompts/judge.yaml" with { type: "text" };
+import f256 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/README.md" with { type: "text" };
+import f257 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/droid_pivot_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
+import f258 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/parallel_tool_calls_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
+import f259 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/search_pivot_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
+import f260 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
+import f261 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/swe_pivot_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
+import f262 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/toolcall_schema_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
+import f263 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/example.jsonl" with { type: "text" };
+import f264 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/example_metrics.json" with { type: "text" };
+import f265 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/example_rollouts.jsonl" with { type: "text" };
+import f266 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example.jsonl" with { type: "text" };
+import f267 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example_metrics.json" with { type: "text" };
+import f268 from "../../assets/resources_servers/string_match/README.md" with { type: "text" };
+import f269 from "../../assets/resources_servers/string_match/configs/string_match.yaml" with { type: "text" };
+import f270 from "../../assets/resources_servers/string_match/data/example.jsonl" with { type: "text" };
+import f271 from "../../assets/resources_servers/string_match/data/example_metrics.json" with { type: "text" };
+import f272 from "../../assets/resources_servers/string_match/data/example_rollouts.jsonl" with { type: "text" };
+import f273 from "../../assets/resources_servers/text_to_sql/configs/text_to_sql.yaml" with { type: "text" };
+import f274 from "../../assets/resources_servers/text_to_sql/data/example.jsonl" with { type: "text" };
+import f275 from "../../assets/resources_servers/text_to_sql/data/example_metrics.json" with { type: "text" };
+import f276 from "../../assets/resources_servers/text_to_sql/data/example_rollouts.jsonl" with { type: "text" };
+import f277 from "../../assets/resources_servers/text_to_sql/prompts/judge_prompt_template.txt" with { type: "text" };
+import f278 from "../../assets/resources_servers/text_to_sql/prompts/judge_system_message.txt" with { type: "text" };
+import f279 from "../../assets/resources_servers/xlam_fc/README.md" with { type: "text" };
+import f280 from "../../assets/resources_servers/xlam_fc/configs/xlam_fc.yaml" with { type: "text" };
+import f281 from "../../assets/resources_servers/xlam_fc/data/example.jsonl" with { type: "text" };
+import f282 from "../../assets/resources_servers/xlam_fc/data/example_metrics.json" with { type: "text" };
+import f283 from "../../assets/resources_servers/xlam_fc/data/example_rollouts.jsonl" with { type: "text" };
+import f284 from "../../assets/resources_servers/xstest/configs/xstest.yaml" with { type: "text" };
+import f285 from "../../assets/resources_servers/xstest/data/example.jsonl" with { type: "text" };
+import f286 from "../../assets/resources_servers/xstest/data/example_metrics.json" with { type: "text" };
+import f287 from "../../assets/resources_servers/xstest/data/example_rollouts.jsonl" with { type: "text" };
+import f288 from "../../assets/resources_servers/xstest/prompt_templates/wildguard_judge.txt" with { type: "text" };
+import f289 from "../../assets/resources_servers/xstest/prompt_templates/xstest_judge.txt" with { type: "text" };
+import f290 from "../../assets/responses_api_agents/gymnasium_agent/README.md" with { type: "text" };
+import f291 from "../../assets/responses_api_agents/gymnasium_agent/configs/gymnasium_agent.yaml" with { type: "text" };
+import f292 from "../../assets/responses_api_agents/non_executing_simple_agent/configs/non_executing_simple_agent.yaml" with { type: "text" };
+import f293 from "../../assets/responses_api_agents/simple_agent/configs/simple_agent.yaml" with { type: "text" };
+import f294 from "../../assets/responses_api_agents/tool_simulation_agent/configs/tool_simulation_agent.yaml" with { type: "text" };
+import f295 from "../../assets/responses_api_models/azure_openai_model/configs/azure_openai_model.yaml" with { type: "text" };
+import f296 from "../../assets/responses_api_models/openai_model/configs/openai_model.yaml" with { type: "text" };
+import f297 from "../../assets/responses_api_models/scripted_model/configs/scripted_model.yaml" with { type: "text" };
+import f298 from "../../assets/responses_api_models/vllm_model/configs/vllm_model.yaml" with { type: "text" };
+import f299 from "../../assets/responses_api_models/vllm_model/configs/vllm_model_for_training.yaml" with { type: "text" };
 
 /** Embedded install root: [relative path, file text] pairs (digest.gen.ts holds their digest). */
 export const ASSET_FILES: [string, string][] = [
@@ -446,120 +466,140 @@ export const ASSET_FILES: [string, string][] = [
   ["resources_servers/gpqa_diamond/data/example.jsonl", f161 as unknown as string],
   ["resources_servers/gpqa_diamond/data/example_metrics.json", f162 as unknown as string],
   ["resources_servers/gpqa_diamond/data/example_rollouts.jsonl", f163 as unknown as string],
-  ["resources_servers/grl_sokoban/README.md", f164 as unknown as string],
-  ["resources_servers/grl_sokoban/configs/grl_sokoban.yaml", f165 as unknown as string],
-  ["resources_servers/grl_sokoban/data/example.jsonl", f166 as unknown as string],
-  ["resources_servers/grl_sokoban/data/example_metrics.json", f167 as unknown as string],
-  ["resources_servers/grl_sokoban/data/example_rollouts.jsonl", f168 as unknown as string],
-  ["resources_servers/grl_tetris/README.md", f169 as unknown as string],
-  ["resources_servers/grl_tetris/configs/grl_tetris.yaml", f170 as unknown as string],
-  ["resources_servers/grl_tetris/data/example.jsonl", f171 as unknown as string],
-  ["resources_servers/grl_tetris/data/example_metrics.json", f172 as unknown as string],
-  ["resources_servers/grl_tetris/data/example_rollouts.jsonl", f173 as unknown as string],
-  ["resources_servers/gui_coordinate/README.md", f174 as unknown as string],
-  ["resources_servers/gui_coordinate/configs/gui_coordinate.yaml", f175 as unknown as string],
-  ["resources_servers/gui_coordinate/data/example.jsonl", f176 as unknown as string],
-  ["resources_servers/gui_coordinate/data/example_metrics.json", f177 as unknown as string],
-  ["resources_servers/gui_coordinate/data/example_rollouts.jsonl", f178 as unknown as string],
-  ["resources_servers/gymnasium/README.md", f179 as unknown as string],
-  ["resources_servers/gymnasium/configs/gymnasium.yaml", f180 as unknown as string],
-  ["resources_servers/gymnasium/data/example.jsonl", f181 as unknown as string],
-  ["resources_servers/gymnasium/data/example_metrics.json", f182 as unknown as string],
-  ["resources_servers/gymnasium/data/example_rollouts.jsonl", f183 as unknown as string],
-  ["resources_servers/iheval/configs/iheval.yaml", f184 as unknown as string],
-  ["resources_servers/iheval/configs/iheval_serve.yaml", f185 as unknown as string],
-  ["resources_servers/iheval/data/example.jsonl", f186 as unknown as string],
-  ["resources_servers/iheval/data/example_metrics.json", f187 as unknown as string],
-  ["resources_servers/iheval/data/example_rollouts.jsonl", f188 as unknown as string],
-  ["resources_servers/instruction_following/configs/instruction_following.yaml", f189 as unknown as string],
-  ["resources_servers/instruction_following/data/example.jsonl", f190 as unknown as string],
-  ["resources_servers/instruction_following/data/example_metrics.json", f191 as unknown as string],
-  ["resources_servers/instruction_following/data/example_rollouts.jsonl", f192 as unknown as string],
-  ["resources_servers/instruction_following/data/train_metrics.json", f193 as unknown as string],
-  ["resources_servers/lc_niah/README.md", f194 as unknown as string],
-  ["resources_servers/lc_niah/configs/lc_niah.yaml", f195 as unknown as string],
-  ["resources_servers/lc_niah/data/example.jsonl", f196 as unknown as string],
-  ["resources_servers/lc_niah/data/example_metrics.json", f197 as unknown as string],
-  ["resources_servers/lc_niah/data/example_rollouts.jsonl", f198 as unknown as string],
-  ["resources_servers/math_advanced_calculations/README.md", f199 as unknown as string],
-  ["resources_servers/math_advanced_calculations/configs/math_advanced_calculations.yaml", f200 as unknown as string],
-  ["resources_servers/math_advanced_calculations/data/example.jsonl", f201 as unknown as string],
-  ["resources_servers/math_advanced_calculations/data/example_metrics.json", f202 as unknown as string],
-  ["resources_servers/math_advanced_calculations/data/example_rollouts.jsonl", f203 as unknown as string],
-  ["resources_servers/math_with_autograder/configs/judge_gptoss20b.yaml", f204 as unknown as string],
-  ["resources_servers/math_with_autograder/configs/math_with_autograder.yaml", f205 as unknown as string],
-  ["resources_servers/math_with_autograder/data/example.jsonl", f206 as unknown as string],
-  ["resources_servers/math_with_autograder/data/example_metrics.json", f207 as unknown as string],
-  ["resources_servers/math_with_autograder/data/example_rollouts.jsonl", f208 as unknown as string],
-  ["resources_servers/math_with_autograder/prompts/judge.yaml", f209 as unknown as string],
-  ["resources_servers/math_with_judge/configs/math_with_judge.yaml", f210 as unknown as string],
-  ["resources_servers/math_with_judge/data/example.jsonl", f211 as unknown as string],
-  ["resources_servers/math_with_judge/data/example_metrics.json", f212 as unknown as string],
-  ["resources_servers/math_with_judge/data/example_rollouts.jsonl", f213 as unknown as string],
-  ["resources_servers/mcqa/configs/mcqa.yaml", f214 as unknown as string],
-  ["resources_servers/mcqa/data/example.jsonl", f215 as unknown as string],
-  ["resources_servers/mcqa/data/example_metrics.json", f216 as unknown as string],
-  ["resources_servers/mcqa/data/example_rollouts.jsonl", f217 as unknown as string],
-  ["resources_servers/mcqa/data/example_rollouts_with_template_metadata.jsonl", f218 as unknown as string],
-  ["resources_servers/mcqa/data/example_with_template_metadata.jsonl", f219 as unknown as string],
-  ["resources_servers/mcqa/data/example_with_template_metadata_metrics.json", f220 as unknown as string],
-  ["resources_servers/omniscience/configs/omniscience.yaml", f221 as unknown as string],
-  ["resources_servers/omniscience/data/example.jsonl", f222 as unknown as string],
-  ["resources_servers/omniscience/data/example_metrics.json", f223 as unknown as string],
-  ["resources_servers/omniscience/data/example_rollouts.jsonl", f224 as unknown as string],
-  ["resources_servers/omniscience/prompts/judge.yaml", f225 as unknown as string],
-  ["resources_servers/polymath/configs/polymath.yaml", f226 as unknown as string],
-  ["resources_servers/polymath/data/example.jsonl", f227 as unknown as string],
-  ["resources_servers/polymath/data/example_metrics.json", f228 as unknown as string],
-  ["resources_servers/polymath/data/example_rollouts.jsonl", f229 as unknown as string],
-  ["resources_servers/polymath/data/example_rollouts_materialized_inputs.jsonl", f230 as unknown as string],
-  ["resources_servers/simpleqa/configs/simpleqa.yaml", f231 as unknown as string],
-  ["resources_servers/simpleqa/data/example.jsonl", f232 as unknown as string],
-  ["resources_servers/simpleqa/data/example_metrics.json", f233 as unknown as string],
-  ["resources_servers/simpleqa/data/example_rollouts.jsonl", f234 as unknown as string],
-  ["resources_servers/simpleqa/prompts/judge.yaml", f235 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/README.md", f236 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/droid_pivot_single_step_tool_use_with_argument_comparison.yaml", f237 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/parallel_tool_calls_single_step_tool_use_with_argument_comparison.yaml", f238 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/search_pivot_single_step_tool_use_with_argument_comparison.yaml", f239 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/single_step_tool_use_with_argument_comparison.yaml", f240 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/swe_pivot_single_step_tool_use_with_argument_comparison.yaml", f241 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/toolcall_schema_single_step_tool_use_with_argument_comparison.yaml", f242 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/data/example.jsonl", f243 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/data/example_metrics.json", f244 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/data/example_rollouts.jsonl", f245 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example.jsonl", f246 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example_metrics.json", f247 as unknown as string],
-  ["resources_servers/string_match/README.md", f248 as unknown as string],
-  ["resources_servers/string_match/configs/string_match.yaml", f249 as unknown as string],
-  ["resources_servers/string_match/data/example.jsonl", f250 as unknown as string],
-  ["resources_servers/string_match/data/example_metrics.json", f251 as unknown as string],
-  ["resources_servers/string_match/data/example_rollouts.jsonl", f252 as unknown as string],
-  ["resources_servers/text_to_sql/configs/text_to_sql.yaml", f253 as unknown as string],
-  ["resources_servers/text_to_sql/data/example.jsonl", f254 as unknown as string],
-  ["resources_servers/text_to_sql/data/example_metrics.json", f255 as unknown as string],
-  ["resources_servers/text_to_sql/data/example_rollouts.jsonl", f256 as unknown as string],
-  ["resources_servers/text_to_sql/prompts/judge_prompt_template.txt", f257 as unknown as string],
-  ["resources_servers/text_to_sql/prompts/judge_system_message.txt", f258 as unknown as string],
-  ["resources_servers/xlam_fc/README.md", f259 as unknown as string],
-  ["resources_servers/xlam_fc/configs/xlam_fc.yaml", f260 as unknown as string],
-  ["resources_servers/xlam_fc/data/example.jsonl", f261 as unknown as string],
-  ["resources_servers/xlam_fc/data/example_metrics.json", f262 as unknown as string],
-  ["resources_servers/xlam_fc/data/example_rollouts.jsonl", f263 as unknown as string],
-  ["resources_servers/xstest/configs/xstest.yaml", f264 as unknown as string],
-  ["resources_servers/xstest/data/example.jsonl", f265 as unknown as string],
-  ["resources_servers/xstest/data/example_metrics.json", f266 as unknown as string],
-  ["resources_servers/xstest/data/example_rollouts.jsonl", f267 as unknown as string],
-  ["resources_servers/xstest/prompt_templates/wildguard_judge.txt", f268 as unknown as string],
-  ["resources_servers/xstest/prompt_templates/xstest_judge.txt", f269 as unknown as string],
-  ["responses_api_agents/gymnasium_agent/README.md", f270 as unknown as string],
-  ["responses_api_agents/gymnasium_agent/configs/gymnasium_agent.yaml", f271 as unknown as string],
-  ["responses_api_agents/non_executing_simple_agent/configs/non_executing_simple_agent.yaml", f272 as unknown as string],
-  ["responses_api_agents/simple_agent/configs/simple_agent.yaml", f273 as unknown as string],
-  ["responses_api_agents/tool_simulation_agent/configs/tool_simulation_agent.yaml", f274 as unknown as string],
-  ["responses_api_models/azure_openai_model/configs/azure_openai_model.yaml", f275 as unknown as string],
-  ["responses_api_models/openai_model/configs/openai_model.yaml", f276 as unknown as string],
-  ["responses_api_models/scripted_model/configs/scripted_model.yaml", f277 as unknown as string],
-  ["responses_api_models/vllm_model/configs/vllm_model.yaml", f278 as unknown as string],
-  ["responses_api_models/vllm_model/configs/vllm_model_for_training.yaml", f279 as unknown as string],
+  ["resources_servers/graphwalks/README.md", f164 as unknown as string],
+  ["resources_servers/graphwalks/configs/graphwalks.yaml", f165 as unknown as string],
+  ["resources_servers/graphwalks/data/example.jsonl", f166 as unknown as string],
+  ["resources_servers/graphwalks/data/example_metrics.json", f167 as unknown as string],
+  ["resources_servers/graphwalks/data/example_rollouts.jsonl", f168 as unknown as string],
+  ["resources_servers/grl_sokoban/README.md", f169 as unknown as string],
+  ["resources_servers/grl_sokoban/configs/grl_sokoban.yaml", f170 as unknown as string],
+  ["resources_servers/grl_sokoban/data/example.jsonl", f171 as unknown as string],
+  ["resources_servers/grl_sokoban/data/example_metrics.json", f172 as unknown as string],
+  ["resources_servers/grl_sokoban/data/example_rollouts.jsonl", f173 as unknown as string],
+  ["resources_servers/grl_tetris/README.md", f174 as unknown as string],
+  ["resources_servers/grl_tetris/configs/grl_tetris.yaml", f175 as unknown as string],
+  ["resources_servers/grl_tetris/data/example.jsonl", f176 as unknown as string],
+  ["resources_servers/grl_tetris/data/example_metrics.json", f177 as unknown as string],
+  ["resources_servers/grl_tetris/data/example_rollouts.jsonl", f178 as unknown as string],
+  ["resources_servers/gui_coordinate/README.md", f179 as unknown as string],
+  ["resources_servers/gui_coordinate/configs/gui_coordinate.yaml", f180 as unknown as string],
+  ["resources_servers/gui_coordinate/data/example.jsonl", f181 as unknown as string],
+  ["resources_servers/gui_coordinate/data/example_metrics.json", f182 as unknown as string],
+  ["resources_servers/gui_coordinate/data/example_rollouts.jsonl", f183 as unknown as string],
+  ["resources_servers/gymnasium/README.md", f184 as unknown as string],
+  ["resources_servers/gymnasium/configs/gymnasium.yaml", f185 as unknown as string],
+  ["resources_servers/gymnasium/data/example.jsonl", f186 as unknown as string],
+  ["resources_servers/gymnasium/data/example_metrics.json", f187 as unknown as string],
+  ["resources_servers/gymnasium/data/example_rollouts.jsonl", f188 as unknown as string],
+  ["resources_servers/iheval/configs/iheval.yaml", f189 as unknown as string],
+  ["resources_servers/iheval/configs/iheval_serve.yaml", f190 as unknown as string],
+  ["resources_servers/iheval/data/example.jsonl", f191 as unknown as string],
+  ["resources_servers/iheval/data/example_metrics.json", f192 as unknown as string],
+  ["resources_servers/iheval/data/example_rollouts.jsonl", f193 as unknown as string],
+  ["resources_servers/instruction_following/configs/instruction_following.yaml", f194 as unknown as string],
+  ["resources_servers/instruction_following/data/example.jsonl", f195 as unknown as string],
+  ["resources_servers/instruction_following/data/example_metrics.json", f196 as unknown as string],
+  ["resources_servers/instruction_following/data/example_rollouts.jsonl", f197 as unknown as string],
+  ["resources_servers/instruction_following/data/train_metrics.json", f198 as unknown as string],
+  ["resources_servers/lc_niah/README.md", f199 as unknown as string],
+  ["resources_servers/lc_niah/configs/lc_niah.yaml", f200 as unknown as string],
+  ["resources_servers/lc_niah/data/example.jsonl", f201 as unknown as string],
+  ["resources_servers/lc_niah/data/example_metrics.json", f202 as unknown as string],
+  ["resources_servers/lc_niah/data/example_rollouts.jsonl", f203 as unknown as string],
+  ["resources_servers/math_advanced_calculations/README.md", f204 as unknown as string],
+  ["resources_servers/math_advanced_calculations/configs/math_advanced_calculations.yaml", f205 as unknown as string],
+  ["resources_servers/math_advanced_calculations/data/example.jsonl", f206 as unknown as string],
+  ["resources_servers/math_advanced_calculations/data/example_metrics.json", f207 as unknown as string],
+  ["resources_servers/math_advanced_calculations/data/example_rollouts.jsonl", f208 as unknown as string],
+  ["resources_servers/math_with_autograder/configs/judge_gptoss20b.yaml", f209 as unknown as string],
+  ["resources_servers/math_with_autograder/configs/math_with_autograder.yaml", f210 as unknown as string],
+  ["resources_servers/math_with_autograder/data/example.jsonl", f211 as unknown as string],
+  ["resources_servers/math_with_autograder/data/example_metrics.json", f212 as unknown as string],
+  ["resources_servers/math_with_autograder/data/example_rollouts.jsonl", f213 as unknown as string],
+  ["resources_servers/math_with_autograder/prompts/judge.yaml", f214 as unknown as string],
+  ["resources_servers/math_with_judge/configs/math_with_judge.yaml", f215 as unknown as string],
+  ["resources_servers/math_with_judge/data/example.jsonl", f216 as unknown as string],
+  ["resources_servers/math_with_judge/data/example_metrics.json", f217 as unknown as string],
+  ["resources_servers/math_with_judge/data/example_rollouts.jsonl", f218 as unknown as string],
+  ["resources_servers/mcqa/configs/mcqa.yaml", f219 as unknown as string],
+  ["resources_servers/mcqa/data/example.jsonl", f220 as unknown as string],
+  ["resources_servers/mcqa/data/example_metrics.json", f221 as unknown as string],
+  ["resources_servers/mcqa/data/example_rollouts.jsonl", f222 as unknown as string],
+  ["resources_servers/mcqa/data/example_rollouts_with_template_metadata.jsonl", f223 as unknown as string],
+  ["resources_servers/mcqa/data/example_with_template_metadata.jsonl", f224 as unknown as string],
+  ["resources_servers/mcqa/data/example_with_template_metadata_metrics.json", f225 as unknown as string],
+  ["resources_servers/mrcr/README.md", f226 as unknown as string],
+  ["resources_servers/mrcr/configs/mrcr.yaml", f227 as unknown as string],
+  ["resources_servers/mrcr/data/example.jsonl", f228 as unknown as string],
+  ["resources_servers/mrcr/data/example_metrics.json", f229 as unknown as string],
+  ["resources_servers/mrcr/data/example_rollouts.jsonl", f230 as unknown as string],
+  ["resources_servers/omniscience/configs/omniscience.yaml", f231 as unknown as string],
+  ["resources_servers/omniscience/data/example.jsonl", f232 as unknown as string],
+  ["resources_servers/omniscience/data/example_metrics.json", f233 as unknown as string],
+  ["resources_servers/omniscience/data/example_rollouts.jsonl", f234 as unknown as string],
+  ["resources_servers/omniscience/prompts/judge.yaml", f235 as unknown as string],
+  ["resources_servers/polymath/configs/polymath.yaml", f236 as unknown as string],
+  ["resources_servers/polymath/data/example.jsonl", f237 as unknown as string],
+  ["resources_servers/polymath/data/example_metrics.json", f238 as unknown as string],
+  ["resources_servers/polymath/data/example_rollouts.jsonl", f239 as unknown as string],
+  ["resources_servers/polymath/data/example_rollouts_materialized_inputs.jsonl", f240 as unknown as string],
+  ["resources_servers/ruler/README.md", f241 as unknown as string],
+  ["resources_servers/ruler/configs/ruler.yaml", f242 as unknown as string],
+  ["resources_servers/ruler/data/example.jsonl", f243 as unknown as string],
+  ["resources_servers/ruler/data/example_metrics.json", f244 as unknown as string],
+  ["resources_servers/ruler/data/example_rollouts.jsonl", f245 as unknown as string],
+  ["resources_servers/ruler2/README.md", f246 as unknown as string],
+  ["resources_servers/ruler2/configs/ruler2.yaml", f247 as unknown as string],
+  ["resources_servers/ruler2/data/example.jsonl", f248 as unknown as string],
+  ["resources_servers/ruler2/data/example_metrics.json", f249 as unknown as string],
+  ["resources_servers/ruler2/data/example_rollouts.jsonl", f250 as unknown as string],
+  ["resources_servers/simpleqa/configs/simpleqa.yaml", f251 as unknown as string],
+  ["resources_servers/simpleqa/data/example.jsonl", f252 as unknown as string],
+  ["resources_servers/simpleqa/data/example_metrics.json", f253 as unknown as string],
+  ["resources_servers/simpleqa/data/example_rollouts.jsonl", f254 as unknown as string],
+  ["resources_servers/simpleqa/prompts/judge.yaml", f255 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/README.md", f256 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/droid_pivot_single_step_tool_use_with_argument_comparison.yaml", f257 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/parallel_tool_calls_single_step_tool_use_with_argument_comparison.yaml", f258 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/search_pivot_single_step_tool_use_with_argument_comparison.yaml", f259 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/single_step_tool_use_with_argument_comparison.yaml", f260 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/swe_pivot_single_step_tool_use_with_argument_comparison.yaml", f261 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/toolcall_schema_single_step_tool_use_with_argument_comparison.yaml", f262 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/data/example.jsonl", f263 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/data/example_metrics.json", f264 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/data/example_rollouts.jsonl", f265 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example.jsonl", f266 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example_metrics.json", f267 as unknown as string],
+  ["resources_servers/string_match/README.md", f268 as unknown as string],
+  ["resources_servers/string_match/configs/string_match.yaml", f269 as unknown as string],
+  ["resources_servers/string_match/data/example.jsonl", f270 as unknown as string],
+  ["resources_servers/string_match/data/example_metrics.json", f271 as unknown as string],
+  ["resources_servers/string_match/data/example_rollouts.jsonl", f272 as unknown as string],
+  ["resources_servers/text_to_sql/configs/text_to_sql.yaml", f273 as unknown as string],
+  ["resources_servers/text_to_sql/data/example.jsonl", f274 as unknown as string],
+  ["resources_servers/text_to_sql/data/example_metrics.json", f275 as unknown as string],
+  ["resources_servers/text_to_sql/data/example_rollouts.jsonl", f276 as unknown as string],
+  ["resources_servers/text_to_sql/prompts/judge_prompt_template.txt", f277 as unknown as string],
+  ["resources_servers/text_to_sql/prompts/judge_system_message.txt", f278 as unknown as string],
+  ["resources_servers/xlam_fc/README.md", f279 as unknown as string],
+  ["resources_servers/xlam_fc/configs/xlam_fc.yaml", f280 as unknown as string],
+  ["resources_servers/xlam_fc/data/example.jsonl", f281 as unknown as string],
+  ["resources_servers/xlam_fc/data/example_metrics.json", f282 as unknown as string],
+  ["resources_servers/xlam_fc/data/example_rollouts.jsonl", f283 as unknown as string],
+  ["resources_servers/xstest/configs/xstest.yaml", f284 as unknown as string],
+  ["resources_servers/xstest/data/example.jsonl", f285 as unknown as string],
+  ["resources_servers/xstest/data/example_metrics.json", f286 as unknown as string],
+  ["resources_servers/xstest/data/example_rollouts.jsonl", f287 as unknown as string],
+  ["resources_servers/xstest/prompt_templates/wildguard_judge.txt", f288 as unknown as string],
+  ["resources_servers/xstest/prompt_templates/xstest_judge.txt", f289 as unknown as string],
+  ["responses_api_agents/gymnasium_agent/README.md", f290 as unknown as string],
+  ["responses_api_agents/gymnasium_agent/configs/gymnasium_agent.yaml", f291 as unknown as string],
+  ["responses_api_agents/non_executing_simple_agent/configs/non_executing_simple_agent.yaml", f292 as unknown as string],
+  ["responses_api_agents/simple_agent/configs/simple_agent.yaml", f293 as unknown as string],
+  ["responses_api_agents/tool_simulation_agent/configs/tool_simulation_agent.yaml", f294 as unknown as string],
+  ["responses_api_models/azure_openai_model/configs/azure_openai_model.yaml", f295 as unknown as string],
+  ["responses_api_models/openai_model/configs/openai_model.yaml", f296 as unknown as string],
+  ["responses_api_models/scripted_model/configs/scripted_model.yaml", f297 as unknown as string],
+  ["responses_api_models/vllm_model/configs/vllm_model.yaml", f298 as unknown as string],
+  ["responses_api_models/vllm_model/configs/vllm_model_for_training.yaml", f299 as unknown as string],
 ];

@@ -49,3 +49,7 @@ registerBuiltin("resources_servers", "example_multi_turn_gymnasium", async () =>
 registerBuiltin("resources_servers", "grl_tetris", async () => (await import("./resources/grl-tetris.ts")).component);
 registerBuiltin("resources_servers", "gymnasium", async () => (await import("./resources/gymnasium-base.ts")).component);
 registerBuiltin("resources_servers", "grl_sokoban", async () => (await import("./resources/grl-sokoban.ts")).component);
+registerBuiltin("resources_servers", "ruler", async () => (await import("./resources/long-context.ts")).rulerComponent);
+registerBuiltin("resources_servers", "ruler2", async () => (await import("./resources/long-context.ts")).ruler2Component);
+registerBuiltin("resources_servers", "graphwalks", async () => (await import("./resources/long-context.ts")).graphwalksComponent);
+registerBuiltin("resources_servers", "mrcr", async () => (await import("./resources/long-context.ts")).mrcrComponent);
