@@ -36,6 +36,8 @@ const ENV_TEST_CANNOT_RUN: Record<string, string> = {
 const REPLAY_SKIPPED: Record<string, string> = {
   math_advanced_calculations: "upstream recorded its example rollouts on other prompts than today's example.jsonl (and they hold no ground_truth)",
   blackjack: "cards are dealt by an unseeded generator (as upstream): the recorded prompts hold hands no run deals again",
+  ruler: "upstream recorded its example rollouts on other prompts than today's example.jsonl (and they hold no reference outputs)",
+  graphwalks: "upstream recorded its example rollouts on other prompts than today's example.jsonl (reverify pairs them with their own task fields)",
 };
 
 describe("gym env test", () => {
