@@ -230,75 +230,81 @@ import f227 from "../../assets/resources_servers/mrcr/configs/mrcr.yaml" with { 
 import f228 from "../../assets/resources_servers/mrcr/data/example.jsonl" with { type: "text" };
 import f229 from "../../assets/resources_servers/mrcr/data/example_metrics.json" with { type: "text" };
 import f230 from "../../assets/resources_servers/mrcr/data/example_rollouts.jsonl" with { type: "text" };
-import f231 from "../../assets/resources_servers/omniscience/configs/omniscience.yaml" with { type: "text" };
-import f232 from "../../assets/resources_servers/omniscience/data/example.jsonl" with { type: "text" };
-import f233 from "../../assets/resources_servers/omniscience/data/example_metrics.json" with { type: "text" };
-import f234 from "../../assets/resources_servers/omniscience/data/example_rollouts.jsonl" with { type: "text" };
-import f235 from "../../assets/resources_servers/omniscience/prompts/judge.yaml" with { type: "text" };
-import f236 from "../../assets/resources_servers/polymath/configs/polymath.yaml" with { type: "text" };
-import f237 from "../../assets/resources_servers/polymath/data/example.jsonl" with { type: "text" };
-import f238 from "../../assets/resources_servers/polymath/data/example_metrics.json" with { type: "text" };
-import f239 from "../../assets/resources_servers/polymath/data/example_rollouts.jsonl" with { type: "text" };
-import f240 from "../../assets/resources_servers/polymath/data/example_rollouts_materialized_inputs.jsonl" with { type: "text" };
-import f241 from "../../assets/resources_servers/ruler/README.md" with { type: "text" };
-import f242 from "../../assets/resources_servers/ruler/configs/ruler.yaml" with { type: "text" };
-import f243 from "../../assets/resources_servers/ruler/data/example.jsonl" with { type: "text" };
-import f244 from "../../assets/resources_servers/ruler/data/example_metrics.json" with { type: "text" };
-import f245 from "../../assets/resources_servers/ruler/data/example_rollouts.jsonl" with { type: "text" };
-import f246 from "../../assets/resources_servers/ruler2/README.md" with { type: "text" };
-import f247 from "../../assets/resources_servers/ruler2/configs/ruler2.yaml" with { type: "text" };
-import f248 from "../../assets/resources_servers/ruler2/data/example.jsonl" with { type: "text" };
-import f249 from "../../assets/resources_servers/ruler2/data/example_metrics.json" with { type: "text" };
-import f250 from "../../assets/resources_servers/ruler2/data/example_rollouts.jsonl" with { type: "text" };
-import f251 from "../../assets/resources_servers/simpleqa/configs/simpleqa.yaml" with { type: "text" };
-import f252 from "../../assets/resources_servers/simpleqa/data/example.jsonl" with { type: "text" };
-import f253 from "../../assets/resources_servers/simpleqa/data/example_metrics.json" with { type: "text" };
-import f254 from "../../assets/resources_servers/simpleqa/data/example_rollouts.jsonl" with { type: "text" };
-import f255 from "../../assets/resources_servers/simpleqa/prompts/judge.yaml" with { type: "text" };
-import f256 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/README.md" with { type: "text" };
-import f257 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/droid_pivot_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
-import f258 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/parallel_tool_calls_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
-import f259 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/search_pivot_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
-import f260 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
-import f261 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/swe_pivot_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
-import f262 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/toolcall_schema_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
-import f263 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/example.jsonl" with { type: "text" };
-import f264 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/example_metrics.json" with { type: "text" };
-import f265 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/example_rollouts.jsonl" with { type: "text" };
-import f266 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example.jsonl" with { type: "text" };
-import f267 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example_metrics.json" with { type: "text" };
-import f268 from "../../assets/resources_servers/string_match/README.md" with { type: "text" };
-import f269 from "../../assets/resources_servers/string_match/configs/string_match.yaml" with { type: "text" };
-import f270 from "../../assets/resources_servers/string_match/data/example.jsonl" with { type: "text" };
-import f271 from "../../assets/resources_servers/string_match/data/example_metrics.json" with { type: "text" };
-import f272 from "../../assets/resources_servers/string_match/data/example_rollouts.jsonl" with { type: "text" };
-import f273 from "../../assets/resources_servers/text_to_sql/configs/text_to_sql.yaml" with { type: "text" };
-import f274 from "../../assets/resources_servers/text_to_sql/data/example.jsonl" with { type: "text" };
-import f275 from "../../assets/resources_servers/text_to_sql/data/example_metrics.json" with { type: "text" };
-import f276 from "../../assets/resources_servers/text_to_sql/data/example_rollouts.jsonl" with { type: "text" };
-import f277 from "../../assets/resources_servers/text_to_sql/prompts/judge_prompt_template.txt" with { type: "text" };
-import f278 from "../../assets/resources_servers/text_to_sql/prompts/judge_system_message.txt" with { type: "text" };
-import f279 from "../../assets/resources_servers/xlam_fc/README.md" with { type: "text" };
-import f280 from "../../assets/resources_servers/xlam_fc/configs/xlam_fc.yaml" with { type: "text" };
-import f281 from "../../assets/resources_servers/xlam_fc/data/example.jsonl" with { type: "text" };
-import f282 from "../../assets/resources_servers/xlam_fc/data/example_metrics.json" with { type: "text" };
-import f283 from "../../assets/resources_servers/xlam_fc/data/example_rollouts.jsonl" with { type: "text" };
-import f284 from "../../assets/resources_servers/xstest/configs/xstest.yaml" with { type: "text" };
-import f285 from "../../assets/resources_servers/xstest/data/example.jsonl" with { type: "text" };
-import f286 from "../../assets/resources_servers/xstest/data/example_metrics.json" with { type: "text" };
-import f287 from "../../assets/resources_servers/xstest/data/example_rollouts.jsonl" with { type: "text" };
-import f288 from "../../assets/resources_servers/xstest/prompt_templates/wildguard_judge.txt" with { type: "text" };
-import f289 from "../../assets/resources_servers/xstest/prompt_templates/xstest_judge.txt" with { type: "text" };
-import f290 from "../../assets/responses_api_agents/gymnasium_agent/README.md" with { type: "text" };
-import f291 from "../../assets/responses_api_agents/gymnasium_agent/configs/gymnasium_agent.yaml" with { type: "text" };
-import f292 from "../../assets/responses_api_agents/non_executing_simple_agent/configs/non_executing_simple_agent.yaml" with { type: "text" };
-import f293 from "../../assets/responses_api_agents/simple_agent/configs/simple_agent.yaml" with { type: "text" };
-import f294 from "../../assets/responses_api_agents/tool_simulation_agent/configs/tool_simulation_agent.yaml" with { type: "text" };
-import f295 from "../../assets/responses_api_models/azure_openai_model/configs/azure_openai_model.yaml" with { type: "text" };
-import f296 from "../../assets/responses_api_models/openai_model/configs/openai_model.yaml" with { type: "text" };
-import f297 from "../../assets/responses_api_models/scripted_model/configs/scripted_model.yaml" with { type: "text" };
-import f298 from "../../assets/responses_api_models/vllm_model/configs/vllm_model.yaml" with { type: "text" };
-import f299 from "../../assets/responses_api_models/vllm_model/configs/vllm_model_for_training.yaml" with { type: "text" };
+import f231 from "../../assets/resources_servers/nvarc/README.md" with { type: "text" };
+import f232 from "../../assets/resources_servers/nvarc/configs/inductive.yaml" with { type: "text" };
+import f233 from "../../assets/resources_servers/nvarc/configs/transductive.yaml" with { type: "text" };
+import f234 from "../../assets/resources_servers/nvarc/data/example.jsonl" with { type: "text" };
+import f235 from "../../assets/resources_servers/nvarc/data/example_metrics.json" with { type: "text" };
+import f236 from "../../assets/resources_servers/nvarc/data/example_rollouts.jsonl" with { type: "text" };
+import f237 from "../../assets/resources_servers/omniscience/configs/omniscience.yaml" with { type: "text" };
+import f238 from "../../assets/resources_servers/omniscience/data/example.jsonl" with { type: "text" };
+import f239 from "../../assets/resources_servers/omniscience/data/example_metrics.json" with { type: "text" };
+import f240 from "../../assets/resources_servers/omniscience/data/example_rollouts.jsonl" with { type: "text" };
+import f241 from "../../assets/resources_servers/omniscience/prompts/judge.yaml" with { type: "text" };
+import f242 from "../../assets/resources_servers/polymath/configs/polymath.yaml" with { type: "text" };
+import f243 from "../../assets/resources_servers/polymath/data/example.jsonl" with { type: "text" };
+import f244 from "../../assets/resources_servers/polymath/data/example_metrics.json" with { type: "text" };
+import f245 from "../../assets/resources_servers/polymath/data/example_rollouts.jsonl" with { type: "text" };
+import f246 from "../../assets/resources_servers/polymath/data/example_rollouts_materialized_inputs.jsonl" with { type: "text" };
+import f247 from "../../assets/resources_servers/ruler/README.md" with { type: "text" };
+import f248 from "../../assets/resources_servers/ruler/configs/ruler.yaml" with { type: "text" };
+import f249 from "../../assets/resources_servers/ruler/data/example.jsonl" with { type: "text" };
+import f250 from "../../assets/resources_servers/ruler/data/example_metrics.json" with { type: "text" };
+import f251 from "../../assets/resources_servers/ruler/data/example_rollouts.jsonl" with { type: "text" };
+import f252 from "../../assets/resources_servers/ruler2/README.md" with { type: "text" };
+import f253 from "../../assets/resources_servers/ruler2/configs/ruler2.yaml" with { type: "text" };
+import f254 from "../../assets/resources_servers/ruler2/data/example.jsonl" with { type: "text" };
+import f255 from "../../assets/resources_servers/ruler2/data/example_metrics.json" with { type: "text" };
+import f256 from "../../assets/resources_servers/ruler2/data/example_rollouts.jsonl" with { type: "text" };
+import f257 from "../../assets/resources_servers/simpleqa/configs/simpleqa.yaml" with { type: "text" };
+import f258 from "../../assets/resources_servers/simpleqa/data/example.jsonl" with { type: "text" };
+import f259 from "../../assets/resources_servers/simpleqa/data/example_metrics.json" with { type: "text" };
+import f260 from "../../assets/resources_servers/simpleqa/data/example_rollouts.jsonl" with { type: "text" };
+import f261 from "../../assets/resources_servers/simpleqa/prompts/judge.yaml" with { type: "text" };
+import f262 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/README.md" with { type: "text" };
+import f263 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/droid_pivot_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
+import f264 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/parallel_tool_calls_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
+import f265 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/search_pivot_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
+import f266 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
+import f267 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/swe_pivot_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
+import f268 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/toolcall_schema_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
+import f269 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/example.jsonl" with { type: "text" };
+import f270 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/example_metrics.json" with { type: "text" };
+import f271 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/example_rollouts.jsonl" with { type: "text" };
+import f272 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example.jsonl" with { type: "text" };
+import f273 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example_metrics.json" with { type: "text" };
+import f274 from "../../assets/resources_servers/string_match/README.md" with { type: "text" };
+import f275 from "../../assets/resources_servers/string_match/configs/string_match.yaml" with { type: "text" };
+import f276 from "../../assets/resources_servers/string_match/data/example.jsonl" with { type: "text" };
+import f277 from "../../assets/resources_servers/string_match/data/example_metrics.json" with { type: "text" };
+import f278 from "../../assets/resources_servers/string_match/data/example_rollouts.jsonl" with { type: "text" };
+import f279 from "../../assets/resources_servers/text_to_sql/configs/text_to_sql.yaml" with { type: "text" };
+import f280 from "../../assets/resources_servers/text_to_sql/data/example.jsonl" with { type: "text" };
+import f281 from "../../assets/resources_servers/text_to_sql/data/example_metrics.json" with { type: "text" };
+import f282 from "../../assets/resources_servers/text_to_sql/data/example_rollouts.jsonl" with { type: "text" };
+import f283 from "../../assets/resources_servers/text_to_sql/prompts/judge_prompt_template.txt" with { type: "text" };
+import f284 from "../../assets/resources_servers/text_to_sql/prompts/judge_system_message.txt" with { type: "text" };
+import f285 from "../../assets/resources_servers/xlam_fc/README.md" with { type: "text" };
+import f286 from "../../assets/resources_servers/xlam_fc/configs/xlam_fc.yaml" with { type: "text" };
+import f287 from "../../assets/resources_servers/xlam_fc/data/example.jsonl" with { type: "text" };
+import f288 from "../../assets/resources_servers/xlam_fc/data/example_metrics.json" with { type: "text" };
+import f289 from "../../assets/resources_servers/xlam_fc/data/example_rollouts.jsonl" with { type: "text" };
+import f290 from "../../assets/resources_servers/xstest/configs/xstest.yaml" with { type: "text" };
+import f291 from "../../assets/resources_servers/xstest/data/example.jsonl" with { type: "text" };
+import f292 from "../../assets/resources_servers/xstest/data/example_metrics.json" with { type: "text" };
+import f293 from "../../assets/resources_servers/xstest/data/example_rollouts.jsonl" with { type: "text" };
+import f294 from "../../assets/resources_servers/xstest/prompt_templates/wildguard_judge.txt" with { type: "text" };
+import f295 from "../../assets/resources_servers/xstest/prompt_templates/xstest_judge.txt" with { type: "text" };
+import f296 from "../../assets/responses_api_agents/gymnasium_agent/README.md" with { type: "text" };
+import f297 from "../../assets/responses_api_agents/gymnasium_agent/configs/gymnasium_agent.yaml" with { type: "text" };
+import f298 from "../../assets/responses_api_agents/non_executing_simple_agent/configs/non_executing_simple_agent.yaml" with { type: "text" };
+import f299 from "../../assets/responses_api_agents/simple_agent/configs/simple_agent.yaml" with { type: "text" };
+import f300 from "../../assets/responses_api_agents/tool_simulation_agent/configs/tool_simulation_agent.yaml" with { type: "text" };
+import f301 from "../../assets/responses_api_models/azure_openai_model/configs/azure_openai_model.yaml" with { type: "text" };
+import f302 from "../../assets/responses_api_models/openai_model/configs/openai_model.yaml" with { type: "text" };
+import f303 from "../../assets/responses_api_models/scripted_model/configs/scripted_model.yaml" with { type: "text" };
+import f304 from "../../assets/responses_api_models/vllm_model/configs/vllm_model.yaml" with { type: "text" };
+import f305 from "../../assets/responses_api_models/vllm_model/configs/vllm_model_for_training.yaml" with { type: "text" };
 
 /** Embedded install root: [relative path, file text] pairs (digest.gen.ts holds their digest). */
 export const ASSET_FILES: [string, string][] = [
@@ -533,73 +539,79 @@ export const ASSET_FILES: [string, string][] = [
   ["resources_servers/mrcr/data/example.jsonl", f228 as unknown as string],
   ["resources_servers/mrcr/data/example_metrics.json", f229 as unknown as string],
   ["resources_servers/mrcr/data/example_rollouts.jsonl", f230 as unknown as string],
-  ["resources_servers/omniscience/configs/omniscience.yaml", f231 as unknown as string],
-  ["resources_servers/omniscience/data/example.jsonl", f232 as unknown as string],
-  ["resources_servers/omniscience/data/example_metrics.json", f233 as unknown as string],
-  ["resources_servers/omniscience/data/example_rollouts.jsonl", f234 as unknown as string],
-  ["resources_servers/omniscience/prompts/judge.yaml", f235 as unknown as string],
-  ["resources_servers/polymath/configs/polymath.yaml", f236 as unknown as string],
-  ["resources_servers/polymath/data/example.jsonl", f237 as unknown as string],
-  ["resources_servers/polymath/data/example_metrics.json", f238 as unknown as string],
-  ["resources_servers/polymath/data/example_rollouts.jsonl", f239 as unknown as string],
-  ["resources_servers/polymath/data/example_rollouts_materialized_inputs.jsonl", f240 as unknown as string],
-  ["resources_servers/ruler/README.md", f241 as unknown as string],
-  ["resources_servers/ruler/configs/ruler.yaml", f242 as unknown as string],
-  ["resources_servers/ruler/data/example.jsonl", f243 as unknown as string],
-  ["resources_servers/ruler/data/example_metrics.json", f244 as unknown as string],
-  ["resources_servers/ruler/data/example_rollouts.jsonl", f245 as unknown as string],
-  ["resources_servers/ruler2/README.md", f246 as unknown as string],
-  ["resources_servers/ruler2/configs/ruler2.yaml", f247 as unknown as string],
-  ["resources_servers/ruler2/data/example.jsonl", f248 as unknown as string],
-  ["resources_servers/ruler2/data/example_metrics.json", f249 as unknown as string],
-  ["resources_servers/ruler2/data/example_rollouts.jsonl", f250 as unknown as string],
-  ["resources_servers/simpleqa/configs/simpleqa.yaml", f251 as unknown as string],
-  ["resources_servers/simpleqa/data/example.jsonl", f252 as unknown as string],
-  ["resources_servers/simpleqa/data/example_metrics.json", f253 as unknown as string],
-  ["resources_servers/simpleqa/data/example_rollouts.jsonl", f254 as unknown as string],
-  ["resources_servers/simpleqa/prompts/judge.yaml", f255 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/README.md", f256 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/droid_pivot_single_step_tool_use_with_argument_comparison.yaml", f257 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/parallel_tool_calls_single_step_tool_use_with_argument_comparison.yaml", f258 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/search_pivot_single_step_tool_use_with_argument_comparison.yaml", f259 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/single_step_tool_use_with_argument_comparison.yaml", f260 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/swe_pivot_single_step_tool_use_with_argument_comparison.yaml", f261 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/toolcall_schema_single_step_tool_use_with_argument_comparison.yaml", f262 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/data/example.jsonl", f263 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/data/example_metrics.json", f264 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/data/example_rollouts.jsonl", f265 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example.jsonl", f266 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example_metrics.json", f267 as unknown as string],
-  ["resources_servers/string_match/README.md", f268 as unknown as string],
-  ["resources_servers/string_match/configs/string_match.yaml", f269 as unknown as string],
-  ["resources_servers/string_match/data/example.jsonl", f270 as unknown as string],
-  ["resources_servers/string_match/data/example_metrics.json", f271 as unknown as string],
-  ["resources_servers/string_match/data/example_rollouts.jsonl", f272 as unknown as string],
-  ["resources_servers/text_to_sql/configs/text_to_sql.yaml", f273 as unknown as string],
-  ["resources_servers/text_to_sql/data/example.jsonl", f274 as unknown as string],
-  ["resources_servers/text_to_sql/data/example_metrics.json", f275 as unknown as string],
-  ["resources_servers/text_to_sql/data/example_rollouts.jsonl", f276 as unknown as string],
-  ["resources_servers/text_to_sql/prompts/judge_prompt_template.txt", f277 as unknown as string],
-  ["resources_servers/text_to_sql/prompts/judge_system_message.txt", f278 as unknown as string],
-  ["resources_servers/xlam_fc/README.md", f279 as unknown as string],
-  ["resources_servers/xlam_fc/configs/xlam_fc.yaml", f280 as unknown as string],
-  ["resources_servers/xlam_fc/data/example.jsonl", f281 as unknown as string],
-  ["resources_servers/xlam_fc/data/example_metrics.json", f282 as unknown as string],
-  ["resources_servers/xlam_fc/data/example_rollouts.jsonl", f283 as unknown as string],
-  ["resources_servers/xstest/configs/xstest.yaml", f284 as unknown as string],
-  ["resources_servers/xstest/data/example.jsonl", f285 as unknown as string],
-  ["resources_servers/xstest/data/example_metrics.json", f286 as unknown as string],
-  ["resources_servers/xstest/data/example_rollouts.jsonl", f287 as unknown as string],
-  ["resources_servers/xstest/prompt_templates/wildguard_judge.txt", f288 as unknown as string],
-  ["resources_servers/xstest/prompt_templates/xstest_judge.txt", f289 as unknown as string],
-  ["responses_api_agents/gymnasium_agent/README.md", f290 as unknown as string],
-  ["responses_api_agents/gymnasium_agent/configs/gymnasium_agent.yaml", f291 as unknown as string],
-  ["responses_api_agents/non_executing_simple_agent/configs/non_executing_simple_agent.yaml", f292 as unknown as string],
-  ["responses_api_agents/simple_agent/configs/simple_agent.yaml", f293 as unknown as string],
-  ["responses_api_agents/tool_simulation_agent/configs/tool_simulation_agent.yaml", f294 as unknown as string],
-  ["responses_api_models/azure_openai_model/configs/azure_openai_model.yaml", f295 as unknown as string],
-  ["responses_api_models/openai_model/configs/openai_model.yaml", f296 as unknown as string],
-  ["responses_api_models/scripted_model/configs/scripted_model.yaml", f297 as unknown as string],
-  ["responses_api_models/vllm_model/configs/vllm_model.yaml", f298 as unknown as string],
-  ["responses_api_models/vllm_model/configs/vllm_model_for_training.yaml", f299 as unknown as string],
+  ["resources_servers/nvarc/README.md", f231 as unknown as string],
+  ["resources_servers/nvarc/configs/inductive.yaml", f232 as unknown as string],
+  ["resources_servers/nvarc/configs/transductive.yaml", f233 as unknown as string],
+  ["resources_servers/nvarc/data/example.jsonl", f234 as unknown as string],
+  ["resources_servers/nvarc/data/example_metrics.json", f235 as unknown as string],
+  ["resources_servers/nvarc/data/example_rollouts.jsonl", f236 as unknown as string],
+  ["resources_servers/omniscience/configs/omniscience.yaml", f237 as unknown as string],
+  ["resources_servers/omniscience/data/example.jsonl", f238 as unknown as string],
+  ["resources_servers/omniscience/data/example_metrics.json", f239 as unknown as string],
+  ["resources_servers/omniscience/data/example_rollouts.jsonl", f240 as unknown as string],
+  ["resources_servers/omniscience/prompts/judge.yaml", f241 as unknown as string],
+  ["resources_servers/polymath/configs/polymath.yaml", f242 as unknown as string],
+  ["resources_servers/polymath/data/example.jsonl", f243 as unknown as string],
+  ["resources_servers/polymath/data/example_metrics.json", f244 as unknown as string],
+  ["resources_servers/polymath/data/example_rollouts.jsonl", f245 as unknown as string],
+  ["resources_servers/polymath/data/example_rollouts_materialized_inputs.jsonl", f246 as unknown as string],
+  ["resources_servers/ruler/README.md", f247 as unknown as string],
+  ["resources_servers/ruler/configs/ruler.yaml", f248 as unknown as string],
+  ["resources_servers/ruler/data/example.jsonl", f249 as unknown as string],
+  ["resources_servers/ruler/data/example_metrics.json", f250 as unknown as string],
+  ["resources_servers/ruler/data/example_rollouts.jsonl", f251 as unknown as string],
+  ["resources_servers/ruler2/README.md", f252 as unknown as string],
+  ["resources_servers/ruler2/configs/ruler2.yaml", f253 as unknown as string],
+  ["resources_servers/ruler2/data/example.jsonl", f254 as unknown as string],
+  ["resources_servers/ruler2/data/example_metrics.json", f255 as unknown as string],
+  ["resources_servers/ruler2/data/example_rollouts.jsonl", f256 as unknown as string],
+  ["resources_servers/simpleqa/configs/simpleqa.yaml", f257 as unknown as string],
+  ["resources_servers/simpleqa/data/example.jsonl", f258 as unknown as string],
+  ["resources_servers/simpleqa/data/example_metrics.json", f259 as unknown as string],
+  ["resources_servers/simpleqa/data/example_rollouts.jsonl", f260 as unknown as string],
+  ["resources_servers/simpleqa/prompts/judge.yaml", f261 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/README.md", f262 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/droid_pivot_single_step_tool_use_with_argument_comparison.yaml", f263 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/parallel_tool_calls_single_step_tool_use_with_argument_comparison.yaml", f264 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/search_pivot_single_step_tool_use_with_argument_comparison.yaml", f265 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/single_step_tool_use_with_argument_comparison.yaml", f266 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/swe_pivot_single_step_tool_use_with_argument_comparison.yaml", f267 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/toolcall_schema_single_step_tool_use_with_argument_comparison.yaml", f268 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/data/example.jsonl", f269 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/data/example_metrics.json", f270 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/data/example_rollouts.jsonl", f271 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example.jsonl", f272 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example_metrics.json", f273 as unknown as string],
+  ["resources_servers/string_match/README.md", f274 as unknown as string],
+  ["resources_servers/string_match/configs/string_match.yaml", f275 as unknown as string],
+  ["resources_servers/string_match/data/example.jsonl", f276 as unknown as string],
+  ["resources_servers/string_match/data/example_metrics.json", f277 as unknown as string],
+  ["resources_servers/string_match/data/example_rollouts.jsonl", f278 as unknown as string],
+  ["resources_servers/text_to_sql/configs/text_to_sql.yaml", f279 as unknown as string],
+  ["resources_servers/text_to_sql/data/example.jsonl", f280 as unknown as string],
+  ["resources_servers/text_to_sql/data/example_metrics.json", f281 as unknown as string],
+  ["resources_servers/text_to_sql/data/example_rollouts.jsonl", f282 as unknown as string],
+  ["resources_servers/text_to_sql/prompts/judge_prompt_template.txt", f283 as unknown as string],
+  ["resources_servers/text_to_sql/prompts/judge_system_message.txt", f284 as unknown as string],
+  ["resources_servers/xlam_fc/README.md", f285 as unknown as string],
+  ["resources_servers/xlam_fc/configs/xlam_fc.yaml", f286 as unknown as string],
+  ["resources_servers/xlam_fc/data/example.jsonl", f287 as unknown as string],
+  ["resources_servers/xlam_fc/data/example_metrics.json", f288 as unknown as string],
+  ["resources_servers/xlam_fc/data/example_rollouts.jsonl", f289 as unknown as string],
+  ["resources_servers/xstest/configs/xstest.yaml", f290 as unknown as string],
+  ["resources_servers/xstest/data/example.jsonl", f291 as unknown as string],
+  ["resources_servers/xstest/data/example_metrics.json", f292 as unknown as string],
+  ["resources_servers/xstest/data/example_rollouts.jsonl", f293 as unknown as string],
+  ["resources_servers/xstest/prompt_templates/wildguard_judge.txt", f294 as unknown as string],
+  ["resources_servers/xstest/prompt_templates/xstest_judge.txt", f295 as unknown as string],
+  ["responses_api_agents/gymnasium_agent/README.md", f296 as unknown as string],
+  ["responses_api_agents/gymnasium_agent/configs/gymnasium_agent.yaml", f297 as unknown as string],
+  ["responses_api_agents/non_executing_simple_agent/configs/non_executing_simple_agent.yaml", f298 as unknown as string],
+  ["responses_api_agents/simple_agent/configs/simple_agent.yaml", f299 as unknown as string],
+  ["responses_api_agents/tool_simulation_agent/configs/tool_simulation_agent.yaml", f300 as unknown as string],
+  ["responses_api_models/azure_openai_model/configs/azure_openai_model.yaml", f301 as unknown as string],
+  ["responses_api_models/openai_model/configs/openai_model.yaml", f302 as unknown as string],
+  ["responses_api_models/scripted_model/configs/scripted_model.yaml", f303 as unknown as string],
+  ["responses_api_models/vllm_model/configs/vllm_model.yaml", f304 as unknown as string],
+  ["responses_api_models/vllm_model/configs/vllm_model_for_training.yaml", f305 as unknown as string],
 ];

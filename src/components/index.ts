@@ -53,3 +53,4 @@ registerBuiltin("resources_servers", "ruler", async () => (await import("./resou
 registerBuiltin("resources_servers", "ruler2", async () => (await import("./resources/long-context.ts")).ruler2Component);
 registerBuiltin("resources_servers", "graphwalks", async () => (await import("./resources/long-context.ts")).graphwalksComponent);
 registerBuiltin("resources_servers", "mrcr", async () => (await import("./resources/long-context.ts")).mrcrComponent);
+registerBuiltin("resources_servers", "nvarc", async () => (await import("./resources/nvarc.ts")).component);

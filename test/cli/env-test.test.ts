@@ -29,6 +29,7 @@ const ENV_TEST_CANNOT_RUN: Record<string, string> = {
   text_to_sql: "upstream rewrote the judge system message after recording, so the recorded judge calls no longer match",
   gymnasium: "upstream's GymnasiumServer base class, not a standalone server: selecting it is a config error by design",
   grl_sokoban: "scripted answers carry no move, which upstream answers 400; its recordings replay in test/e2e/gymnasium-library.test.ts",
+  nvarc: "2 of its 5 example rows are inductive (executing the model's Python transform()), which gym does not build in",
   grl_tetris: "scripted answers carry no <action> tag, which upstream answers 400; its piece weights depend on an unseeded reset, as upstream",
 };
 
