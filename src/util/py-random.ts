@@ -63,6 +63,13 @@ export class PyRandom {
     mt[0] = 0x80000000;
   }
 
+  /** A generator seeded with `init_genrand(seed)` (numpy's legacy `RandomState.seed(int)`), not CPython's init_by_array. */
+  static fromGenrand(seed: number): PyRandom {
+    const r = new PyRandom(0);
+    r.initGenrand(seed >>> 0);
+    return r;
+  }
+
   /** `genrand_uint32`: the next 32 random bits. */
   nextUint32(): number {
     const mt = this.mt;

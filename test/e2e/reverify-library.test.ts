@@ -2,7 +2,9 @@
  * `gym eval reverify` of upstream's recorded example rollouts for the rule-based library servers
  * reproduces the recorded rewards and the other recorded verify fields. Rollouts without the task's
  * fields are paired with their example row by prompt, else with the recorded materialized inputs by
- * task index. math_advanced_calculations is not here: its recordings hold neither ground_truth nor a
+ * task index. graphwalks' rollouts carry their task's fields and are their own inputs. ruler is not
+ * here: its recordings hold no reference answers (`outputs`) and were made on other prompts than
+ * today's examples. math_advanced_calculations is not here: its recordings hold neither ground_truth nor a
  * prompt of today's example.jsonl (upstream re-made the examples after recording), so nothing pairs.
  */
 import { describe, expect, test } from "bun:test";
@@ -19,6 +21,9 @@ const stable = (v: unknown): string =>
 const promptKey = (r: Row) => stable((r.responses_create_params.input as Row[]).map((m) => [m.role, m.content]));
 const WIRE = new Set(["responses_create_params", "response", "agent_ref", "reward"]);
 
+const SELF_CONTAINED = new Set(["graphwalks"]);
+const VERIFY_OUT = new Set(["response", "reward", "f1", "parse_failed", "predicted_nodes"]);
+
 function prepare(dir: string, server: string, agent: string): { rollouts: string; inputs: string; recs: Row[] } {
   const data = join(ASSETS, server, "data");
   const recs = lines(join(data, "example_rollouts.jsonl"));
@@ -27,7 +32,9 @@ function prepare(dir: string, server: string, agent: string): { rollouts: string
   const byTask = new Map(existsSync(mat) ? lines(mat).map((r) => [r._ng_task_index, r]) : []);
   const stamp = (i: number) => ({ _ng_task_index: i, _ng_rollout_index: 0, agent_ref: { name: agent } });
   const rows = recs.map((r, i) => {
-    const row = byPrompt.get(promptKey(r)) ?? byTask.get(r._ng_task_index);
+    // graphwalks recorded on prompts upstream later rewrote, but each rollout carries its task's fields: it is its own input.
+    const own = SELF_CONTAINED.has(server) ? Object.fromEntries(Object.entries(r).filter(([k]) => !VERIFY_OUT.has(k) && !k.startsWith("_ng_"))) : undefined;
+    const row = byPrompt.get(promptKey(r)) ?? byTask.get(r._ng_task_index) ?? own;
     if (!row) throw new Error(`${server}: rollout ${i} has no example row with its prompt and no materialized input`);
     return { ...row, ...stamp(i) };
   });
@@ -50,6 +57,9 @@ const SERVERS: [string, string, string][] = [
   ["gui_coordinate", "gui_coordinate", "gui_coordinate_simple_agent"],
   ["lc_niah", "lc_niah", "lc_niah_simple_agent"],
   ["single_step_tool_use_with_argument_comparison", "single_step_tool_use_with_argument_comparison", "single_step_tool_use_with_argument_comparison_agent"],
+  ["ruler2", "ruler2", "ruler2_simple_agent"],
+  ["graphwalks", "graphwalks", "graphwalks_simple_agent"],
+  ["mrcr", "mrcr", "mrcr_simple_agent"],
 ];
 
 describe("gym eval reverify reproduces upstream's recorded rewards (rule-based library)", () => {

@@ -119,7 +119,8 @@ export class ReplayBook {
     const out: Obj[] = [];
     for (let k = rest.length; k < rec.output.length; k++) {
       const item = rec.output[k]!;
-      if (item.type === "function_call_output") break;
+      // A tool result or a user message (a Gymnasium environment's observation) is the environment's turn.
+      if (item.type === "function_call_output" || item.role === "user") break;
       out.push(item);
     }
     if (out.length === 0) {
