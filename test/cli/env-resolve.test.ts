@@ -77,7 +77,7 @@ describe("bad input: exit 2, one clear error, no stack trace (stack only with -v
     ["malformed YAML", { "bad.yaml": "a: [1, 2\n" }, ["--config", "bad.yaml"], /Malformed YAML in '.*bad\.yaml' at line \d+, column \d+/],
     ["unknown override path", { "a.yaml": "a: 1\n" }, ["--config", "a.yaml", "nope.x=1"], /key 'nope\.x' is not in the config; use \+nope\.x=1 to add it/],
     ["missing file", {}, ["--config", "missing.yaml"], /config_paths entry 'missing\.yaml' was not found\. Looked in:/],
-    ["unknown selector name", { "benchmarks/aime24/config.yaml": "a: 1\n" }, ["--benchmark", "aime2x"], /`--benchmark aime2x` was specified .* Did you mean `aime24`\?/],
+    ["unknown selector name", { "benchmarks/zeta24/config.yaml": "a: 1\n" }, ["--benchmark", "zeta25"], /`--benchmark zeta25` was specified .* Did you mean `zeta24`\?/],
     ["unresolvable interpolation", { "a.yaml": "x: ${nowhere}\n" }, ["--config", "a.yaml"], /a\.yaml:1:4: Config value 'x' references 'nowhere'/],
     ["unresolvable interpolation in a list", { "a.yaml": "x:\n- ok\n- ${nowhere}\n" }, ["--config", "a.yaml"], /a\.yaml:3:3: Config value 'x\[1\]' references 'nowhere'/],
     ["config_paths cycle", { "a.yaml": "config_paths: [b.yaml]\n", "b.yaml": "config_paths: [./a.yaml]\n" }, ["--config", "a.yaml"], /config_paths cycle: a\.yaml → b\.yaml → \.\/a\.yaml/],

@@ -26,6 +26,7 @@ const ENV_TEST_CANNOT_RUN: Record<string, string> = {
   abstention: "its judge (genrm_model) is not defined in the shipped config; recordings keep judge text, not calls",
   aalcr: "its judge (a Qwen3 server) is not defined in the shipped config",
   xstest: "its judge is a local_vllm_model (WildGuard), which is not built in",
+  imo_proofbench_judge: "its judge_model needs judge_base_url / judge_api_key / judge_model_name (null in the shipped config); recordings keep judge text, not calls",
   text_to_sql: "upstream rewrote the judge system message after recording, so the recorded judge calls no longer match",
   gymnasium: "upstream's GymnasiumServer base class, not a standalone server: selecting it is a config error by design",
   grl_sokoban: "scripted answers carry no move, which upstream answers 400; its recordings replay in test/e2e/gymnasium-library.test.ts",
