@@ -27,11 +27,13 @@ const ENV_TEST_CANNOT_RUN: Record<string, string> = {
   aalcr: "its judge (a Qwen3 server) is not defined in the shipped config",
   xstest: "its judge is a local_vllm_model (WildGuard), which is not built in",
   text_to_sql: "upstream rewrote the judge system message after recording, so the recorded judge calls no longer match",
+  spartqa: "upstream's spartqa.yaml spells its dataset license CC-BY-SA-4.0, which upstream's DatasetConfig rejects too (almost-server); test/e2e/reverify-text-servers.test.ts reverifies it",
 };
 
 /** Built-ins whose replay is skipped with a note because no example row has a recording. */
 const REPLAY_SKIPPED: Record<string, string> = {
   math_advanced_calculations: "upstream recorded its example rollouts on other prompts than today's example.jsonl (and they hold no ground_truth)",
+  structured_outputs: "upstream recorded its example rollouts on the example.jsonl that commit 9e447f784 replaced; test/e2e/reverify-text-servers.test.ts reverifies them against that file",
 };
 
 describe("gym env test", () => {
