@@ -32,6 +32,7 @@ const ENV_TEST_CANNOT_RUN: Record<string, string> = {
   grl_sokoban: "scripted answers carry no move, which upstream answers 400; its recordings replay in test/e2e/gymnasium-library.test.ts",
   nvarc: "2 of its 5 example rows are inductive (executing the model's Python transform()), which gym does not build in",
   grl_tetris: "scripted answers carry no <action> tag, which upstream answers 400; its piece weights depend on an unseeded reset, as upstream",
+  spartqa: "upstream's spartqa.yaml spells its dataset license CC-BY-SA-4.0, which upstream's DatasetConfig rejects too (almost-server); test/e2e/reverify-text-servers.test.ts reverifies it",
 };
 
 /** Built-ins whose replay is skipped with a note because no example row has a recording. */
@@ -40,6 +41,7 @@ const REPLAY_SKIPPED: Record<string, string> = {
   blackjack: "cards are dealt by an unseeded generator (as upstream): the recorded prompts hold hands no run deals again",
   ruler: "upstream recorded its example rollouts on other prompts than today's example.jsonl (and they hold no reference outputs)",
   graphwalks: "upstream recorded its example rollouts on other prompts than today's example.jsonl (reverify pairs them with their own task fields)",
+  structured_outputs: "upstream recorded its example rollouts on the example.jsonl that commit 9e447f784 replaced; test/e2e/reverify-text-servers.test.ts reverifies them against that file",
 };
 
 describe("gym env test", () => {

@@ -5,12 +5,13 @@
  */
 import { pyDumps } from "../../util/py-json-dumps.ts";
 import { pyRegex } from "../../util/py-regex.ts";
-import { pyStrip } from "../../util/py-str.ts";
+import { PY_SPACE_CLASS, pyStrip } from "../../util/py-str.ts";
 
 type Obj = Record<string, unknown>;
 
 const FENCE_WHOLE = pyRegex("^```(?:json)?\\s*\\r?\\n?(.*)\\r?\\n?```\\s*$", { dotAll: true, ignoreCase: true });
 const FENCE_INNER = pyRegex("```(?:json)?\\s*\\r?\\n?(.*?)```", { dotAll: true, ignoreCase: true });
+const LEAD_WS = new RegExp(`^[${PY_SPACE_CLASS}]+`, "u");
 const reEscape = (s: string) => s.replace(/[^\p{L}\p{N}_]/gu, (c) => `\\${c}`);
 
 /** Drop `<tag>…</tag>` pairs, everything up to an orphan closing tag, and orphan opening tags; stripped. */
@@ -18,7 +19,11 @@ export function stripThink(text: string, tag = "think"): string {
   if (!text) return "";
   const t = reEscape(tag);
   let s = text.replace(pyRegex(`<${t}>.*?</${t}>`, { dotAll: true, ignoreCase: true }).re, "");
-  s = s.replace(pyRegex(`.*</${t}>\\s*`, { dotAll: true, ignoreCase: true }).re, "");
+  // `.*</tag>\s*` (DOTALL, greedy) removes everything up to the last closing tag and the whitespace after it;
+  // done directly, as the regex backtracks quadratically on long texts without one.
+  const closes = [...s.matchAll(pyRegex(`</${t}>`, { ignoreCase: true }).re)];
+  const last = closes.at(-1);
+  if (last) s = s.slice(last.index + last[0].length).replace(LEAD_WS, "");
   s = s.replace(pyRegex(`<${t}>\\s*`, { ignoreCase: true }).re, "");
   return pyStrip(s);
 }
