@@ -145,109 +145,141 @@ import f142 from "../../assets/resources_servers/format_verification/data/ds3_ci
 import f143 from "../../assets/resources_servers/format_verification/data/example.jsonl" with { type: "text" };
 import f144 from "../../assets/resources_servers/format_verification/data/example_metrics.json" with { type: "text" };
 import f145 from "../../assets/resources_servers/format_verification/data/example_rollouts.jsonl" with { type: "text" };
-import f146 from "../../assets/resources_servers/gpqa_diamond/configs/gpqa_diamond.yaml" with { type: "text" };
-import f147 from "../../assets/resources_servers/gpqa_diamond/data/example.jsonl" with { type: "text" };
-import f148 from "../../assets/resources_servers/gpqa_diamond/data/example_metrics.json" with { type: "text" };
-import f149 from "../../assets/resources_servers/gpqa_diamond/data/example_rollouts.jsonl" with { type: "text" };
-import f150 from "../../assets/resources_servers/gui_coordinate/README.md" with { type: "text" };
-import f151 from "../../assets/resources_servers/gui_coordinate/configs/gui_coordinate.yaml" with { type: "text" };
-import f152 from "../../assets/resources_servers/gui_coordinate/data/example.jsonl" with { type: "text" };
-import f153 from "../../assets/resources_servers/gui_coordinate/data/example_metrics.json" with { type: "text" };
-import f154 from "../../assets/resources_servers/gui_coordinate/data/example_rollouts.jsonl" with { type: "text" };
-import f155 from "../../assets/resources_servers/iheval/configs/iheval.yaml" with { type: "text" };
-import f156 from "../../assets/resources_servers/iheval/configs/iheval_serve.yaml" with { type: "text" };
-import f157 from "../../assets/resources_servers/iheval/data/example.jsonl" with { type: "text" };
-import f158 from "../../assets/resources_servers/iheval/data/example_metrics.json" with { type: "text" };
-import f159 from "../../assets/resources_servers/iheval/data/example_rollouts.jsonl" with { type: "text" };
-import f160 from "../../assets/resources_servers/instruction_following/configs/instruction_following.yaml" with { type: "text" };
-import f161 from "../../assets/resources_servers/instruction_following/data/example.jsonl" with { type: "text" };
-import f162 from "../../assets/resources_servers/instruction_following/data/example_metrics.json" with { type: "text" };
-import f163 from "../../assets/resources_servers/instruction_following/data/example_rollouts.jsonl" with { type: "text" };
-import f164 from "../../assets/resources_servers/instruction_following/data/train_metrics.json" with { type: "text" };
-import f165 from "../../assets/resources_servers/lc_niah/README.md" with { type: "text" };
-import f166 from "../../assets/resources_servers/lc_niah/configs/lc_niah.yaml" with { type: "text" };
-import f167 from "../../assets/resources_servers/lc_niah/data/example.jsonl" with { type: "text" };
-import f168 from "../../assets/resources_servers/lc_niah/data/example_metrics.json" with { type: "text" };
-import f169 from "../../assets/resources_servers/lc_niah/data/example_rollouts.jsonl" with { type: "text" };
-import f170 from "../../assets/resources_servers/math_advanced_calculations/README.md" with { type: "text" };
-import f171 from "../../assets/resources_servers/math_advanced_calculations/configs/math_advanced_calculations.yaml" with { type: "text" };
-import f172 from "../../assets/resources_servers/math_advanced_calculations/data/example.jsonl" with { type: "text" };
-import f173 from "../../assets/resources_servers/math_advanced_calculations/data/example_metrics.json" with { type: "text" };
-import f174 from "../../assets/resources_servers/math_advanced_calculations/data/example_rollouts.jsonl" with { type: "text" };
-import f175 from "../../assets/resources_servers/math_with_autograder/configs/judge_gptoss20b.yaml" with { type: "text" };
-import f176 from "../../assets/resources_servers/math_with_autograder/configs/math_with_autograder.yaml" with { type: "text" };
-import f177 from "../../assets/resources_servers/math_with_autograder/data/example.jsonl" with { type: "text" };
-import f178 from "../../assets/resources_servers/math_with_autograder/data/example_metrics.json" with { type: "text" };
-import f179 from "../../assets/resources_servers/math_with_autograder/data/example_rollouts.jsonl" with { type: "text" };
-import f180 from "../../assets/resources_servers/math_with_autograder/prompts/judge.yaml" with { type: "text" };
-import f181 from "../../assets/resources_servers/math_with_judge/configs/math_with_judge.yaml" with { type: "text" };
-import f182 from "../../assets/resources_servers/math_with_judge/data/example.jsonl" with { type: "text" };
-import f183 from "../../assets/resources_servers/math_with_judge/data/example_metrics.json" with { type: "text" };
-import f184 from "../../assets/resources_servers/math_with_judge/data/example_rollouts.jsonl" with { type: "text" };
-import f185 from "../../assets/resources_servers/mcqa/configs/mcqa.yaml" with { type: "text" };
-import f186 from "../../assets/resources_servers/mcqa/data/example.jsonl" with { type: "text" };
-import f187 from "../../assets/resources_servers/mcqa/data/example_metrics.json" with { type: "text" };
-import f188 from "../../assets/resources_servers/mcqa/data/example_rollouts.jsonl" with { type: "text" };
-import f189 from "../../assets/resources_servers/mcqa/data/example_rollouts_with_template_metadata.jsonl" with { type: "text" };
-import f190 from "../../assets/resources_servers/mcqa/data/example_with_template_metadata.jsonl" with { type: "text" };
-import f191 from "../../assets/resources_servers/mcqa/data/example_with_template_metadata_metrics.json" with { type: "text" };
-import f192 from "../../assets/resources_servers/omniscience/configs/omniscience.yaml" with { type: "text" };
-import f193 from "../../assets/resources_servers/omniscience/data/example.jsonl" with { type: "text" };
-import f194 from "../../assets/resources_servers/omniscience/data/example_metrics.json" with { type: "text" };
-import f195 from "../../assets/resources_servers/omniscience/data/example_rollouts.jsonl" with { type: "text" };
-import f196 from "../../assets/resources_servers/omniscience/prompts/judge.yaml" with { type: "text" };
-import f197 from "../../assets/resources_servers/polymath/configs/polymath.yaml" with { type: "text" };
-import f198 from "../../assets/resources_servers/polymath/data/example.jsonl" with { type: "text" };
-import f199 from "../../assets/resources_servers/polymath/data/example_metrics.json" with { type: "text" };
-import f200 from "../../assets/resources_servers/polymath/data/example_rollouts.jsonl" with { type: "text" };
-import f201 from "../../assets/resources_servers/polymath/data/example_rollouts_materialized_inputs.jsonl" with { type: "text" };
-import f202 from "../../assets/resources_servers/simpleqa/configs/simpleqa.yaml" with { type: "text" };
-import f203 from "../../assets/resources_servers/simpleqa/data/example.jsonl" with { type: "text" };
-import f204 from "../../assets/resources_servers/simpleqa/data/example_metrics.json" with { type: "text" };
-import f205 from "../../assets/resources_servers/simpleqa/data/example_rollouts.jsonl" with { type: "text" };
-import f206 from "../../assets/resources_servers/simpleqa/prompts/judge.yaml" with { type: "text" };
-import f207 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/README.md" with { type: "text" };
-import f208 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/droid_pivot_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
-import f209 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/parallel_tool_calls_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
-import f210 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/search_pivot_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
-import f211 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
-import f212 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/swe_pivot_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
-import f213 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/toolcall_schema_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
-import f214 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/example.jsonl" with { type: "text" };
-import f215 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/example_metrics.json" with { type: "text" };
-import f216 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/example_rollouts.jsonl" with { type: "text" };
-import f217 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example.jsonl" with { type: "text" };
-import f218 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example_metrics.json" with { type: "text" };
-import f219 from "../../assets/resources_servers/string_match/README.md" with { type: "text" };
-import f220 from "../../assets/resources_servers/string_match/configs/string_match.yaml" with { type: "text" };
-import f221 from "../../assets/resources_servers/string_match/data/example.jsonl" with { type: "text" };
-import f222 from "../../assets/resources_servers/string_match/data/example_metrics.json" with { type: "text" };
-import f223 from "../../assets/resources_servers/string_match/data/example_rollouts.jsonl" with { type: "text" };
-import f224 from "../../assets/resources_servers/text_to_sql/configs/text_to_sql.yaml" with { type: "text" };
-import f225 from "../../assets/resources_servers/text_to_sql/data/example.jsonl" with { type: "text" };
-import f226 from "../../assets/resources_servers/text_to_sql/data/example_metrics.json" with { type: "text" };
-import f227 from "../../assets/resources_servers/text_to_sql/data/example_rollouts.jsonl" with { type: "text" };
-import f228 from "../../assets/resources_servers/text_to_sql/prompts/judge_prompt_template.txt" with { type: "text" };
-import f229 from "../../assets/resources_servers/text_to_sql/prompts/judge_system_message.txt" with { type: "text" };
-import f230 from "../../assets/resources_servers/xlam_fc/README.md" with { type: "text" };
-import f231 from "../../assets/resources_servers/xlam_fc/configs/xlam_fc.yaml" with { type: "text" };
-import f232 from "../../assets/resources_servers/xlam_fc/data/example.jsonl" with { type: "text" };
-import f233 from "../../assets/resources_servers/xlam_fc/data/example_metrics.json" with { type: "text" };
-import f234 from "../../assets/resources_servers/xlam_fc/data/example_rollouts.jsonl" with { type: "text" };
-import f235 from "../../assets/resources_servers/xstest/configs/xstest.yaml" with { type: "text" };
-import f236 from "../../assets/resources_servers/xstest/data/example.jsonl" with { type: "text" };
-import f237 from "../../assets/resources_servers/xstest/data/example_metrics.json" with { type: "text" };
-import f238 from "../../assets/resources_servers/xstest/data/example_rollouts.jsonl" with { type: "text" };
-import f239 from "../../assets/resources_servers/xstest/prompt_templates/wildguard_judge.txt" with { type: "text" };
-import f240 from "../../assets/resources_servers/xstest/prompt_templates/xstest_judge.txt" with { type: "text" };
-import f241 from "../../assets/responses_api_agents/non_executing_simple_agent/configs/non_executing_simple_agent.yaml" with { type: "text" };
-import f242 from "../../assets/responses_api_agents/simple_agent/configs/simple_agent.yaml" with { type: "text" };
-import f243 from "../../assets/responses_api_agents/tool_simulation_agent/configs/tool_simulation_agent.yaml" with { type: "text" };
-import f244 from "../../assets/responses_api_models/azure_openai_model/configs/azure_openai_model.yaml" with { type: "text" };
-import f245 from "../../assets/responses_api_models/openai_model/configs/openai_model.yaml" with { type: "text" };
-import f246 from "../../assets/responses_api_models/scripted_model/configs/scripted_model.yaml" with { type: "text" };
-import f247 from "../../assets/responses_api_models/vllm_model/configs/vllm_model.yaml" with { type: "text" };
-import f248 from "../../assets/responses_api_models/vllm_model/configs/vllm_model_for_training.yaml" with { type: "text" };
+import f146 from "../../assets/resources_servers/frontierscience_judge/configs/frontierscience_judge.yaml" with { type: "text" };
+import f147 from "../../assets/resources_servers/frontierscience_judge/data/example.jsonl" with { type: "text" };
+import f148 from "../../assets/resources_servers/frontierscience_judge/data/example_metrics.json" with { type: "text" };
+import f149 from "../../assets/resources_servers/frontierscience_judge/data/example_rollouts.jsonl" with { type: "text" };
+import f150 from "../../assets/resources_servers/frontierscience_judge/prompts/judge.yaml" with { type: "text" };
+import f151 from "../../assets/resources_servers/frontierscience_judge/prompts/research_judge.yaml" with { type: "text" };
+import f152 from "../../assets/resources_servers/gpqa_diamond/configs/gpqa_diamond.yaml" with { type: "text" };
+import f153 from "../../assets/resources_servers/gpqa_diamond/data/example.jsonl" with { type: "text" };
+import f154 from "../../assets/resources_servers/gpqa_diamond/data/example_metrics.json" with { type: "text" };
+import f155 from "../../assets/resources_servers/gpqa_diamond/data/example_rollouts.jsonl" with { type: "text" };
+import f156 from "../../assets/resources_servers/gui_coordinate/README.md" with { type: "text" };
+import f157 from "../../assets/resources_servers/gui_coordinate/configs/gui_coordinate.yaml" with { type: "text" };
+import f158 from "../../assets/resources_servers/gui_coordinate/data/example.jsonl" with { type: "text" };
+import f159 from "../../assets/resources_servers/gui_coordinate/data/example_metrics.json" with { type: "text" };
+import f160 from "../../assets/resources_servers/gui_coordinate/data/example_rollouts.jsonl" with { type: "text" };
+import f161 from "../../assets/resources_servers/iheval/configs/iheval.yaml" with { type: "text" };
+import f162 from "../../assets/resources_servers/iheval/configs/iheval_serve.yaml" with { type: "text" };
+import f163 from "../../assets/resources_servers/iheval/data/example.jsonl" with { type: "text" };
+import f164 from "../../assets/resources_servers/iheval/data/example_metrics.json" with { type: "text" };
+import f165 from "../../assets/resources_servers/iheval/data/example_rollouts.jsonl" with { type: "text" };
+import f166 from "../../assets/resources_servers/instruction_following/configs/instruction_following.yaml" with { type: "text" };
+import f167 from "../../assets/resources_servers/instruction_following/data/example.jsonl" with { type: "text" };
+import f168 from "../../assets/resources_servers/instruction_following/data/example_metrics.json" with { type: "text" };
+import f169 from "../../assets/resources_servers/instruction_following/data/example_rollouts.jsonl" with { type: "text" };
+import f170 from "../../assets/resources_servers/instruction_following/data/train_metrics.json" with { type: "text" };
+import f171 from "../../assets/resources_servers/inverse_if/configs/inverse_if.yaml" with { type: "text" };
+import f172 from "../../assets/resources_servers/inverse_if/data/example.jsonl" with { type: "text" };
+import f173 from "../../assets/resources_servers/inverse_if/data/example_metrics.json" with { type: "text" };
+import f174 from "../../assets/resources_servers/inverse_if/data/example_rollouts.jsonl" with { type: "text" };
+import f175 from "../../assets/resources_servers/jailbreak_detection/configs/jailbreak_detection_nemotron_combined_reward_tp8.yaml" with { type: "text" };
+import f176 from "../../assets/resources_servers/jailbreak_detection/configs/safety_judge_model.yaml" with { type: "text" };
+import f177 from "../../assets/resources_servers/jailbreak_detection/configs/verifier_prompt_templates.yaml" with { type: "text" };
+import f178 from "../../assets/resources_servers/jailbreak_detection/data/example.jsonl" with { type: "text" };
+import f179 from "../../assets/resources_servers/jailbreak_detection/data/example_metrics.json" with { type: "text" };
+import f180 from "../../assets/resources_servers/jailbreak_detection/data/example_rollouts.jsonl" with { type: "text" };
+import f181 from "../../assets/resources_servers/lc_niah/README.md" with { type: "text" };
+import f182 from "../../assets/resources_servers/lc_niah/configs/lc_niah.yaml" with { type: "text" };
+import f183 from "../../assets/resources_servers/lc_niah/data/example.jsonl" with { type: "text" };
+import f184 from "../../assets/resources_servers/lc_niah/data/example_metrics.json" with { type: "text" };
+import f185 from "../../assets/resources_servers/lc_niah/data/example_rollouts.jsonl" with { type: "text" };
+import f186 from "../../assets/resources_servers/longmemeval/configs/longmemeval.yaml" with { type: "text" };
+import f187 from "../../assets/resources_servers/longmemeval/configs/longmemeval_serve.yaml" with { type: "text" };
+import f188 from "../../assets/resources_servers/longmemeval/data/example.jsonl" with { type: "text" };
+import f189 from "../../assets/resources_servers/longmemeval/data/example_metrics.json" with { type: "text" };
+import f190 from "../../assets/resources_servers/longmemeval/data/example_rollouts.jsonl" with { type: "text" };
+import f191 from "../../assets/resources_servers/math_advanced_calculations/README.md" with { type: "text" };
+import f192 from "../../assets/resources_servers/math_advanced_calculations/configs/math_advanced_calculations.yaml" with { type: "text" };
+import f193 from "../../assets/resources_servers/math_advanced_calculations/data/example.jsonl" with { type: "text" };
+import f194 from "../../assets/resources_servers/math_advanced_calculations/data/example_metrics.json" with { type: "text" };
+import f195 from "../../assets/resources_servers/math_advanced_calculations/data/example_rollouts.jsonl" with { type: "text" };
+import f196 from "../../assets/resources_servers/math_with_autograder/configs/judge_gptoss20b.yaml" with { type: "text" };
+import f197 from "../../assets/resources_servers/math_with_autograder/configs/math_with_autograder.yaml" with { type: "text" };
+import f198 from "../../assets/resources_servers/math_with_autograder/data/example.jsonl" with { type: "text" };
+import f199 from "../../assets/resources_servers/math_with_autograder/data/example_metrics.json" with { type: "text" };
+import f200 from "../../assets/resources_servers/math_with_autograder/data/example_rollouts.jsonl" with { type: "text" };
+import f201 from "../../assets/resources_servers/math_with_autograder/prompts/judge.yaml" with { type: "text" };
+import f202 from "../../assets/resources_servers/math_with_judge/configs/math_with_judge.yaml" with { type: "text" };
+import f203 from "../../assets/resources_servers/math_with_judge/data/example.jsonl" with { type: "text" };
+import f204 from "../../assets/resources_servers/math_with_judge/data/example_metrics.json" with { type: "text" };
+import f205 from "../../assets/resources_servers/math_with_judge/data/example_rollouts.jsonl" with { type: "text" };
+import f206 from "../../assets/resources_servers/mcqa/configs/mcqa.yaml" with { type: "text" };
+import f207 from "../../assets/resources_servers/mcqa/data/example.jsonl" with { type: "text" };
+import f208 from "../../assets/resources_servers/mcqa/data/example_metrics.json" with { type: "text" };
+import f209 from "../../assets/resources_servers/mcqa/data/example_rollouts.jsonl" with { type: "text" };
+import f210 from "../../assets/resources_servers/mcqa/data/example_rollouts_with_template_metadata.jsonl" with { type: "text" };
+import f211 from "../../assets/resources_servers/mcqa/data/example_with_template_metadata.jsonl" with { type: "text" };
+import f212 from "../../assets/resources_servers/mcqa/data/example_with_template_metadata_metrics.json" with { type: "text" };
+import f213 from "../../assets/resources_servers/multichallenge/configs/multichallenge.yaml" with { type: "text" };
+import f214 from "../../assets/resources_servers/multichallenge/configs/multichallenge_nrl.yaml" with { type: "text" };
+import f215 from "../../assets/resources_servers/multichallenge/data/example.jsonl" with { type: "text" };
+import f216 from "../../assets/resources_servers/multichallenge/data/example_metrics.json" with { type: "text" };
+import f217 from "../../assets/resources_servers/multichallenge/data/example_rollouts.jsonl" with { type: "text" };
+import f218 from "../../assets/resources_servers/omniscience/configs/omniscience.yaml" with { type: "text" };
+import f219 from "../../assets/resources_servers/omniscience/data/example.jsonl" with { type: "text" };
+import f220 from "../../assets/resources_servers/omniscience/data/example_metrics.json" with { type: "text" };
+import f221 from "../../assets/resources_servers/omniscience/data/example_rollouts.jsonl" with { type: "text" };
+import f222 from "../../assets/resources_servers/omniscience/prompts/judge.yaml" with { type: "text" };
+import f223 from "../../assets/resources_servers/over_refusal_detection/configs/over_refusal_detection.yaml" with { type: "text" };
+import f224 from "../../assets/resources_servers/over_refusal_detection/configs/over_refusal_detection_nemotron.yaml" with { type: "text" };
+import f225 from "../../assets/resources_servers/over_refusal_detection/configs/over_refusal_detection_nemotron_tp8.yaml" with { type: "text" };
+import f226 from "../../assets/resources_servers/over_refusal_detection/data/example.jsonl" with { type: "text" };
+import f227 from "../../assets/resources_servers/over_refusal_detection/data/example_metrics.json" with { type: "text" };
+import f228 from "../../assets/resources_servers/over_refusal_detection/data/example_rollouts.jsonl" with { type: "text" };
+import f229 from "../../assets/resources_servers/polymath/configs/polymath.yaml" with { type: "text" };
+import f230 from "../../assets/resources_servers/polymath/data/example.jsonl" with { type: "text" };
+import f231 from "../../assets/resources_servers/polymath/data/example_metrics.json" with { type: "text" };
+import f232 from "../../assets/resources_servers/polymath/data/example_rollouts.jsonl" with { type: "text" };
+import f233 from "../../assets/resources_servers/polymath/data/example_rollouts_materialized_inputs.jsonl" with { type: "text" };
+import f234 from "../../assets/resources_servers/simpleqa/configs/simpleqa.yaml" with { type: "text" };
+import f235 from "../../assets/resources_servers/simpleqa/data/example.jsonl" with { type: "text" };
+import f236 from "../../assets/resources_servers/simpleqa/data/example_metrics.json" with { type: "text" };
+import f237 from "../../assets/resources_servers/simpleqa/data/example_rollouts.jsonl" with { type: "text" };
+import f238 from "../../assets/resources_servers/simpleqa/prompts/judge.yaml" with { type: "text" };
+import f239 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/README.md" with { type: "text" };
+import f240 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/droid_pivot_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
+import f241 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/parallel_tool_calls_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
+import f242 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/search_pivot_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
+import f243 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
+import f244 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/swe_pivot_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
+import f245 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/toolcall_schema_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
+import f246 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/example.jsonl" with { type: "text" };
+import f247 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/example_metrics.json" with { type: "text" };
+import f248 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/example_rollouts.jsonl" with { type: "text" };
+import f249 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example.jsonl" with { type: "text" };
+import f250 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example_metrics.json" with { type: "text" };
+import f251 from "../../assets/resources_servers/string_match/README.md" with { type: "text" };
+import f252 from "../../assets/resources_servers/string_match/configs/string_match.yaml" with { type: "text" };
+import f253 from "../../assets/resources_servers/string_match/data/example.jsonl" with { type: "text" };
+import f254 from "../../assets/resources_servers/string_match/data/example_metrics.json" with { type: "text" };
+import f255 from "../../assets/resources_servers/string_match/data/example_rollouts.jsonl" with { type: "text" };
+import f256 from "../../assets/resources_servers/text_to_sql/configs/text_to_sql.yaml" with { type: "text" };
+import f257 from "../../assets/resources_servers/text_to_sql/data/example.jsonl" with { type: "text" };
+import f258 from "../../assets/resources_servers/text_to_sql/data/example_metrics.json" with { type: "text" };
+import f259 from "../../assets/resources_servers/text_to_sql/data/example_rollouts.jsonl" with { type: "text" };
+import f260 from "../../assets/resources_servers/text_to_sql/prompts/judge_prompt_template.txt" with { type: "text" };
+import f261 from "../../assets/resources_servers/text_to_sql/prompts/judge_system_message.txt" with { type: "text" };
+import f262 from "../../assets/resources_servers/xlam_fc/README.md" with { type: "text" };
+import f263 from "../../assets/resources_servers/xlam_fc/configs/xlam_fc.yaml" with { type: "text" };
+import f264 from "../../assets/resources_servers/xlam_fc/data/example.jsonl" with { type: "text" };
+import f265 from "../../assets/resources_servers/xlam_fc/data/example_metrics.json" with { type: "text" };
+import f266 from "../../assets/resources_servers/xlam_fc/data/example_rollouts.jsonl" with { type: "text" };
+import f267 from "../../assets/resources_servers/xstest/configs/xstest.yaml" with { type: "text" };
+import f268 from "../../assets/resources_servers/xstest/data/example.jsonl" with { type: "text" };
+import f269 from "../../assets/resources_servers/xstest/data/example_metrics.json" with { type: "text" };
+import f270 from "../../assets/resources_servers/xstest/data/example_rollouts.jsonl" with { type: "text" };
+import f271 from "../../assets/resources_servers/xstest/prompt_templates/wildguard_judge.txt" with { type: "text" };
+import f272 from "../../assets/resources_servers/xstest/prompt_templates/xstest_judge.txt" with { type: "text" };
+import f273 from "../../assets/responses_api_agents/non_executing_simple_agent/configs/non_executing_simple_agent.yaml" with { type: "text" };
+import f274 from "../../assets/responses_api_agents/simple_agent/configs/simple_agent.yaml" with { type: "text" };
+import f275 from "../../assets/responses_api_agents/tool_simulation_agent/configs/tool_simulation_agent.yaml" with { type: "text" };
+import f276 from "../../assets/responses_api_models/azure_openai_model/configs/azure_openai_model.yaml" with { type: "text" };
+import f277 from "../../assets/responses_api_models/openai_model/configs/openai_model.yaml" with { type: "text" };
+import f278 from "../../assets/responses_api_models/scripted_model/configs/scripted_model.yaml" with { type: "text" };
+import f279 from "../../assets/responses_api_models/vllm_model/configs/vllm_model.yaml" with { type: "text" };
+import f280 from "../../assets/responses_api_models/vllm_model/configs/vllm_model_for_training.yaml" with { type: "text" };
 
 /** Embedded install root: [relative path, file text] pairs (digest.gen.ts holds their digest). */
 export const ASSET_FILES: [string, string][] = [
@@ -397,107 +429,139 @@ export const ASSET_FILES: [string, string][] = [
   ["resources_servers/format_verification/data/example.jsonl", f143 as unknown as string],
   ["resources_servers/format_verification/data/example_metrics.json", f144 as unknown as string],
   ["resources_servers/format_verification/data/example_rollouts.jsonl", f145 as unknown as string],
-  ["resources_servers/gpqa_diamond/configs/gpqa_diamond.yaml", f146 as unknown as string],
-  ["resources_servers/gpqa_diamond/data/example.jsonl", f147 as unknown as string],
-  ["resources_servers/gpqa_diamond/data/example_metrics.json", f148 as unknown as string],
-  ["resources_servers/gpqa_diamond/data/example_rollouts.jsonl", f149 as unknown as string],
-  ["resources_servers/gui_coordinate/README.md", f150 as unknown as string],
-  ["resources_servers/gui_coordinate/configs/gui_coordinate.yaml", f151 as unknown as string],
-  ["resources_servers/gui_coordinate/data/example.jsonl", f152 as unknown as string],
-  ["resources_servers/gui_coordinate/data/example_metrics.json", f153 as unknown as string],
-  ["resources_servers/gui_coordinate/data/example_rollouts.jsonl", f154 as unknown as string],
-  ["resources_servers/iheval/configs/iheval.yaml", f155 as unknown as string],
-  ["resources_servers/iheval/configs/iheval_serve.yaml", f156 as unknown as string],
-  ["resources_servers/iheval/data/example.jsonl", f157 as unknown as string],
-  ["resources_servers/iheval/data/example_metrics.json", f158 as unknown as string],
-  ["resources_servers/iheval/data/example_rollouts.jsonl", f159 as unknown as string],
-  ["resources_servers/instruction_following/configs/instruction_following.yaml", f160 as unknown as string],
-  ["resources_servers/instruction_following/data/example.jsonl", f161 as unknown as string],
-  ["resources_servers/instruction_following/data/example_metrics.json", f162 as unknown as string],
-  ["resources_servers/instruction_following/data/example_rollouts.jsonl", f163 as unknown as string],
-  ["resources_servers/instruction_following/data/train_metrics.json", f164 as unknown as string],
-  ["resources_servers/lc_niah/README.md", f165 as unknown as string],
-  ["resources_servers/lc_niah/configs/lc_niah.yaml", f166 as unknown as string],
-  ["resources_servers/lc_niah/data/example.jsonl", f167 as unknown as string],
-  ["resources_servers/lc_niah/data/example_metrics.json", f168 as unknown as string],
-  ["resources_servers/lc_niah/data/example_rollouts.jsonl", f169 as unknown as string],
-  ["resources_servers/math_advanced_calculations/README.md", f170 as unknown as string],
-  ["resources_servers/math_advanced_calculations/configs/math_advanced_calculations.yaml", f171 as unknown as string],
-  ["resources_servers/math_advanced_calculations/data/example.jsonl", f172 as unknown as string],
-  ["resources_servers/math_advanced_calculations/data/example_metrics.json", f173 as unknown as string],
-  ["resources_servers/math_advanced_calculations/data/example_rollouts.jsonl", f174 as unknown as string],
-  ["resources_servers/math_with_autograder/configs/judge_gptoss20b.yaml", f175 as unknown as string],
-  ["resources_servers/math_with_autograder/configs/math_with_autograder.yaml", f176 as unknown as string],
-  ["resources_servers/math_with_autograder/data/example.jsonl", f177 as unknown as string],
-  ["resources_servers/math_with_autograder/data/example_metrics.json", f178 as unknown as string],
-  ["resources_servers/math_with_autograder/data/example_rollouts.jsonl", f179 as unknown as string],
-  ["resources_servers/math_with_autograder/prompts/judge.yaml", f180 as unknown as string],
-  ["resources_servers/math_with_judge/configs/math_with_judge.yaml", f181 as unknown as string],
-  ["resources_servers/math_with_judge/data/example.jsonl", f182 as unknown as string],
-  ["resources_servers/math_with_judge/data/example_metrics.json", f183 as unknown as string],
-  ["resources_servers/math_with_judge/data/example_rollouts.jsonl", f184 as unknown as string],
-  ["resources_servers/mcqa/configs/mcqa.yaml", f185 as unknown as string],
-  ["resources_servers/mcqa/data/example.jsonl", f186 as unknown as string],
-  ["resources_servers/mcqa/data/example_metrics.json", f187 as unknown as string],
-  ["resources_servers/mcqa/data/example_rollouts.jsonl", f188 as unknown as string],
-  ["resources_servers/mcqa/data/example_rollouts_with_template_metadata.jsonl", f189 as unknown as string],
-  ["resources_servers/mcqa/data/example_with_template_metadata.jsonl", f190 as unknown as string],
-  ["resources_servers/mcqa/data/example_with_template_metadata_metrics.json", f191 as unknown as string],
-  ["resources_servers/omniscience/configs/omniscience.yaml", f192 as unknown as string],
-  ["resources_servers/omniscience/data/example.jsonl", f193 as unknown as string],
-  ["resources_servers/omniscience/data/example_metrics.json", f194 as unknown as string],
-  ["resources_servers/omniscience/data/example_rollouts.jsonl", f195 as unknown as string],
-  ["resources_servers/omniscience/prompts/judge.yaml", f196 as unknown as string],
-  ["resources_servers/polymath/configs/polymath.yaml", f197 as unknown as string],
-  ["resources_servers/polymath/data/example.jsonl", f198 as unknown as string],
-  ["resources_servers/polymath/data/example_metrics.json", f199 as unknown as string],
-  ["resources_servers/polymath/data/example_rollouts.jsonl", f200 as unknown as string],
-  ["resources_servers/polymath/data/example_rollouts_materialized_inputs.jsonl", f201 as unknown as string],
-  ["resources_servers/simpleqa/configs/simpleqa.yaml", f202 as unknown as string],
-  ["resources_servers/simpleqa/data/example.jsonl", f203 as unknown as string],
-  ["resources_servers/simpleqa/data/example_metrics.json", f204 as unknown as string],
-  ["resources_servers/simpleqa/data/example_rollouts.jsonl", f205 as unknown as string],
-  ["resources_servers/simpleqa/prompts/judge.yaml", f206 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/README.md", f207 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/droid_pivot_single_step_tool_use_with_argument_comparison.yaml", f208 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/parallel_tool_calls_single_step_tool_use_with_argument_comparison.yaml", f209 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/search_pivot_single_step_tool_use_with_argument_comparison.yaml", f210 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/single_step_tool_use_with_argument_comparison.yaml", f211 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/swe_pivot_single_step_tool_use_with_argument_comparison.yaml", f212 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/toolcall_schema_single_step_tool_use_with_argument_comparison.yaml", f213 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/data/example.jsonl", f214 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/data/example_metrics.json", f215 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/data/example_rollouts.jsonl", f216 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example.jsonl", f217 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example_metrics.json", f218 as unknown as string],
-  ["resources_servers/string_match/README.md", f219 as unknown as string],
-  ["resources_servers/string_match/configs/string_match.yaml", f220 as unknown as string],
-  ["resources_servers/string_match/data/example.jsonl", f221 as unknown as string],
-  ["resources_servers/string_match/data/example_metrics.json", f222 as unknown as string],
-  ["resources_servers/string_match/data/example_rollouts.jsonl", f223 as unknown as string],
-  ["resources_servers/text_to_sql/configs/text_to_sql.yaml", f224 as unknown as string],
-  ["resources_servers/text_to_sql/data/example.jsonl", f225 as unknown as string],
-  ["resources_servers/text_to_sql/data/example_metrics.json", f226 as unknown as string],
-  ["resources_servers/text_to_sql/data/example_rollouts.jsonl", f227 as unknown as string],
-  ["resources_servers/text_to_sql/prompts/judge_prompt_template.txt", f228 as unknown as string],
-  ["resources_servers/text_to_sql/prompts/judge_system_message.txt", f229 as unknown as string],
-  ["resources_servers/xlam_fc/README.md", f230 as unknown as string],
-  ["resources_servers/xlam_fc/configs/xlam_fc.yaml", f231 as unknown as string],
-  ["resources_servers/xlam_fc/data/example.jsonl", f232 as unknown as string],
-  ["resources_servers/xlam_fc/data/example_metrics.json", f233 as unknown as string],
-  ["resources_servers/xlam_fc/data/example_rollouts.jsonl", f234 as unknown as string],
-  ["resources_servers/xstest/configs/xstest.yaml", f235 as unknown as string],
-  ["resources_servers/xstest/data/example.jsonl", f236 as unknown as string],
-  ["resources_servers/xstest/data/example_metrics.json", f237 as unknown as string],
-  ["resources_servers/xstest/data/example_rollouts.jsonl", f238 as unknown as string],
-  ["resources_servers/xstest/prompt_templates/wildguard_judge.txt", f239 as unknown as string],
-  ["resources_servers/xstest/prompt_templates/xstest_judge.txt", f240 as unknown as string],
-  ["responses_api_agents/non_executing_simple_agent/configs/non_executing_simple_agent.yaml", f241 as unknown as string],
-  ["responses_api_agents/simple_agent/configs/simple_agent.yaml", f242 as unknown as string],
-  ["responses_api_agents/tool_simulation_agent/configs/tool_simulation_agent.yaml", f243 as unknown as string],
-  ["responses_api_models/azure_openai_model/configs/azure_openai_model.yaml", f244 as unknown as string],
-  ["responses_api_models/openai_model/configs/openai_model.yaml", f245 as unknown as string],
-  ["responses_api_models/scripted_model/configs/scripted_model.yaml", f246 as unknown as string],
-  ["responses_api_models/vllm_model/configs/vllm_model.yaml", f247 as unknown as string],
-  ["responses_api_models/vllm_model/configs/vllm_model_for_training.yaml", f248 as unknown as string],
+  ["resources_servers/frontierscience_judge/configs/frontierscience_judge.yaml", f146 as unknown as string],
+  ["resources_servers/frontierscience_judge/data/example.jsonl", f147 as unknown as string],
+  ["resources_servers/frontierscience_judge/data/example_metrics.json", f148 as unknown as string],
+  ["resources_servers/frontierscience_judge/data/example_rollouts.jsonl", f149 as unknown as string],
+  ["resources_servers/frontierscience_judge/prompts/judge.yaml", f150 as unknown as string],
+  ["resources_servers/frontierscience_judge/prompts/research_judge.yaml", f151 as unknown as string],
+  ["resources_servers/gpqa_diamond/configs/gpqa_diamond.yaml", f152 as unknown as string],
+  ["resources_servers/gpqa_diamond/data/example.jsonl", f153 as unknown as string],
+  ["resources_servers/gpqa_diamond/data/example_metrics.json", f154 as unknown as string],
+  ["resources_servers/gpqa_diamond/data/example_rollouts.jsonl", f155 as unknown as string],
+  ["resources_servers/gui_coordinate/README.md", f156 as unknown as string],
+  ["resources_servers/gui_coordinate/configs/gui_coordinate.yaml", f157 as unknown as string],
+  ["resources_servers/gui_coordinate/data/example.jsonl", f158 as unknown as string],
+  ["resources_servers/gui_coordinate/data/example_metrics.json", f159 as unknown as string],
+  ["resources_servers/gui_coordinate/data/example_rollouts.jsonl", f160 as unknown as string],
+  ["resources_servers/iheval/configs/iheval.yaml", f161 as unknown as string],
+  ["resources_servers/iheval/configs/iheval_serve.yaml", f162 as unknown as string],
+  ["resources_servers/iheval/data/example.jsonl", f163 as unknown as string],
+  ["resources_servers/iheval/data/example_metrics.json", f164 as unknown as string],
+  ["resources_servers/iheval/data/example_rollouts.jsonl", f165 as unknown as string],
+  ["resources_servers/instruction_following/configs/instruction_following.yaml", f166 as unknown as string],
+  ["resources_servers/instruction_following/data/example.jsonl", f167 as unknown as string],
+  ["resources_servers/instruction_following/data/example_metrics.json", f168 as unknown as string],
+  ["resources_servers/instruction_following/data/example_rollouts.jsonl", f169 as unknown as string],
+  ["resources_servers/instruction_following/data/train_metrics.json", f170 as unknown as string],
+  ["resources_servers/inverse_if/configs/inverse_if.yaml", f171 as unknown as string],
+  ["resources_servers/inverse_if/data/example.jsonl", f172 as unknown as string],
+  ["resources_servers/inverse_if/data/example_metrics.json", f173 as unknown as string],
+  ["resources_servers/inverse_if/data/example_rollouts.jsonl", f174 as unknown as string],
+  ["resources_servers/jailbreak_detection/configs/jailbreak_detection_nemotron_combined_reward_tp8.yaml", f175 as unknown as string],
+  ["resources_servers/jailbreak_detection/configs/safety_judge_model.yaml", f176 as unknown as string],
+  ["resources_servers/jailbreak_detection/configs/verifier_prompt_templates.yaml", f177 as unknown as string],
+  ["resources_servers/jailbreak_detection/data/example.jsonl", f178 as unknown as string],
+  ["resources_servers/jailbreak_detection/data/example_metrics.json", f179 as unknown as string],
+  ["resources_servers/jailbreak_detection/data/example_rollouts.jsonl", f180 as unknown as string],
+  ["resources_servers/lc_niah/README.md", f181 as unknown as string],
+  ["resources_servers/lc_niah/configs/lc_niah.yaml", f182 as unknown as string],
+  ["resources_servers/lc_niah/data/example.jsonl", f183 as unknown as string],
+  ["resources_servers/lc_niah/data/example_metrics.json", f184 as unknown as string],
+  ["resources_servers/lc_niah/data/example_rollouts.jsonl", f185 as unknown as string],
+  ["resources_servers/longmemeval/configs/longmemeval.yaml", f186 as unknown as string],
+  ["resources_servers/longmemeval/configs/longmemeval_serve.yaml", f187 as unknown as string],
+  ["resources_servers/longmemeval/data/example.jsonl", f188 as unknown as string],
+  ["resources_servers/longmemeval/data/example_metrics.json", f189 as unknown as string],
+  ["resources_servers/longmemeval/data/example_rollouts.jsonl", f190 as unknown as string],
+  ["resources_servers/math_advanced_calculations/README.md", f191 as unknown as string],
+  ["resources_servers/math_advanced_calculations/configs/math_advanced_calculations.yaml", f192 as unknown as string],
+  ["resources_servers/math_advanced_calculations/data/example.jsonl", f193 as unknown as string],
+  ["resources_servers/math_advanced_calculations/data/example_metrics.json", f194 as unknown as string],
+  ["resources_servers/math_advanced_calculations/data/example_rollouts.jsonl", f195 as unknown as string],
+  ["resources_servers/math_with_autograder/configs/judge_gptoss20b.yaml", f196 as unknown as string],
+  ["resources_servers/math_with_autograder/configs/math_with_autograder.yaml", f197 as unknown as string],
+  ["resources_servers/math_with_autograder/data/example.jsonl", f198 as unknown as string],
+  ["resources_servers/math_with_autograder/data/example_metrics.json", f199 as unknown as string],
+  ["resources_servers/math_with_autograder/data/example_rollouts.jsonl", f200 as unknown as string],
+  ["resources_servers/math_with_autograder/prompts/judge.yaml", f201 as unknown as string],
+  ["resources_servers/math_with_judge/configs/math_with_judge.yaml", f202 as unknown as string],
+  ["resources_servers/math_with_judge/data/example.jsonl", f203 as unknown as string],
+  ["resources_servers/math_with_judge/data/example_metrics.json", f204 as unknown as string],
+  ["resources_servers/math_with_judge/data/example_rollouts.jsonl", f205 as unknown as string],
+  ["resources_servers/mcqa/configs/mcqa.yaml", f206 as unknown as string],
+  ["resources_servers/mcqa/data/example.jsonl", f207 as unknown as string],
+  ["resources_servers/mcqa/data/example_metrics.json", f208 as unknown as string],
+  ["resources_servers/mcqa/data/example_rollouts.jsonl", f209 as unknown as string],
+  ["resources_servers/mcqa/data/example_rollouts_with_template_metadata.jsonl", f210 as unknown as string],
+  ["resources_servers/mcqa/data/example_with_template_metadata.jsonl", f211 as unknown as string],
+  ["resources_servers/mcqa/data/example_with_template_metadata_metrics.json", f212 as unknown as string],
+  ["resources_servers/multichallenge/configs/multichallenge.yaml", f213 as unknown as string],
+  ["resources_servers/multichallenge/configs/multichallenge_nrl.yaml", f214 as unknown as string],
+  ["resources_servers/multichallenge/data/example.jsonl", f215 as unknown as string],
+  ["resources_servers/multichallenge/data/example_metrics.json", f216 as unknown as string],
+  ["resources_servers/multichallenge/data/example_rollouts.jsonl", f217 as unknown as string],
+  ["resources_servers/omniscience/configs/omniscience.yaml", f218 as unknown as string],
+  ["resources_servers/omniscience/data/example.jsonl", f219 as unknown as string],
+  ["resources_servers/omniscience/data/example_metrics.json", f220 as unknown as string],
+  ["resources_servers/omniscience/data/example_rollouts.jsonl", f221 as unknown as string],
+  ["resources_servers/omniscience/prompts/judge.yaml", f222 as unknown as string],
+  ["resources_servers/over_refusal_detection/configs/over_refusal_detection.yaml", f223 as unknown as string],
+  ["resources_servers/over_refusal_detection/configs/over_refusal_detection_nemotron.yaml", f224 as unknown as string],
+  ["resources_servers/over_refusal_detection/configs/over_refusal_detection_nemotron_tp8.yaml", f225 as unknown as string],
+  ["resources_servers/over_refusal_detection/data/example.jsonl", f226 as unknown as string],
+  ["resources_servers/over_refusal_detection/data/example_metrics.json", f227 as unknown as string],
+  ["resources_servers/over_refusal_detection/data/example_rollouts.jsonl", f228 as unknown as string],
+  ["resources_servers/polymath/configs/polymath.yaml", f229 as unknown as string],
+  ["resources_servers/polymath/data/example.jsonl", f230 as unknown as string],
+  ["resources_servers/polymath/data/example_metrics.json", f231 as unknown as string],
+  ["resources_servers/polymath/data/example_rollouts.jsonl", f232 as unknown as string],
+  ["resources_servers/polymath/data/example_rollouts_materialized_inputs.jsonl", f233 as unknown as string],
+  ["resources_servers/simpleqa/configs/simpleqa.yaml", f234 as unknown as string],
+  ["resources_servers/simpleqa/data/example.jsonl", f235 as unknown as string],
+  ["resources_servers/simpleqa/data/example_metrics.json", f236 as unknown as string],
+  ["resources_servers/simpleqa/data/example_rollouts.jsonl", f237 as unknown as string],
+  ["resources_servers/simpleqa/prompts/judge.yaml", f238 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/README.md", f239 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/droid_pivot_single_step_tool_use_with_argument_comparison.yaml", f240 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/parallel_tool_calls_single_step_tool_use_with_argument_comparison.yaml", f241 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/search_pivot_single_step_tool_use_with_argument_comparison.yaml", f242 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/single_step_tool_use_with_argument_comparison.yaml", f243 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/swe_pivot_single_step_tool_use_with_argument_comparison.yaml", f244 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/toolcall_schema_single_step_tool_use_with_argument_comparison.yaml", f245 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/data/example.jsonl", f246 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/data/example_metrics.json", f247 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/data/example_rollouts.jsonl", f248 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example.jsonl", f249 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example_metrics.json", f250 as unknown as string],
+  ["resources_servers/string_match/README.md", f251 as unknown as string],
+  ["resources_servers/string_match/configs/string_match.yaml", f252 as unknown as string],
+  ["resources_servers/string_match/data/example.jsonl", f253 as unknown as string],
+  ["resources_servers/string_match/data/example_metrics.json", f254 as unknown as string],
+  ["resources_servers/string_match/data/example_rollouts.jsonl", f255 as unknown as string],
+  ["resources_servers/text_to_sql/configs/text_to_sql.yaml", f256 as unknown as string],
+  ["resources_servers/text_to_sql/data/example.jsonl", f257 as unknown as string],
+  ["resources_servers/text_to_sql/data/example_metrics.json", f258 as unknown as string],
+  ["resources_servers/text_to_sql/data/example_rollouts.jsonl", f259 as unknown as string],
+  ["resources_servers/text_to_sql/prompts/judge_prompt_template.txt", f260 as unknown as string],
+  ["resources_servers/text_to_sql/prompts/judge_system_message.txt", f261 as unknown as string],
+  ["resources_servers/xlam_fc/README.md", f262 as unknown as string],
+  ["resources_servers/xlam_fc/configs/xlam_fc.yaml", f263 as unknown as string],
+  ["resources_servers/xlam_fc/data/example.jsonl", f264 as unknown as string],
+  ["resources_servers/xlam_fc/data/example_metrics.json", f265 as unknown as string],
+  ["resources_servers/xlam_fc/data/example_rollouts.jsonl", f266 as unknown as string],
+  ["resources_servers/xstest/configs/xstest.yaml", f267 as unknown as string],
+  ["resources_servers/xstest/data/example.jsonl", f268 as unknown as string],
+  ["resources_servers/xstest/data/example_metrics.json", f269 as unknown as string],
+  ["resources_servers/xstest/data/example_rollouts.jsonl", f270 as unknown as string],
+  ["resources_servers/xstest/prompt_templates/wildguard_judge.txt", f271 as unknown as string],
+  ["resources_servers/xstest/prompt_templates/xstest_judge.txt", f272 as unknown as string],
+  ["responses_api_agents/non_executing_simple_agent/configs/non_executing_simple_agent.yaml", f273 as unknown as string],
+  ["responses_api_agents/simple_agent/configs/simple_agent.yaml", f274 as unknown as string],
+  ["responses_api_agents/tool_simulation_agent/configs/tool_simulation_agent.yaml", f275 as unknown as string],
+  ["responses_api_models/azure_openai_model/configs/azure_openai_model.yaml", f276 as unknown as string],
+  ["responses_api_models/openai_model/configs/openai_model.yaml", f277 as unknown as string],
+  ["responses_api_models/scripted_model/configs/scripted_model.yaml", f278 as unknown as string],
+  ["responses_api_models/vllm_model/configs/vllm_model.yaml", f279 as unknown as string],
+  ["responses_api_models/vllm_model/configs/vllm_model_for_training.yaml", f280 as unknown as string],
 ];
