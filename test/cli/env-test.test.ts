@@ -27,6 +27,12 @@ const ENV_TEST_CANNOT_RUN: Record<string, string> = {
   aalcr: "its judge (a Qwen3 server) is not defined in the shipped config",
   xstest: "its judge is a local_vllm_model (WildGuard), which is not built in",
   text_to_sql: "upstream rewrote the judge system message after recording, so the recorded judge calls no longer match",
+  longmemeval: "its judge_model has no URL in the shipped config; recordings keep judge text, not calls",
+  frontierscience_judge: "its judge_model is a hosted endpoint; recordings keep judge text, not calls",
+  inverse_if: "its judge_model has no URL in the shipped config; recordings keep judge text, not calls",
+  multichallenge: "upstream's config declares no datasets; example_rollouts.jsonl is a copy of the rows (no rewards)",
+  over_refusal_detection: "its judge_model has no URL in the shipped config; example_rollouts.jsonl holds placeholder lines",
+  jailbreak_detection: "configs/ holds three YAML files (no single flavor is picked); example_rollouts.jsonl holds placeholder lines",
 };
 
 /** Built-ins whose replay is skipped with a note because no example row has a recording. */
