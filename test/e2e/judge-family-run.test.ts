@@ -94,7 +94,7 @@ describe("judge family example runs against a rule-based judge", () => {
     expect(rows.length).toBe(examples.length);
     for (const r of rows) {
       const ex = examples.find((e) => e.uuid === r.uuid && e.context === r.context)!;
-      const scores = (ex.rubric as Rec[]).map((item, i) => ((i === 0 || firsts.has(item.question) ? "YES" : "NO") === String(item.pass_criteria ?? "YES").toUpperCase() ? 1 : 0));
+      const scores = (ex.rubric as Rec[]).map((item, i) => ((i === 0 || firsts.has(item.question) ? "YES" : "NO") === String(item.pass_criteria ?? "YES").toUpperCase() ? 1 : 0) as number);
       expect(r.reward).toBeCloseTo(scores.reduce((a, b) => a + b, 0) / scores.length, 12);
       expect([r.num_total, r.num_passed]).toEqual([scores.length, scores.filter((s) => s === 1).length]);
       expect(r.rubric_evaluations[0].judge_prompt).toContain(`CONVERSATION CONTEXT:\n${ex.context}\n`);
