@@ -13,3 +13,6 @@ registerBenchmark("simpleqa", async () => (await import("./simpleqa.ts")).benchm
 registerBenchmark("hle", async () => (await import("./hle.ts")).benchmark);
 registerBenchmark("financebench", async () => (await import("./financebench.ts")).benchmark);
 registerBenchmark("secque", async () => (await import("./secque.ts")).benchmark);
+registerBenchmark("frontierscience_olympiad", async () => (await import("./frontierscience-olympiad.ts")).benchmark);
+registerBenchmark("omniscience", async () => (await import("./omniscience.ts")).benchmark);
+registerBenchmark("xstest", async () => (await import("./xstest.ts")).benchmark);

@@ -22,7 +22,7 @@ describe("gym eval prepare: judge and multiple-choice benchmarks", () => {
     await using dir = await tempDir();
     const out = join(dir.path, "out");
     const names = Object.keys(JUDGE_BENCH_JSONL);
-    const r = await runGym(["eval", "prepare", ...names.flatMap((n) => ["--benchmark", n]), "--output-dir", out, `+hf_token=${TOKEN}`], {
+    const r = await runGym(["eval", "prepare", ...names.flatMap((n) => ["--benchmark", n]), "--output-dir", out, `+hf_token=${TOKEN}`, `+benchmark_mirror_url=${srv.url}`], {
       cwd: dir.path,
       env: { XDG_CACHE_HOME: join(dir.path, "cache"), HF_ENDPOINT: srv.url },
     });
