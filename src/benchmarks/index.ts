@@ -16,3 +16,5 @@ registerBenchmark("secque", async () => (await import("./secque.ts")).benchmark)
 registerBenchmark("frontierscience_olympiad", async () => (await import("./frontierscience-olympiad.ts")).benchmark);
 registerBenchmark("omniscience", async () => (await import("./omniscience.ts")).benchmark);
 registerBenchmark("xstest", async () => (await import("./xstest.ts")).benchmark);
+registerBenchmark("gpqa-x", async () => (await import("./gpqa-x.ts")).benchmark);
+registerBenchmark("mmmlu", async () => (await import("./mmmlu.ts")).benchmark);
