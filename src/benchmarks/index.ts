@@ -18,3 +18,4 @@ registerBenchmark("omniscience", async () => (await import("./omniscience.ts")).
 registerBenchmark("xstest", async () => (await import("./xstest.ts")).benchmark);
 registerBenchmark("gpqa-x", async () => (await import("./gpqa-x.ts")).benchmark);
 registerBenchmark("mmmlu", async () => (await import("./mmmlu.ts")).benchmark);
+registerBenchmark("frontierscience_research", async () => (await import("./frontierscience-olympiad.ts")).researchBenchmark);
