@@ -2,7 +2,8 @@
  * MMMLU (upstream benchmarks/mmmlu/prepare.py + mmmlu_utils.py): OpenAI's translated MMLU CSVs
  * (14 languages, English left out as upstream's default), read with pandas' default NA cells; the
  * question is simple-evals' multiple-choice template; each row carries the multilingual
- * `Answer:` extraction regexes for mcqa (grading_mode null).
+ * `Answer:` extraction regexes for mcqa (grading_mode null). An NA option cell is written as the
+ * string "nan" where upstream writes a bare NaN token.
  */
 import { parsePandasCsv } from "./_pandas-csv.ts";
 import { pyDumps } from "../util/py-json-dumps.ts";
@@ -151,7 +152,9 @@ export const benchmark: BenchmarkPreparer = {
             pyDumps(
               {
                 question,
-                options: ["A", "B", "C", "D"].map((k) => ({ [k]: entry[k] })),
+                // Deviation: pandas' NaN cell would be written as a bare NaN token, which no JSON reader of
+                // ours (or a strict one) accepts; the option is written as "nan", the text the prompt shows.
+                options: ["A", "B", "C", "D"].map((k) => ({ [k]: cell(entry[k]) })),
                 expected_answer: expected,
                 template_metadata: { output_regex: OUTPUT_REGEX },
                 subset_for_metrics: language,
