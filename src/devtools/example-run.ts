@@ -85,6 +85,38 @@ function canonical(v: unknown): string {
   return JSON.stringify(v);
 }
 
+/**
+ * Overrides that point every `judge_model_server` of the `impl` resources servers at policy_model,
+ * and remove (`~name`) each judge instance no other server refers to.
+ */
+export function offlineJudgeOverrides(dict: Record<string, unknown>, impl: string): string[] {
+  const out: string[] = [];
+  const judges = new Set<string>();
+  for (const [inst, v] of Object.entries(dict)) {
+    const leaf = ((v as Record<string, unknown> | null)?.resources_servers as Record<string, unknown> | undefined)?.[impl] as Record<string, unknown> | undefined;
+    const name = (leaf?.judge_model_server as { name?: unknown } | undefined)?.name;
+    if (typeof name !== "string" || name === "policy_model") continue;
+    out.push(`++${inst}.resources_servers.${impl}.judge_model_server.name=policy_model`);
+    judges.add(name);
+  }
+  for (const name of judges) {
+    if (!(name in dict)) continue;
+    // References left once the judge refs above are redirected (count every {type, name} object naming it).
+    let refs = 0;
+    const walk = (x: unknown, key: string) => {
+      if (Array.isArray(x)) x.forEach((y) => walk(y, key));
+      else if (x && typeof x === "object") {
+        const o = x as Record<string, unknown>;
+        if (o.name === name && o.type === "responses_api_models" && key !== "judge_model_server") refs++;
+        for (const [k, y] of Object.entries(o)) walk(y, k);
+      }
+    };
+    for (const [inst, v] of Object.entries(dict)) if (inst !== name) walk(v, "");
+    if (refs === 0) out.push(`~${name}`);
+  }
+  return out;
+}
+
 function message(err: unknown): string {
   const e = err as { message?: string; hint?: string };
   return `${e.message ?? String(err)}${e.hint ? ` (${e.hint})` : ""}`;
@@ -123,7 +155,10 @@ export async function exampleRun(opts: ExampleRunOptions): Promise<Check> {
           ...opts.overrides,
         ],
       });
+    // A flavored selector (`name/flavor`) names the implementation before the slash.
+    const impl = opts.name.split("/")[0]!;
     let resolved: Awaited<ReturnType<typeof resolveGlobalConfig>>;
+    let judgeOverrides: string[] = [];
     try {
       resolved = await resolve([]);
     } catch (e) {
@@ -131,8 +166,14 @@ export async function exampleRun(opts: ExampleRunOptions): Promise<Check> {
       // this run: the scripted model stands in for it, replaying the recorded judge answers (D26).
       const m = /In server instance '([^']+)', field 'judge_model_server' references responses_api_models\/'[^']+', which is not defined/.exec(String((e as Error).message));
       if (!m) throw e;
-      resolved = await resolve([`++${m[1]}.resources_servers.${opts.name}.judge_model_server.name=policy_model`]);
+      judgeOverrides = [`++${m[1]}.resources_servers.${impl}.judge_model_server.name=policy_model`];
+      resolved = await resolve(judgeOverrides);
     }
+    // The run is offline with scripted_model (D26): a judge on any other model server (a hosted
+    // endpoint, a URL left to env.yaml, a local vLLM) is replaced by the scripted model too, which
+    // answers or replays the judge calls; the judge's own instance is dropped when nothing else uses it.
+    const redirect = opts.overrides.some((o) => o.includes("judge_model_server")) ? [] : offlineJudgeOverrides(resolved.dict, impl);
+    if (redirect.length > 0) resolved = await resolve([...judgeOverrides, ...redirect]);
     const collated = await collate(resolved, {
       mode: "train_preparation",
       outputDir: join(work, "collated"),

@@ -10,6 +10,7 @@ import { readTar } from "../../src/dataset/formats/tar.ts";
 import { freePort, runGym, tempDir } from "../helpers/tmp.ts";
 import { MATH_JSONL } from "../fixtures/benchmarks/math-files.ts";
 import { GPQA_ROWS, MMLU_PRO_ROWS, MMLU_UUIDS } from "../fixtures/benchmarks/files.ts";
+import { JUDGE_BENCH_JSONL } from "../fixtures/benchmarks/judge-files.ts";
 import { startSourceServer, startTruncatingServer, TOKEN, type SourceServer } from "../fixtures/benchmarks/server.ts";
 
 const JSONL = {
@@ -134,7 +135,7 @@ describe("gym eval prepare (built-in preparers)", () => {
       expect(readFileSync(join(out3, rel)).equals(a)).toBe(true);
     }
     // Nothing but the JSONL files was left behind (no temp files).
-    expect(walk(out1).map((p) => p.slice(out1.length + 1)).sort()).toEqual(Object.values(JSONL).sort());
+    expect(walk(out1).map((p) => p.slice(out1.length + 1)).sort()).toEqual([...Object.values(JSONL), ...Object.values(JUDGE_BENCH_JSONL)].sort());
 
     // A corrupted entry: one flipped byte in a prepared file.
     const tar = new Uint8Array(readFileSync(join(dir.path, "b.tar")));

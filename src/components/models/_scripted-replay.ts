@@ -9,6 +9,7 @@
 import { readFileSync } from "node:fs";
 import { HttpError } from "../../runtime/http/http-types.ts";
 import { ConfigError } from "../../errors.ts";
+import { JudgeTextBook, lastPromptText } from "./_scripted-judge-text.ts";
 
 type Obj = Record<string, unknown>;
 
@@ -52,6 +53,8 @@ function same(a: unknown, b: unknown): boolean {
 /** The recordings of one rollouts JSONL file. */
 export class ReplayBook {
   private readonly rows: Recording[] = [];
+  /** Judge answers recorded as text only (rubric items, judge_output/judge_raw). */
+  readonly judgeText = new JudgeTextBook();
 
   constructor(readonly path: string, text: string) {
     text.split("\n").forEach((raw, i) => {
@@ -69,6 +72,7 @@ export class ReplayBook {
       }
       const idx = [row._ng_task_index, row._ng_rollout_index].every((x) => x !== undefined) ? ` (task ${String(row._ng_task_index)}, rollout ${String(row._ng_rollout_index)})` : "";
       this.rows.push({ line: i + 1, input: normalizeInput(rcp.input), output: (response.output as unknown[]).map(normalizeItem) as Obj[], response, label: `line ${i + 1}${idx}` });
+      this.judgeText.add(row);
       // A judge is replayed from the calls a verifier recorded in the row (D26): each is one more recording.
       const evals = Array.isArray(row.judge_evaluations) ? [...(row.judge_evaluations as Obj[])] : [];
       // Some verifiers record their one judge call as top-level fields instead (aalcr).
@@ -100,6 +104,12 @@ export class ReplayBook {
       const r = this.tryMatch(rec, req);
       if ("output" in r) return { output: r.output, response: rec.response, ...(r.ended ? { ended: true as const } : {}) };
       if (!best || r.matched > best.matched) best = { rec, matched: r.matched, why: r.why };
+    }
+    // A judge whose verifier recorded only its answer text.
+    const prompt = lastPromptText(input);
+    const text = prompt === undefined ? undefined : this.judgeText.answer(prompt);
+    if (text !== undefined) {
+      return { output: [{ id: "msg_replayed_judge", type: "message", role: "assistant", status: "completed", content: [{ type: "output_text", text, annotations: [] }] }], response: {} };
     }
     const closest = best ? `; the closest is ${best.rec.label}, which matches the first ${best.matched} item(s) and then ${best.why}` : " (the file has no recordings)";
     throw new HttpError(404, `scripted_model: no recorded rollout in ${this.path} matches this input of ${req.length} item(s)${closest}. Record the rollouts with the same prompts, or drop replay_jsonl_fpath to use scripted answers.`);

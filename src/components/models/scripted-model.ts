@@ -13,6 +13,7 @@ import { str } from "../_support.ts";
 import type { BuiltinComponent, ComponentContext } from "../registry.ts";
 import { countWords, responseObject, scriptedChatCompletion, scriptedResponse } from "./_scripted-core.ts";
 import { ReplayBook } from "./_scripted-replay.ts";
+import { lastPromptText } from "./_scripted-judge-text.ts";
 import { ConfigError } from "../../errors.ts";
 
 const CLASS_NAME = "ScriptedModelServer";
@@ -43,7 +44,15 @@ export function scriptedBackend(model: string, book?: ReplayBook): ModelBackend 
       return resp;
     },
     async chatCompletions(params) {
-      if (book) throw new HttpError(400, `scripted_model replays recorded Responses rollouts (${book.path}) on /v1/responses only; /v1/chat/completions has no recording to match`);
+      if (book) {
+        // A chat-path judge is answered from text-only judge recordings (frontierscience_judge's judge_output).
+        const prompt = lastPromptText(params.messages);
+        const text = prompt === undefined ? undefined : book.judgeText.answer(prompt);
+        if (text === undefined) throw new HttpError(400, `scripted_model replays recorded Responses rollouts (${book.path}) on /v1/responses; on /v1/chat/completions it answers only judge prompts whose answer text the file records, and none matches this one`);
+        const completion = scriptedChatCompletion(params, model);
+        (completion.choices as Record<string, unknown>[]).forEach((c) => (c.message = { role: "assistant", content: text }));
+        return completion;
+      }
       return scriptedChatCompletion(params, model);
     },
     models: () => [SCRIPTED_MODEL_ID],
