@@ -156,12 +156,16 @@ export async function prepareSplit(resolved: ResolvedConfig, prep: PrepareOption
  */
 async function unlessStopped<T>(work: Promise<T>, stop: AbortSignal | undefined, what: string): Promise<T> {
   if (!stop) return work;
+  const stoppedError = () => new GymError(`Stopped during ${what}: nothing was collected`, { code: E_STOPPED, exitCode: 130 });
   const stopped = Promise.withResolvers<never>();
-  const onStop = () => stopped.reject(new GymError(`Stopped during ${what}: nothing was collected`, { code: E_STOPPED, exitCode: 130 }));
+  const onStop = () => stopped.reject(stoppedError());
   if (stop.aborted) onStop();
   stop.addEventListener("abort", onStop, { once: true });
   try {
-    return await Promise.race([work, stopped.promise]);
+    const done = await Promise.race([work, stopped.promise]);
+    // A signal in the same turn the work ended still means: do not go on to start servers.
+    if (stop.aborted) throw stoppedError();
+    return done;
   } finally {
     stop.removeEventListener("abort", onStop);
   }
