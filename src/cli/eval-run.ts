@@ -1,38 +1,25 @@
 /** `gym eval run`: Collect rewarded rollouts from a JSONL dataset (runtime §11, cli-config §2.4). */
 import { resolveGlobalConfig } from "../config/resolve.ts";
 import { configAccess } from "../config/access.ts";
-import { resolveInRoots } from "../config/roots.ts";
-import { readEnv } from "../env.ts";
+import { resolveInRoots, searchRoots } from "../config/roots.ts";
+import { readEnv, type GymEnv } from "../env.ts";
 import { log } from "../log.ts";
-import { setupServerClient } from "../runtime/http/client.ts";
-import { otlpProtocol } from "../runtime/http/otlp-push.ts";
 import { neededMaxHttpRequests } from "../rollout/capacity.ts";
-import { maxInFlight, rolloutConfigFrom, rolloutView } from "../rollout/config.ts";
-import { runRollouts } from "../rollout/driver.ts";
+import { maxInFlight, rolloutConfigFrom, rolloutView, type RolloutConfig } from "../rollout/config.ts";
 import { respawnWithFetchCap, watchParent } from "../rollout/respawn.ts";
-import { targetsFromConfig, type RunTargets } from "../rollout/targets.ts";
-import { OtlpMetrics } from "../rollout/otlp.ts";
-import { setupExporters } from "../export/index.ts";
-import { promptTransform } from "../dataset/prompt.ts";
+import { driverOptionsFromEnv, E_STOPPED, runEval, splitInput, type RunEvalOptions } from "../rollout/run-eval.ts";
+import { checkInput } from "../rollout/materialize.ts";
 import { defineGymCommand, type GymArgDef, type ParsedFlags } from "./_command.ts";
 import { flagsToOverrides, policyFlags, policyOverrides, selectorArgs, selectorFlags, type FlagOverride } from "./_flags.ts";
 import { existsSync, mkdirSync } from "node:fs";
+import { join } from "node:path";
 import { preparedRoot } from "../assets/embedded.ts";
-import { searchRoots } from "../config/roots.ts";
 import { keysOf } from "../dataset/upload-keys.ts";
 import { checkBenchmarkRunnable, ensurePrepared } from "../benchmarks/run-check.ts";
 import type { BenchmarkDataset } from "../benchmarks/dataset-block.ts";
-import { join } from "node:path";
-import { ConfigError, RuntimeError } from "../errors.ts";
-import { collate } from "../dataset/collate.ts";
-import { checkInput } from "../rollout/materialize.ts";
-import { outputStem, rolloutPaths } from "../rollout/paths.ts";
-import { claimOutput } from "../rollout/output-lock.ts";
-import { Supervisor } from "../runtime/process/supervisor.ts";
+import { ConfigError, GymError } from "../errors.ts";
 import { isBuiltin } from "../components/registry.ts";
 import { checkBuiltinConfigs } from "../components/preflight.ts";
-import type { ResolvedConfig } from "../config/types.ts";
-import type { GymEnv } from "../env.ts";
 
 const args: Record<string, GymArgDef> = {
   ...selectorFlags,
@@ -79,89 +66,12 @@ function stoppedCode(code: number, signal: string | undefined): number {
   return code === 130 && signal === "SIGTERM" ? 143 : code;
 }
 
-/** OTLP metrics when observability or submit's gym telemetry is on and an endpoint is configured. */
-function otlpFor(observability: boolean, env: GymEnv): OtlpMetrics | undefined {
-  if (!(observability || env.otelEnabled) || !env.otlpMetricsEndpoint) return undefined;
-  return new OtlpMetrics(env.otlpMetricsEndpoint, env.otelRunId ? { "nemo.gym.run.id": env.otelRunId } : {}, env.otelMetricExportIntervalMs, otlpProtocol(env.otlpMetricsProtocol));
-}
-
-/** `NEMO_GYM_MAX_ROLLOUT_ATTEMPTS` (positive int; anything else warns and falls back to 3, runtime §11.1). */
-function maxAttempts(env: GymEnv): number {
-  const n = env.maxRolloutAttempts;
-  if (n === undefined) return 3;
-  if (n < 1) {
-    log.warn(`NEMO_GYM_MAX_ROLLOUT_ATTEMPTS=${n} is not a positive integer; using 3`);
-    return 3;
-  }
-  return n;
-}
-
-/** Serve mode: prepare the split (collate), start the servers, collect, shut down (cli-config §2.4). */
-async function serveAndCollect(resolved: ResolvedConfig, view: Record<string, unknown>, env: GymEnv): Promise<number> {
-  const dict = resolved.dict;
-  const split = view.split;
-  // `example` is a gym extension: every resources server ships a 5-row example dataset, so a
-  // newcomer can run a real rollout on a built-in environment with no data of their own.
-  if (split !== "train" && split !== "validation" && split !== "benchmark" && split !== "example") {
-    throw new ConfigError(`split must be one of train, validation, benchmark, example in serve mode, got ${JSON.stringify(split ?? null)}`, {
-      key: "split",
-      hint: "pass --split benchmark (or --split example for the built-in example rows; or --no-serve with -i to collect against running servers)",
-    });
-  }
-  const output = view.output_jsonl_fpath;
-  if (typeof output !== "string" || output === "") throw new ConfigError("output_jsonl_fpath is required", { key: "output_jsonl_fpath", hint: "pass -o/--output PATH" });
-  const outputDir = join(outputStem(output), "preprocessed_datasets");
-  const input = join(outputDir, `${split}.jsonl`);
-  // Validate the keys and settle the fetch cap (D16) before any work, so a re-spawned copy does it once.
-  const cfg = rolloutConfigFrom({ ...view, input_jsonl_fpath: input });
-  const inFlight = maxInFlight(cfg);
-  const cap = neededMaxHttpRequests(inFlight, env.bunMaxHttpRequests);
-  if (cap !== undefined && !env.driverRespawned) return respawnWithFetchCap(cap);
-  // D38: the output is ours (or the run fails at once) before data preparation and server start.
-  const release = claimOutput(cfg, rolloutPaths(cfg.output));
-  try {
-    return await prepareAndCollect(resolved, cfg, env, split, outputDir, input);
-  } finally {
-    release();
-  }
-}
-
-async function prepareAndCollect(resolved: ResolvedConfig, cfg: ReturnType<typeof rolloutConfigFrom>, env: GymEnv, split: string, outputDir: string, input: string): Promise<number> {
-  const config = configAccess(resolved);
-  const reuse = config.read("reuse_existing_data_preparation") === true;
-  if (reuse && existsSync(input)) log.info(`reuse_existing_data_preparation: using ${input}`);
-  else {
-    const dataSource = config.read("data_source") ?? "huggingface";
-    const overwrite = config.read("overwrite_metrics_conflicts") === true;
-    const final = await collate(resolved, {
-      mode: "train_preparation",
-      outputDir,
-      shouldDownload: true,
-      overwriteConflicts: overwrite,
-      dataSource: dataSource === "gitlab" ? "gitlab" : "huggingface",
-      // Example rows are read in place (often from the embedded root): no sidecars beside them.
-      ...(split === "example" ? { types: ["example"], sidecars: false } : {}),
-    });
-    if (!final[split]) {
-      throw new ConfigError(`no ${split} dataset in the config: nothing to collect`, { hint: `add a dataset of type ${split} to an agent, or pick another --split` });
-    }
-  }
-  await import("../components/index.ts");
-  return collect(cfg, resolved, env, async () => targetsFromConfig(resolved.dict), new Supervisor({ resolved, isBuiltin, checkConfigs: checkBuiltinConfigs, headPortFallback: true }));
-}
-
 /**
- * Run the driver with signal handling, the parent-death watch and the exporters. In serve mode the
- * supervisor starts inside the same guard, so a Ctrl+C during start-up still shuts everything down.
+ * Run the use case under SIGINT/SIGTERM (stop preparation and admission, shut down) and the
+ * parent-death watch (D16). In serve mode the servers start inside the same guard, so a Ctrl+C
+ * during start-up still shuts everything down.
  */
-async function collect(
-  cfg: ReturnType<typeof rolloutConfigFrom>,
-  resolved: ResolvedConfig,
-  env: GymEnv,
-  targets: () => Promise<RunTargets>,
-  supervisor?: Supervisor,
-): Promise<number> {
-  const dict = resolved.dict;
+async function underSignals(opts: Omit<RunEvalOptions, "stop" | "driver" | "trackers">, env: GymEnv): Promise<number> {
   const stop = new AbortController();
   let signal: string | undefined;
   const onSignal = (sig: string) => {
@@ -171,44 +81,25 @@ async function collect(
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
   const unwatch = watchParent(() => process.exit(137));
-  let serverDied: RuntimeError | undefined;
-  const exporters = await setupExporters(configAccess(resolved));
   try {
-    if (supervisor) {
-      await supervisor.start();
-      // A server that dies mid-run stops admission instead of leaving rollouts to time out one by one.
-      void supervisor.waitForFailure().then((e) => {
-        serverDied = e;
-        log.error(e.message);
-        stop.abort();
-      });
-    }
-    const summary = await runRollouts(cfg, {
-      targets: await targets(),
-      maxAttempts: maxAttempts(env),
-      jobEndTime: env.jobEndTime,
-      tty: process.stderr.isTTY === true && !env.testing,
-      stop: stop.signal,
-      transform: cfg.promptConfig ? await promptTransform(cfg.promptConfig, resolved.roots) : undefined,
-      onResult: cfg.uploadRollouts ? (r) => exporters.spoolRollout(r) : undefined,
-      onAggregated: (_entries, flat) => exporters.logMetrics(flat),
-      otlp: otlpFor(cfg.observability, env),
-      keepResults: false,
-    });
-    // D31: a crashed server is a runtime failure (exit 1) naming it, not the 130 of a Ctrl+C.
-    if (serverDied && signal === undefined) {
-      throw new RuntimeError(`a server stopped during the run: ${serverDied.message.split("\n")[0]}`, {
-        hint: `${serverDied.hint ?? "see the server log"}; ${summary.done}/${summary.total} rollouts are done: rerun with --resume to finish the rest`,
-      });
-    }
+    const driver = await driverOptionsFromEnv(opts.cfg, opts.resolved, env, process.stderr.isTTY === true && !env.testing);
+    const summary = await runEval({ ...opts, driver, trackers: true, stop: stop.signal });
     return stoppedCode(summary.exitCode, signal);
+  } catch (e) {
+    if (!(e instanceof GymError) || e.code !== E_STOPPED) throw e;
+    process.stderr.write(`${e.message}.\n`);
+    return stoppedCode(130, signal);
   } finally {
     unwatch();
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
-    await exporters.finish();
-    if (supervisor) await supervisor.shutdown();
   }
+}
+
+/** D16: re-run this command with a raised fetch cap when the run needs it; the copy's exit code, or undefined to go on here. */
+async function respawnIfNeeded(cfg: RolloutConfig, env: GymEnv): Promise<number | undefined> {
+  const cap = neededMaxHttpRequests(maxInFlight(cfg), env.bunMaxHttpRequests);
+  return cap !== undefined && !env.driverRespawned ? respawnWithFetchCap(cap) : undefined;
 }
 
 /**
@@ -247,12 +138,20 @@ export default defineGymCommand({
     const noServe = flags["no-serve"] === true;
     const bench = !noServe && typeof flags.benchmark === "string" && flags.benchmark !== "" ? await benchmarkDefaults(flags.benchmark, flags, overrides) : undefined;
     const resolved = await resolveGlobalConfig({ selectors: selectorArgs(flags), overrides, noModel: false });
-    const dict = resolved.dict;
     const env = readEnv();
     if (bench) await ensurePrepared(bench, resolved.roots, keysOf(resolved), preparedRoot());
     const view = rolloutView(configAccess(resolved));
 
-    if (!noServe) return serveAndCollect(resolved, view, env);
+    if (!noServe) {
+      const { input, ...prepare } = splitInput(view.split, view.output_jsonl_fpath);
+      // Validate the keys and settle the fetch cap (D16) before any work, so a re-spawned copy does it once.
+      const cfg = rolloutConfigFrom({ ...view, input_jsonl_fpath: input });
+      const respawned = await respawnIfNeeded(cfg, env);
+      if (respawned !== undefined) return respawned;
+      await import("../components/index.ts");
+      const serve = { isBuiltin, checkConfigs: checkBuiltinConfigs, supervisor: { headPortFallback: true } };
+      return underSignals({ resolved, cfg, prepare, serve }, env);
+    }
 
     const cfg = rolloutConfigFrom(view);
     // Input paths resolve through the search roots, then the cwd, then the install root (§11.1).
@@ -266,15 +165,8 @@ export default defineGymCommand({
       });
     }
     checkInput(cfg);
-    const inFlight = maxInFlight(cfg);
-    const cap = neededMaxHttpRequests(inFlight, env.bunMaxHttpRequests);
-    if (cap !== undefined && !env.driverRespawned) return respawnWithFetchCap(cap);
-
-    const release = claimOutput(cfg, rolloutPaths(cfg.output));
-    try {
-      return await collect(cfg, resolved, env, async () => targetsFromConfig((await setupServerClient(dict)).config));
-    } finally {
-      release();
-    }
+    const respawned = await respawnIfNeeded(cfg, env);
+    if (respawned !== undefined) return respawned;
+    return underSignals({ resolved, cfg }, env);
   },
 });

@@ -7,6 +7,7 @@ import { ConfigError, RuntimeError } from "../errors.ts";
 import { log } from "../log.ts";
 import { HubHttp, HubHttpError } from "./hf-http.ts";
 import type { Keys } from "./upload-keys.ts";
+import { isHttpUrl } from "../util/http-url.ts";
 
 const API = "/api/2.0/mlflow";
 
@@ -20,9 +21,7 @@ export function mlflowHttp(keys: Keys): HubHttp {
       { key: uri ? "mlflow_tracking_token" : "mlflow_tracking_uri", hint: "the tracking URI looks like https://<gitlab>/api/v4/projects/<project id>/ml/mlflow" },
     );
   }
-  try {
-    if (!/^https?:$/.test(new URL(uri).protocol)) throw new Error("not http(s)");
-  } catch {
+  if (!isHttpUrl(uri)) {
     throw new ConfigError(`mlflow_tracking_uri must be an http(s) URL, got '${uri}'`, { key: "mlflow_tracking_uri", location: keys.where("mlflow_tracking_uri") });
   }
   return new HubHttp(uri.replace(/\/+$/, ""), token, "GitLab", keys);

@@ -13,6 +13,7 @@ import { commitFile, type CommitResult } from "./hf-commit.ts";
 import { HubHttp, HubHttpError } from "./hf-http.ts";
 import { hfCollectionSlug, hfRepoId, resourcesServerInfo } from "./hf-naming.ts";
 import type { Keys } from "./upload-keys.ts";
+import { isHttpUrl } from "../util/http-url.ts";
 
 /** Default `hf_dataset_prefix`. */
 export const DEFAULT_HF_PREFIX = "Nemotron-RL";
@@ -39,10 +40,7 @@ export interface HfUploadSpec {
 /** The Hub base URL: `hf_endpoint`, else `HF_ENDPOINT`, else huggingface.co. */
 export function hfEndpoint(keys: Keys, envEndpoint: string | undefined): string {
   const raw = keys.str("hf_endpoint") ?? envEndpoint ?? DEFAULT_HF_ENDPOINT;
-  try {
-    const u = new URL(raw);
-    if (u.protocol !== "http:" && u.protocol !== "https:") throw new Error("not http(s)");
-  } catch {
+  if (!isHttpUrl(raw)) {
     throw new ConfigError(`hf_endpoint must be an http(s) URL, got '${raw}'`, { key: "hf_endpoint", location: keys.where("hf_endpoint") });
   }
   return raw.replace(/\/+$/, "");

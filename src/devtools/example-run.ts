@@ -11,12 +11,10 @@ import { join } from "node:path";
 import { configAccess } from "../config/access.ts";
 import { resolveGlobalConfig } from "../config/resolve.ts";
 import type { ServerType } from "../config/types.ts";
-import { collate } from "../dataset/collate.ts";
+import { ConfigError } from "../errors.ts";
 import { rolloutConfigFrom, rolloutView } from "../rollout/config.ts";
-import { runRollouts } from "../rollout/driver.ts";
 import { rolloutPaths } from "../rollout/paths.ts";
-import { targetsFromConfig } from "../rollout/targets.ts";
-import { Supervisor } from "../runtime/process/supervisor.ts";
+import { E_NO_SPLIT_DATASET, prepareSplit, runEval } from "../rollout/run-eval.ts";
 import { fail, pass, skip, type Check } from "./check.ts";
 
 /** Inputs of one end-to-end example run. */
@@ -139,7 +137,6 @@ function firstFailure(path: string): string {
 export async function exampleRun(opts: ExampleRunOptions): Promise<Check> {
   const CHECK = opts.replay ? "replay" : "example run";
   const work = mkdtempSync(join(tmpdir(), `gym-env-test-${opts.name.replaceAll("/", "_")}-`));
-  let supervisor: Supervisor | undefined;
   const stop = new AbortController();
   const timer = setTimeout(() => stop.abort(), opts.deadlineMs);
   let keep = false;
@@ -174,28 +171,22 @@ export async function exampleRun(opts: ExampleRunOptions): Promise<Check> {
     // answers or replays the judge calls; the judge's own instance is dropped when nothing else uses it.
     const redirect = opts.overrides.some((o) => o.includes("judge_model_server")) ? [] : offlineJudgeOverrides(resolved.dict, impl);
     if (redirect.length > 0) resolved = await resolve([...judgeOverrides, ...redirect]);
-    const collated = await collate(resolved, {
-      mode: "train_preparation",
-      outputDir: join(work, "collated"),
-      shouldDownload: false,
-      overwriteConflicts: false,
-      dataSource: "huggingface",
-      types: ["example"],
-      sidecars: false,
-    });
-    if (!collated.example) {
+    let example: string;
+    try {
+      example = await prepareSplit(resolved, { split: "example", outputDir: join(work, "collated"), download: false });
+    } catch (e) {
+      if (!(e instanceof ConfigError && e.code === E_NO_SPLIT_DATASET)) throw e;
       return fail(CHECK, `no agent in configs/${opts.name}.yaml has a dataset of type example`, `add one to the agent that drives ${opts.name} (see \`gym env init --resources-server NAME\`)`);
     }
-    const dict = resolved.dict;
     // Replay only the example rows that have a recording (upstream's example_rollouts.jsonl does not
     // always cover every example row, e.g. iheval's multi-turn row).
-    let inputPath = collated.example;
+    let inputPath = example;
     let uncovered = 0;
     if (opts.replay) {
       const recordedInputs = new Set(
         readFileSync(opts.replay, "utf8").split("\n").filter((l) => l.trim() !== "").map((l) => inputKey(JSON.parse(l) as Record<string, unknown>)),
       );
-      const rows = readFileSync(collated.example, "utf8").split("\n").filter((l) => l.trim() !== "");
+      const rows = readFileSync(example, "utf8").split("\n").filter((l) => l.trim() !== "");
       const kept = rows.filter((l) => recordedInputs.has(inputKey(JSON.parse(l) as Record<string, unknown>)));
       uncovered = rows.length - kept.length;
       // Recordings made from other prompts (upstream re-made math_advanced_calculations' examples after recording).
@@ -214,12 +205,19 @@ export async function exampleRun(opts: ExampleRunOptions): Promise<Check> {
       resume_from_cache: false,
     });
     const lines: string[] = [];
-    supervisor = new Supervisor({ resolved, isBuiltin: opts.isBuiltin, out: (l) => lines.push(l), echoServerOutput: false, logDir: join(work, "logs") });
-    await Promise.race([
-      supervisor.start(),
-      new Promise((_, reject) => stop.signal.addEventListener("abort", () => reject(new Error(`the servers did not come up within ${opts.deadlineMs / 1000} s`)), { once: true })),
-    ]);
-    const summary = await runRollouts(cfg, { targets: targetsFromConfig(dict), maxAttempts: 1, tty: false, stop: stop.signal, keepResults: true });
+    const logDir = join(work, "logs");
+    const summary = await runEval({
+      resolved,
+      cfg,
+      serve: {
+        isBuiltin: opts.isBuiltin,
+        supervisor: { out: (l) => lines.push(l), echoServerOutput: false, logDir },
+        startAbortMessage: `the servers did not come up within ${opts.deadlineMs / 1000} s`,
+        quietShutdown: true,
+      },
+      driver: { maxAttempts: 1, tty: false, keepResults: true },
+      stop: stop.signal,
+    });
     if (stop.signal.aborted) return fail(CHECK, `timed out after ${opts.deadlineMs / 1000} s (${summary.done}/${summary.total} rollouts done)`, "look for a tool or verify call that hangs");
     const bad = summary.results.filter((r) => typeof r.reward !== "number" || !Number.isFinite(r.reward));
     if (summary.failed > 0 || summary.done !== summary.total || bad.length > 0) {
@@ -227,7 +225,7 @@ export async function exampleRun(opts: ExampleRunOptions): Promise<Check> {
       return fail(
         CHECK,
         `${summary.done}/${summary.total} example rows verified, ${summary.failed} failed${bad.length ? `, ${bad.length} without a numeric reward` : ""}${firstFailure(summary.paths.failures)}`,
-        `server logs: ${supervisor.logDir}; reproduce with \`gym eval run --resources-server ${opts.name} --model-type scripted_model --split example -o results/${opts.name}.jsonl\``,
+        `server logs: ${logDir}; reproduce with \`gym eval run --resources-server ${opts.name} --model-type scripted_model --split example -o results/${opts.name}.jsonl\``,
       );
     }
     const mean = summary.results.reduce((a, r) => a + Number(r.reward), 0) / Math.max(1, summary.results.length);
@@ -248,7 +246,6 @@ export async function exampleRun(opts: ExampleRunOptions): Promise<Check> {
     return fail(CHECK, `${message(err)}${failures}`, `reproduce with \`gym eval run --resources-server ${opts.name} --model-type scripted_model --split example -o results/${opts.name}.jsonl\``);
   } finally {
     clearTimeout(timer);
-    await supervisor?.shutdown({ quiet: true }).catch(() => {});
     // A failed run keeps its server logs for the user (the hint names them).
     if (!keep) rmSync(work, { recursive: true, force: true });
   }

@@ -2,6 +2,7 @@
  * The contract of one experiment-tracking backend, and the helpers both backends share:
  * rollout sanitising (components §5), config flattening, and a deadline on every call.
  */
+import { RuntimeError } from "../errors.ts";
 import { HttpClient } from "../runtime/http/http-client.ts";
 
 /** An open tracking run. Every method may throw; the caller turns errors into warnings. */
@@ -63,12 +64,18 @@ export interface TrackerCall {
   okStatuses?: number[];
 }
 
-/** A tracker call with the D15 deadline and retries; throws on non-2xx with the status and the start of the body. */
+/** Error code of a tracker (W&B, MLflow) that answered a call with an error status. */
+export const E_TRACKER = "E_TRACKER";
+
+/** A tracker call with the D15 deadline and retries; a non-2xx is a RuntimeError (E_TRACKER) with the status and the start of the body. */
 export async function call(url: string, init: TrackerCall = {}): Promise<Response> {
   const res = await trackerClient.request(url, { method: init.method ?? "GET", headers: init.headers, body: init.body, kind: "other" });
   if (!res.ok && !(init.okStatuses ?? []).includes(res.status)) {
     const text = await res.text().catch(() => "");
-    throw new Error(`${init.method ?? "GET"} ${url} → ${res.status} ${text.slice(0, 300)}`);
+    throw new RuntimeError(`${init.method ?? "GET"} ${url} → ${res.status} ${text.slice(0, 300)}`, {
+      code: E_TRACKER,
+      hint: res.status === 401 || res.status === 403 ? "check the tracker's API key / token (wandb_api_key, mlflow_tracking_token)" : "check the tracker's URL (wandb_base_url, mlflow_tracking_uri) and that the service is up",
+    });
   }
   return res;
 }

@@ -7,7 +7,7 @@ import { dirname } from "node:path";
 import { RuntimeError } from "../errors.ts";
 import { aggregate, groupRollouts, type AggregateEntry } from "./aggregate.ts";
 import type { RolloutConfig } from "./config.ts";
-import type { RunSummary } from "./driver.ts";
+import type { RunSummary } from "./summary.ts";
 import type { RolloutPaths } from "./paths.ts";
 import type { LatencySample, Progress } from "./progress.ts";
 import type { RunTargets } from "./targets.ts";

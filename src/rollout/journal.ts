@@ -4,6 +4,7 @@
  * gates every (task, rollout) pair that succeeded, failed terminally or used up its attempts.
  */
 import { existsSync } from "node:fs";
+import { ConfigError, type SourceLocation } from "../errors.ts";
 import { repairTornTail } from "./jsonl.ts";
 import { readLines } from "../util/jsonl.ts";
 import type { RolloutPaths } from "./paths.ts";
@@ -11,10 +12,18 @@ import type { RolloutPaths } from "./paths.ts";
 /** Rollout indices per task are below this; keys pack (task, rollout) into one number. */
 const ROLLOUT_SPAN = 1 << 20;
 
-/** Pack a (task, rollout) pair into one map key. */
-export function pairKey(task: number, rollout: number): number {
+/**
+ * Pack a (task, rollout) pair into one map key. The indices come from files (a resumed journal,
+ * `gym eval reverify --rollouts/--inputs`, `gym eval profile`): a bad one is a ConfigError naming
+ * `where` (file:line) when the caller knows it.
+ */
+export function pairKey(task: number, rollout: number, where?: SourceLocation): number {
   if (!Number.isInteger(task) || !Number.isInteger(rollout) || task < 0 || rollout < 0 || rollout >= ROLLOUT_SPAN) {
-    throw new Error(`invalid (task, rollout) pair (${task}, ${rollout}): indices must be integers, rollout < ${ROLLOUT_SPAN}`);
+    throw new ConfigError(`invalid (task, rollout) pair (${task}, ${rollout}): _ng_task_index and _ng_rollout_index must be non-negative integers, rollout < ${ROLLOUT_SPAN}`, {
+      location: where,
+      code: "E_BAD_PAIR",
+      hint: "the record was not written by gym or was edited by hand: fix or remove its _ng_task_index/_ng_rollout_index",
+    });
   }
   return task * ROLLOUT_SPAN + rollout;
 }

@@ -88,15 +88,16 @@ export async function materialize(cfg: RolloutConfig, dest: string, opts: Materi
   rmSync(tmp, { force: true });
   const out = new BufferedJsonlWriter(tmp);
 
+  const malformed = (lineNo: number, why: string) => new ConfigError(`Malformed JSON in '${cfg.input}' at line ${lineNo}: ${why}`, { location: { file: cfg.input, line: lineNo } });
   const parse = (text: string, lineNo: number, hasNewline: boolean): ParsedInput | undefined => {
-    let row: Row;
+    let v: unknown;
     try {
-      const v = JSON.parse(text);
-      if (!v || typeof v !== "object" || Array.isArray(v)) throw new Error("not a JSON object");
-      row = v as Row;
+      v = JSON.parse(text);
     } catch (e) {
-      throw new ConfigError(`Malformed JSON in '${cfg.input}' at line ${lineNo}: ${(e as Error).message}`, { location: { file: cfg.input, line: lineNo } });
+      throw malformed(lineNo, (e as Error).message);
     }
+    if (!v || typeof v !== "object" || Array.isArray(v)) throw malformed(lineNo, "not a JSON object");
+    let row = v as Row;
     if (opts.transform) row = opts.transform(row, lineNo);
     const ref = row.agent_ref as { name?: unknown } | undefined;
     const own = ref && typeof ref.name === "string" ? ref.name : undefined;

@@ -27,19 +27,19 @@ function push<K, V>(m: Map<K, V[]>, k: K, v: V): void {
 /** Build the reward profile; missing rollouts are an error unless `allowPartial`. */
 export async function rewardProfile(materializedPath: string, rolloutsPath: string, allowPartial = false): Promise<ProfileResult> {
   const results = new Map<number, Record<string, unknown>>();
-  for await (const { value } of readJsonl(rolloutsPath)) {
-    results.set(pairKey(Number(value._ng_task_index ?? 0), Number(value._ng_rollout_index ?? 0)), value);
+  for await (const { value, lineNo } of readJsonl(rolloutsPath)) {
+    results.set(pairKey(Number(value._ng_task_index ?? 0), Number(value._ng_rollout_index ?? 0), { file: rolloutsPath, line: lineNo }), value);
   }
   const firstRow = new Map<number, Record<string, unknown>>();
   const byAgent = new Map<string, Record<string, unknown>[]>();
   const byTask = new Map<number, Record<string, unknown>[]>();
   let missing = 0;
   let expected = 0;
-  for await (const { value: row } of readJsonl(materializedPath)) {
+  for await (const { value: row, lineNo } of readJsonl(materializedPath)) {
     expected++;
     const t = Number(row._ng_task_index ?? 0);
     const r = Number(row._ng_rollout_index ?? 0);
-    const result = results.get(pairKey(t, r));
+    const result = results.get(pairKey(t, r, { file: materializedPath, line: lineNo }));
     if (!result) {
       missing++;
       continue;

@@ -62,11 +62,11 @@ export async function reverify(opts: ReverifyOptions, rsFor: ResourcesUrlFor): P
     if (opts.mode === "fresh") for (const f of [paths.output, paths.failures, paths.aggregate]) rmSync(f, { force: true });
     else {
       repairTornTail(opts.output);
-      if (opts.mode === "resume") for await (const { value } of readJsonl(opts.output)) done.add(pairKey(Number(value._ng_task_index ?? 0), Number(value._ng_rollout_index ?? 0)));
+      if (opts.mode === "resume") for await (const { value, lineNo } of readJsonl(opts.output)) done.add(pairKey(Number(value._ng_task_index ?? 0), Number(value._ng_rollout_index ?? 0), { file: opts.output, line: lineNo }));
     }
   }
   const inputs = new Map<number, Row>();
-  if (opts.inputs) for await (const { value } of readJsonl(opts.inputs)) inputs.set(pairKey(Number(value._ng_task_index ?? 0), Number(value._ng_rollout_index ?? 0)), value);
+  if (opts.inputs) for await (const { value, lineNo } of readJsonl(opts.inputs)) inputs.set(pairKey(Number(value._ng_task_index ?? 0), Number(value._ng_rollout_index ?? 0), { file: opts.inputs, line: lineNo }), value);
 
   const modes = new Map<string, Promise<string>>();
   const modeOf = (base: string) => {
@@ -86,10 +86,10 @@ export async function reverify(opts: ReverifyOptions, rsFor: ResourcesUrlFor): P
   const running = new Set<Promise<void>>();
   let n = 0;
   try {
-    for await (const { value: rollout } of readJsonl(opts.rollouts)) {
+    for await (const { value: rollout, lineNo } of readJsonl(opts.rollouts)) {
       if (opts.limit !== undefined && n >= opts.limit) break;
       n++;
-      const key = pairKey(Number(rollout._ng_task_index ?? 0), Number(rollout._ng_rollout_index ?? 0));
+      const key = pairKey(Number(rollout._ng_task_index ?? 0), Number(rollout._ng_rollout_index ?? 0), { file: opts.rollouts, line: lineNo });
       if (done.has(key)) {
         summary.skipped++;
         continue;

@@ -3,19 +3,13 @@
  * rewritten into pydantic's `{type, loc: ["body", …], msg, input}` items so clients that parse
  * upstream's error bodies keep working.
  */
-import type { TSchema } from "typebox";
-import { Compile } from "typebox/compile";
+import type { Static, TSchema } from "typebox";
+import { Compile, type Validator } from "typebox/compile";
+import type { TLocalizedValidationError } from "typebox/error";
 import { RequestValidationError, type ValidationDetail } from "../runtime/http/http-types.ts";
 
 /** Pydantic's documentation base for the `url` member some upstream routes emit. */
 const PYDANTIC_ERRORS_URL = "https://errors.pydantic.dev/2.11/v/";
-
-interface TbError {
-  keyword: string;
-  instancePath: string;
-  params: Record<string, unknown>;
-  message: string;
-}
 
 /** Options of one validation call. */
 export interface ValidateOptions {
@@ -66,7 +60,7 @@ function pyRepr(v: unknown): string {
   return typeof v === "string" ? `'${v}'` : JSON.stringify(v);
 }
 
-function toDetail(e: TbError, body: unknown): ValidationDetail | undefined {
+function toDetail(e: TLocalizedValidationError, body: unknown): ValidationDetail | undefined {
   const loc = pointerToLoc(e.instancePath);
   const input = valueAt(body, loc);
   switch (e.keyword) {
@@ -77,7 +71,7 @@ function toDetail(e: TbError, body: unknown): ValidationDetail | undefined {
     case "oneOf":
       return undefined; // summaries of errors reported individually
     case "required": {
-      const props = (e.params.requiredProperties as string[] | undefined) ?? [];
+      const props = e.params.requiredProperties;
       // One detail per missing property, as pydantic does; the first is returned, the rest added by the caller.
       return { type: "missing", loc: ["body", ...loc, props[0] ?? ""], msg: "Field required", input, ctx: props.length > 1 ? { more: props.slice(1) } : undefined } as ValidationDetail;
     }
@@ -88,7 +82,7 @@ function toDetail(e: TbError, body: unknown): ValidationDetail | undefined {
     case "const":
       return { type: "literal_error", loc: ["body", ...loc], msg: `Input should be ${pyRepr(e.params.allowedValue)}`, input, ctx: { expected: pyRepr(e.params.allowedValue) } };
     case "enum": {
-      const vals = ((e.params.allowedValues as unknown[]) ?? []).map(pyRepr);
+      const vals = e.params.allowedValues.map(pyRepr);
       const expected = vals.length > 1 ? `${vals.slice(0, -1).join(", ")} or ${vals[vals.length - 1]}` : (vals[0] ?? "");
       return { type: "literal_error", loc: ["body", ...loc], msg: `Input should be ${expected}`, input, ctx: { expected } };
     }
@@ -111,45 +105,59 @@ export interface BodyValidator<T> {
   details(body: unknown): ValidationDetail[];
 }
 
-/** Compile a TypeBox schema into a validator that raises upstream-shaped 422s. */
-export function bodyValidator<T>(schema: TSchema, opts: ValidateOptions = {}): BodyValidator<T> {
+/**
+ * Compile a TypeBox schema into a validator that raises upstream-shaped 422s; `parse` returns the
+ * body as `Static<S>` (the compiled Check is a type guard, so no cast stands between them).
+ */
+export function bodyValidator<S extends TSchema>(schema: S, opts?: ValidateOptions): BodyValidator<Static<S>>;
+/**
+ * The same validator read through a view `T` the caller names (the servers' call sites name `Obj`
+ * or the schema's own Static type; a call without a type argument gets `Static<S>`).
+ */
+export function bodyValidator<T>(schema: TSchema, opts?: ValidateOptions): BodyValidator<T>;
+export function bodyValidator<S extends TSchema>(schema: S, opts: ValidateOptions = {}): BodyValidator<Static<S>> {
   // Compiled on first use: a server registers validators for every route it might serve (e.g. the
   // Anthropic `/v1/messages` one), and compiling them all at start costs every process time and memory.
-  let compiledOnce: ReturnType<typeof Compile> | undefined;
+  let compiledOnce: Validator<{}, S> | undefined;
+  const compiled = () => (compiledOnce ??= Compile<S>(schema));
   const details = (body: unknown): ValidationDetail[] => {
     if (body === undefined) return [{ type: "missing", loc: ["body"], msg: "Field required", input: null }];
-    const compiled = (compiledOnce ??= Compile(schema));
-    if (compiled.Check(body)) return [];
-    const isObjectSchema = (schema as { type?: unknown }).type === "object";
-    if (isObjectSchema && (body === null || typeof body !== "object" || Array.isArray(body))) {
-      return [{ type: "model_attributes_type", loc: ["body"], msg: "Input should be a valid dictionary or object to extract fields from", input: body }];
-    }
-    const out: ValidationDetail[] = [];
-    const seen = new Set<string>();
-    for (const raw of compiled.Errors(body) as Iterable<TbError>) {
-      const d = toDetail(raw, body);
-      if (!d) continue;
-      const extra = (d.ctx as { more?: string[] } | undefined)?.more;
-      const all: ValidationDetail[] = [extra ? { ...d, ctx: undefined } : d];
-      if (extra) for (const p of extra) all.push({ ...d, loc: [...d.loc.slice(0, -1), p], ctx: undefined });
-      for (const one of all) {
-        if (one.ctx === undefined) delete one.ctx;
-        const key = `${one.type}|${JSON.stringify(one.loc)}`;
-        if (seen.has(key)) continue;
-        seen.add(key);
-        if (opts.withUrl) (one as ValidationDetail & { url?: string }).url = PYDANTIC_ERRORS_URL + one.type;
-        out.push(one);
-      }
-    }
-    if (out.length === 0) out.push({ type: "value_error", loc: ["body"], msg: "Input is not valid", input: body });
-    return out;
+    if (compiled().Check(body)) return [];
+    return failureDetails(schema, compiled().Errors(body), body, opts);
   };
   return {
     details,
-    parse(body: unknown): T {
-      const d = details(body);
-      if (d.length > 0) throw new RequestValidationError(d);
-      return body as T;
+    parse(body: unknown): Static<S> {
+      if (body === undefined) throw new RequestValidationError(details(body));
+      if (compiled().Check(body)) return body;
+      throw new RequestValidationError(details(body));
     },
   };
+}
+
+/** The FastAPI-shaped details of a body the schema refused. */
+function failureDetails(schema: TSchema, errors: TLocalizedValidationError[], body: unknown, opts: ValidateOptions): ValidationDetail[] {
+  const isObjectSchema = (schema as { type?: unknown }).type === "object";
+  if (isObjectSchema && (body === null || typeof body !== "object" || Array.isArray(body))) {
+    return [{ type: "model_attributes_type", loc: ["body"], msg: "Input should be a valid dictionary or object to extract fields from", input: body }];
+  }
+  const out: ValidationDetail[] = [];
+  const seen = new Set<string>();
+  for (const raw of errors) {
+    const d = toDetail(raw, body);
+    if (!d) continue;
+    const extra = (d.ctx as { more?: string[] } | undefined)?.more;
+    const all: ValidationDetail[] = [extra ? { ...d, ctx: undefined } : d];
+    if (extra) for (const p of extra) all.push({ ...d, loc: [...d.loc.slice(0, -1), p], ctx: undefined });
+    for (const one of all) {
+      if (one.ctx === undefined) delete one.ctx;
+      const key = `${one.type}|${JSON.stringify(one.loc)}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      if (opts.withUrl) (one as ValidationDetail & { url?: string }).url = PYDANTIC_ERRORS_URL + one.type;
+      out.push(one);
+    }
+  }
+  if (out.length === 0) out.push({ type: "value_error", loc: ["body"], msg: "Input is not valid", input: body });
+  return out;
 }

@@ -2,6 +2,7 @@
  * Reading JSONL: a lazy line reader (memory stays flat on million-row files) and a reader of
  * JSON objects that names the file and line of a bad one. Shared by datasets, rollouts and exports.
  */
+import { EXIT_USAGE, GymError } from "../errors.ts";
 
 /** One line of a file: its text without the newline, and whether a newline ended it. */
 export interface RawLine {
@@ -47,9 +48,13 @@ export async function* readJsonl(path: string): AsyncGenerator<{ value: Record<s
 }
 
 /** A JSONL line that is not a JSON object. */
-export class JsonlLineError extends Error {
+export class JsonlLineError extends GymError {
   constructor(readonly path: string, readonly lineNo: number, readonly detail: string) {
-    super(`Malformed JSON in '${path}' at line ${lineNo}: ${detail}`);
+    super(`Malformed JSON in '${path}' at line ${lineNo}: ${detail}`, {
+      code: "E_BAD_JSONL",
+      exitCode: EXIT_USAGE,
+      hint: "every line of a JSONL file must be one JSON object; fix or remove that line",
+    });
     this.name = "JsonlLineError";
   }
 }
