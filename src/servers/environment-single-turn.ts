@@ -11,6 +11,7 @@ import { Cleanup, EpisodeFailed, episodeHandler, type EpisodeLimits } from "./en
 import { type InnerClient, type InnerResponse } from "./inner-client.ts";
 import { NeMoGymResponse } from "./openai-schemas.ts";
 import { hex32 } from "./ids.ts";
+import { RuntimeError } from "../errors.ts";
 
 type Obj = Record<string, unknown>;
 
@@ -103,7 +104,7 @@ export function singleAgentTurnRunner(opts: SingleTurnOptions): (ctx: RequestCon
     let resourcesCookies: Record<string, string> = {};
     cleanup.add("close resources session", async () => {
       const r = await client.call(res, PATHS.closeSession, { json: { resources_session_id: rsid, episode_id }, cookies: resourcesCookies });
-      if (r.status >= 300 && r.status !== 409) throw new Error(`${res}${PATHS.closeSession} answered ${r.status}: ${r.text.slice(0, 200)}`);
+      if (r.status >= 300 && r.status !== 409) throw new RuntimeError(`${res}${PATHS.closeSession} answered ${r.status}: ${r.text.slice(0, 200)}`);
     });
     const seed = await step("seed", `resources server ${res} /seed_session`, () =>
       client.call(res, PATHS.seedSession, { json: { resources_session_id: rsid, episode_id, task_id: task.task_id, task_data: taskData }, signal: ctx.signal }),

@@ -5,6 +5,7 @@
  * injected so the runtime's client (timeouts, retry budget, pool limits, D15/D34) carries it.
  */
 import { answerCookies, answerText, type HttpAnswer, type ServerClient } from "../runtime/http/client.ts";
+import { RuntimeError } from "../errors.ts";
 
 /** One inner answer: status, raw body text and the cookies it set. */
 export interface InnerResponse {
@@ -47,7 +48,7 @@ export function innerJson(res: InnerResponse, what: string): unknown {
   try {
     return JSON.parse(res.text);
   } catch {
-    throw new Error(`${what} answered ${res.status} with a body that is not JSON: ${res.text.slice(0, 200)}`);
+    throw new RuntimeError(`${what} answered ${res.status} with a body that is not JSON: ${res.text.slice(0, 200)}`);
   }
 }
 

@@ -6,6 +6,7 @@
 import type { HttpClient } from "../../runtime/http/client.ts";
 import { InnerServerError } from "../../runtime/http/http-types.ts";
 import { Semaphore } from "../../servers/environment.ts";
+import { RuntimeError } from "../../errors.ts";
 
 /** One endpoint answer. */
 export interface EndpointAnswer {
@@ -49,7 +50,7 @@ export class Endpoint {
     try {
       return JSON.parse(a.text) as Record<string, unknown>;
     } catch {
-      throw new Error(`the endpoint ${this.baseUrl}${path} answered ${a.status} with a body that is not JSON: ${a.text.slice(0, 200)}`);
+      throw new RuntimeError(`the endpoint ${this.baseUrl}${path} answered ${a.status} with a body that is not JSON: ${a.text.slice(0, 200)}`);
     }
   }
 }

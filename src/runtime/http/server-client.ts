@@ -132,7 +132,7 @@ export function headAddress(dict: ConfigDict): { host: string; port: number } {
 /** Parse the body of `/global_config_dict_yaml`: a JSON string holding YAML (§3.1). */
 export function parseHeadConfigBody(body: string): ConfigDict {
   const yamlText = JSON.parse(body) as unknown;
-  if (typeof yamlText !== "string") throw new Error("expected a JSON string holding YAML");
+  if (typeof yamlText !== "string") throw new RuntimeError("the head server answered /global_config_dict_yaml with something that is not a JSON string holding YAML", { hint: "is the configured head_server address really a gym or NeMo Gym head server?" });
   const parsed = parseYaml(yamlText) as unknown;
   return parsed && typeof parsed === "object" ? (parsed as ConfigDict) : {};
 }
