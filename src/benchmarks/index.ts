@@ -12,3 +12,4 @@ registerBenchmark("livecodebench/v6_2408_2505", async () => (await import("./liv
 registerBenchmark("livecodebench-x", async () => (await import("./livecodebench-x.ts")).benchmark);
 registerBenchmark("human_eval", async () => (await import("./human-eval.ts")).benchmark);
 registerBenchmark("mbpp", async () => (await import("./mbpp.ts")).benchmark);
+registerBenchmark("human_eval_infilling", async () => (await import("./human-eval-infilling.ts")).benchmark);

@@ -44,3 +44,4 @@ registerBuiltin("resources_servers", "math_with_judge", async () => (await impor
 registerBuiltin("resources_servers", "math_with_autograder", async () => (await import("./resources/math-with-autograder/index.ts")).component);
 registerBuiltin("resources_servers", "polymath", async () => (await import("./resources/polymath/index.ts")).component);
 registerBuiltin("resources_servers", "evalplus", async () => (await import("./resources/evalplus.ts")).component);
+registerBuiltin("resources_servers", "code_fim", async () => (await import("./resources/code-fim.ts")).component);

@@ -23,9 +23,13 @@ const JSONL = {
   "livecodebench-x": "benchmarks/livecodebench-x/data/livecodebench-x_benchmark.jsonl",
   human_eval: "benchmarks/human_eval/data/human_eval_benchmark.jsonl",
   mbpp: "benchmarks/mbpp/data/mbpp_benchmark.jsonl",
+  human_eval_infilling: "benchmarks/human_eval_infilling/data/random_span.jsonl",
 } as const;
 /** Side files preparers leave beside the JSONL (evalplus' release and expected outputs). */
-const EXTRA = ["HumanEvalPlus-v0.1.10.jsonl", "HumanEvalPlus-v0.1.10.expected.json", "MbppPlus-v0.2.0.jsonl", "MbppPlus-v0.2.0.expected.json"].map((f) => `evalplus/${f}`);
+const EXTRA = ["HumanEvalPlus-v0.1.10.jsonl", "HumanEvalPlus-v0.1.10.expected.json", "MbppPlus-v0.2.0.jsonl", "MbppPlus-v0.2.0.expected.json"].map((f) => `evalplus/${f}`).concat(
+  ["single_line", "multi_line"].map((s) => `benchmarks/human_eval_infilling/data/${s}.jsonl`),
+  ["SingleLineInfilling", "MultiLineInfilling", "RandomSpanInfilling", "RandomSpanInfillingLight"].map((f) => `human_eval_infilling/HumanEval-${f}.jsonl`),
+);
 
 let srv: SourceServer;
 beforeAll(() => {

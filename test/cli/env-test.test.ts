@@ -27,6 +27,7 @@ const ENV_TEST_CANNOT_RUN: Record<string, string> = {
   aalcr: "its judge (a Qwen3 server) is not defined in the shipped config",
   xstest: "its judge is a local_vllm_model (WildGuard), which is not built in",
   text_to_sql: "upstream rewrote the judge system message after recording, so the recorded judge calls no longer match",
+  code_fim: "needs the HumanEval-Infilling problems, which `gym eval prepare --benchmark human_eval_infilling` downloads (no network here)",
   evalplus: "needs the HumanEval+ release and its expected outputs, which `gym eval prepare --benchmark human_eval` downloads and computes (no network here)",
 };
 
