@@ -33,3 +33,4 @@ registerBenchmark("xstest", async () => (await import("./xstest.ts")).benchmark)
 registerBenchmark("gpqa-x", async () => (await import("./gpqa-x.ts")).benchmark);
 registerBenchmark("mmmlu", async () => (await import("./mmmlu.ts")).benchmark);
 registerBenchmark("frontierscience_research", async () => (await import("./frontierscience-olympiad.ts")).researchBenchmark);
+registerBenchmark("human_eval_infilling", async () => (await import("./human-eval-infilling.ts")).benchmark);

@@ -24,7 +24,15 @@ const JSONL = {
   "livecodebench/v5_2408_2502": "benchmarks/livecodebench/v5_2408_2502/data/livecodebench_v5_validation.jsonl",
   "livecodebench/v6_2408_2505": "benchmarks/livecodebench/v6_2408_2505/data/livecodebench_v6_validation.jsonl",
   "livecodebench-x": "benchmarks/livecodebench-x/data/livecodebench-x_benchmark.jsonl",
+  human_eval: "benchmarks/human_eval/data/human_eval_benchmark.jsonl",
+  mbpp: "benchmarks/mbpp/data/mbpp_benchmark.jsonl",
+  human_eval_infilling: "benchmarks/human_eval_infilling/data/random_span.jsonl",
 } as const;
+/** Side files preparers leave beside the JSONL (evalplus' release and expected outputs). */
+const EXTRA = ["HumanEvalPlus-v0.1.10.jsonl", "HumanEvalPlus-v0.1.10.expected.json", "MbppPlus-v0.2.0.jsonl", "MbppPlus-v0.2.0.expected.json"].map((f) => `evalplus/${f}`).concat(
+  ["single_line", "multi_line"].map((s) => `benchmarks/human_eval_infilling/data/${s}.jsonl`),
+  ["SingleLineInfilling", "MultiLineInfilling", "RandomSpanInfilling", "RandomSpanInfillingLight"].map((f) => `human_eval_infilling/HumanEval-${f}.jsonl`),
+);
 
 let srv: SourceServer;
 beforeAll(() => {
@@ -134,8 +142,10 @@ describe("gym eval prepare (built-in preparers)", () => {
       expect(readFileSync(join(out2, rel)).equals(a)).toBe(true);
       expect(readFileSync(join(out3, rel)).equals(a)).toBe(true);
     }
-    // Nothing but the JSONL files was left behind (no temp files).
-    expect(walk(out1).map((p) => p.slice(out1.length + 1)).sort()).toEqual([...Object.values(JSONL), ...Object.values(JUDGE_BENCH_JSONL)].sort());
+    // The bundle carries the side files as computed (expected outputs hold timings, so a new preparation differs).
+    for (const rel of EXTRA) expect(readFileSync(join(out2, rel)).equals(readFileSync(join(out1, rel)))).toBe(true);
+    // Nothing but the JSONL and side files was left behind (no temp files).
+    expect(walk(out1).map((p) => p.slice(out1.length + 1)).sort()).toEqual([...Object.values(JSONL), ...Object.values(JUDGE_BENCH_JSONL), ...EXTRA].sort());
 
     // A corrupted entry: one flipped byte in a prepared file.
     const tar = new Uint8Array(readFileSync(join(dir.path, "b.tar")));

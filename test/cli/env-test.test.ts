@@ -31,6 +31,8 @@ const ENV_TEST_CANNOT_RUN: Record<string, string> = {
   nvarc: "2 of its 5 example rows are inductive (executing the model's Python transform()), which gym does not build in",
   grl_tetris: "scripted answers carry no <action> tag, which upstream answers 400; its piece weights depend on an unseeded reset, as upstream",
   spartqa: "upstream's spartqa.yaml spells its dataset license CC-BY-SA-4.0, which upstream's DatasetConfig rejects too (almost-server); test/e2e/reverify-text-servers.test.ts reverifies it",
+  code_fim: "needs the HumanEval-Infilling problems, which `gym eval prepare --benchmark human_eval_infilling` downloads (no network here)",
+  evalplus: "needs the HumanEval+ release and its expected outputs, which `gym eval prepare --benchmark human_eval` downloads and computes (no network here)",
 };
 
 /** Built-ins whose replay is skipped with a note because no example row has a recording. */

@@ -136,35 +136,41 @@ export const component: BuiltinComponent = {
       computeMetrics: evalplusComputeMetrics,
       keyMetrics: evalplusKeyMetrics,
       async verify(body) {
-        const none = { extracted_model_output: null, extracted_model_code: null, base_status: null, plus_status: null, is_correct: false, is_correct_plus: false, metadata: null };
-        const taskId = ((body.verifier_metadata ?? null) as Obj | null)?.task_id;
-        if (taskId === undefined || taskId === null) return { ...none, reward: 0.0, metadata: { error: "missing task_id in verifier_metadata" } };
-        if (data instanceof RuntimeError) throw data;
-        const task = typeof taskId === "string" ? data.tasks.get(taskId) : undefined;
-        const truth = typeof taskId === "string" ? data.truth[taskId] : undefined;
-        if (!task || !truth) return { ...none, reward: 0.0, metadata: { error: `unknown task_id ${typeof taskId === "string" ? pyStrRepr(taskId) : JSON.stringify(taskId)} for dataset '${cfg.dataset}'` } };
-        const text = outputText(body.response);
-        if (text.trim() === "") return { ...none, reward: 0.0 };
-        const code = extractCodeStrict(text);
-        if (!code) return { ...none, reward: 0.0, extracted_model_output: text };
-        const solution = evalplusSolution(task.prompt, code);
-        // Base, then plus, as check_correctness runs them (one after the other, each in its own process).
-        const base = await evalplusCheck(runner, cfg.dataset, task, solution, "base", truth.base, truth.base_time, limits);
-        const plus = await evalplusCheck(runner, cfg.dataset, task, solution, "plus", truth.plus, truth.plus_time, limits);
-        const isCorrect = base.status === "pass";
-        const isCorrectPlus = isCorrect && plus.status === "pass";
-        return {
-          reward: isCorrectPlus ? 1.0 : 0.0,
-          extracted_model_output: text,
-          extracted_model_code: code,
-          base_status: base.status,
-          plus_status: plus.status,
-          is_correct: isCorrect,
-          is_correct_plus: isCorrectPlus,
-          // multiprocessing.Array("b") slices to ints, so upstream's details are 1/0.
-          metadata: { base_details: base.details.map(Number), plus_details: plus.details.map(Number) },
-        };
+        const fields = await verifyOne(body);
+        // EvalPlusVerifyResponse(**body.model_dump()): the request's verifier_metadata comes back.
+        return { ...fields, verifier_metadata: body.verifier_metadata ?? null } as typeof fields;
       },
     });
+
+    async function verifyOne(body: Obj): Promise<Obj & { reward: number }> {
+      const none = { extracted_model_output: null, extracted_model_code: null, base_status: null, plus_status: null, is_correct: false, is_correct_plus: false, metadata: null };
+      const taskId = ((body.verifier_metadata ?? null) as Obj | null)?.task_id;
+      if (taskId === undefined || taskId === null) return { ...none, reward: 0.0, metadata: { error: "missing task_id in verifier_metadata" } };
+      if (data instanceof RuntimeError) throw data;
+      const task = typeof taskId === "string" ? data.tasks.get(taskId) : undefined;
+      const truth = typeof taskId === "string" ? data.truth[taskId] : undefined;
+      if (!task || !truth) return { ...none, reward: 0.0, metadata: { error: `unknown task_id ${typeof taskId === "string" ? pyStrRepr(taskId) : JSON.stringify(taskId)} for dataset '${cfg.dataset}'` } };
+      const text = outputText(body.response);
+      if (text.trim() === "") return { ...none, reward: 0.0 };
+      const code = extractCodeStrict(text);
+      if (!code) return { ...none, reward: 0.0, extracted_model_output: text };
+      const solution = evalplusSolution(task.prompt, code);
+      // Base, then plus, as check_correctness runs them (one after the other, each in its own process).
+      const base = await evalplusCheck(runner, cfg.dataset, task, solution, "base", truth.base, truth.base_time, limits);
+      const plus = await evalplusCheck(runner, cfg.dataset, task, solution, "plus", truth.plus, truth.plus_time, limits);
+      const isCorrect = base.status === "pass";
+      const isCorrectPlus = isCorrect && plus.status === "pass";
+      return {
+        reward: isCorrectPlus ? 1.0 : 0.0,
+        extracted_model_output: text,
+        extracted_model_code: code,
+        base_status: base.status,
+        plus_status: plus.status,
+        is_correct: isCorrect,
+        is_correct_plus: isCorrectPlus,
+        // multiprocessing.Array("b") slices to ints, so upstream's details are 1/0.
+        metadata: { base_details: base.details.map(Number), plus_details: plus.details.map(Number) },
+      };
+    }
   },
 };

@@ -279,16 +279,37 @@ def ep_check(job, emit):
     return {"status": status, "details": details}
 
 
+def fim_check(job, emit):
+    """human-eval-infilling's check_correctness: prefix + completion + suffix + test + check(entry), one time limit."""
+    problem = json.loads(job["row"])
+    program = problem["prompt"] + job["completion"] + problem["suffix"] + "\n" + problem["test"] + "\n" + "check(%s)" % problem["entry_point"]
+    try:
+        with _Swallowed():
+            signal.signal(signal.SIGALRM, _on_itimer)
+            signal.setitimer(signal.ITIMER_REAL, job["timeout"])
+            try:
+                exec(program, {})
+            finally:
+                signal.setitimer(signal.ITIMER_REAL, 0)
+        return {"result": "passed"}
+    except EpTimeout:
+        return {"result": "timed out"}
+    except BaseException as e:
+        return {"result": "failed: %s" % e}
+
+
 def run_evalplus_job(job, answer_fd):
     """The evalplus kinds of run_job (limits and guard already applied): progress bytes, then one JSON answer."""
     def emit(b):
         os.write(answer_fd, b)
 
     import builtins as _b
-    _b.open = None  # evalplus' guard also removes open() and exit()
+    if job["mode"] != "fim":
+        _b.open = None  # evalplus' guard also removes open(); human-eval-infilling's keeps it
     _b.exit = None
     try:
-        answer = ep_groundtruth(job, emit) if job["mode"] == "groundtruth" else ep_check(job, emit)
+        mode = job["mode"]
+        answer = ep_groundtruth(job, emit) if mode == "groundtruth" else fim_check(job, emit) if mode == "fim" else ep_check(job, emit)
     except EpUnserializable as e:
         answer = {"error": "canonical solution returns a value gym cannot carry: %s" % e}
     except BaseException as e:
