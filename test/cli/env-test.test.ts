@@ -25,7 +25,6 @@ const ENV_TEST_CANNOT_RUN: Record<string, string> = {
   multichallenge: "upstream's config declares no datasets; example_rollouts.jsonl is a copy of the rows (no rewards)",
   over_refusal_detection: "example_rollouts.jsonl holds placeholder lines, nothing to replay (the example run passes)",
   jailbreak_detection: "example_rollouts.jsonl holds placeholder lines, nothing to replay (the example run passes)",
-  imo_proofbench_judge: "its judge_model needs judge_base_url / judge_api_key / judge_model_name (null in the shipped config); recordings keep judge text, not calls",
   gymnasium: "upstream's GymnasiumServer base class, not a standalone server: selecting it is a config error by design",
   grl_sokoban: "scripted answers carry no move, which upstream answers 400; its recordings replay in test/e2e/gymnasium-library.test.ts",
   nvarc: "2 of its 5 example rows are inductive (executing the model's Python transform()), which gym does not build in",
