@@ -191,63 +191,64 @@ import f188 from "../../assets/resources_servers/mcqa/data/example_rollouts.json
 import f189 from "../../assets/resources_servers/mcqa/data/example_rollouts_with_template_metadata.jsonl" with { type: "text" };
 import f190 from "../../assets/resources_servers/mcqa/data/example_with_template_metadata.jsonl" with { type: "text" };
 import f191 from "../../assets/resources_servers/mcqa/data/example_with_template_metadata_metrics.json" with { type: "text" };
-import f192 from "../../assets/resources_servers/omniscience/configs/omniscience.yaml" with { type: "text" };
-import f193 from "../../assets/resources_servers/omniscience/data/example.jsonl" with { type: "text" };
-import f194 from "../../assets/resources_servers/omniscience/data/example_metrics.json" with { type: "text" };
-import f195 from "../../assets/resources_servers/omniscience/data/example_rollouts.jsonl" with { type: "text" };
-import f196 from "../../assets/resources_servers/omniscience/prompts/judge.yaml" with { type: "text" };
-import f197 from "../../assets/resources_servers/polymath/configs/polymath.yaml" with { type: "text" };
-import f198 from "../../assets/resources_servers/polymath/data/example.jsonl" with { type: "text" };
-import f199 from "../../assets/resources_servers/polymath/data/example_metrics.json" with { type: "text" };
-import f200 from "../../assets/resources_servers/polymath/data/example_rollouts.jsonl" with { type: "text" };
-import f201 from "../../assets/resources_servers/polymath/data/example_rollouts_materialized_inputs.jsonl" with { type: "text" };
-import f202 from "../../assets/resources_servers/simpleqa/configs/simpleqa.yaml" with { type: "text" };
-import f203 from "../../assets/resources_servers/simpleqa/data/example.jsonl" with { type: "text" };
-import f204 from "../../assets/resources_servers/simpleqa/data/example_metrics.json" with { type: "text" };
-import f205 from "../../assets/resources_servers/simpleqa/data/example_rollouts.jsonl" with { type: "text" };
-import f206 from "../../assets/resources_servers/simpleqa/prompts/judge.yaml" with { type: "text" };
-import f207 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/README.md" with { type: "text" };
-import f208 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/droid_pivot_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
-import f209 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/parallel_tool_calls_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
-import f210 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/search_pivot_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
-import f211 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
-import f212 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/swe_pivot_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
-import f213 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/toolcall_schema_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
-import f214 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/example.jsonl" with { type: "text" };
-import f215 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/example_metrics.json" with { type: "text" };
-import f216 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/example_rollouts.jsonl" with { type: "text" };
-import f217 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example.jsonl" with { type: "text" };
-import f218 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example_metrics.json" with { type: "text" };
-import f219 from "../../assets/resources_servers/string_match/README.md" with { type: "text" };
-import f220 from "../../assets/resources_servers/string_match/configs/string_match.yaml" with { type: "text" };
-import f221 from "../../assets/resources_servers/string_match/data/example.jsonl" with { type: "text" };
-import f222 from "../../assets/resources_servers/string_match/data/example_metrics.json" with { type: "text" };
-import f223 from "../../assets/resources_servers/string_match/data/example_rollouts.jsonl" with { type: "text" };
-import f224 from "../../assets/resources_servers/text_to_sql/configs/text_to_sql.yaml" with { type: "text" };
-import f225 from "../../assets/resources_servers/text_to_sql/data/example.jsonl" with { type: "text" };
-import f226 from "../../assets/resources_servers/text_to_sql/data/example_metrics.json" with { type: "text" };
-import f227 from "../../assets/resources_servers/text_to_sql/data/example_rollouts.jsonl" with { type: "text" };
-import f228 from "../../assets/resources_servers/text_to_sql/prompts/judge_prompt_template.txt" with { type: "text" };
-import f229 from "../../assets/resources_servers/text_to_sql/prompts/judge_system_message.txt" with { type: "text" };
-import f230 from "../../assets/resources_servers/xlam_fc/README.md" with { type: "text" };
-import f231 from "../../assets/resources_servers/xlam_fc/configs/xlam_fc.yaml" with { type: "text" };
-import f232 from "../../assets/resources_servers/xlam_fc/data/example.jsonl" with { type: "text" };
-import f233 from "../../assets/resources_servers/xlam_fc/data/example_metrics.json" with { type: "text" };
-import f234 from "../../assets/resources_servers/xlam_fc/data/example_rollouts.jsonl" with { type: "text" };
-import f235 from "../../assets/resources_servers/xstest/configs/xstest.yaml" with { type: "text" };
-import f236 from "../../assets/resources_servers/xstest/data/example.jsonl" with { type: "text" };
-import f237 from "../../assets/resources_servers/xstest/data/example_metrics.json" with { type: "text" };
-import f238 from "../../assets/resources_servers/xstest/data/example_rollouts.jsonl" with { type: "text" };
-import f239 from "../../assets/resources_servers/xstest/prompt_templates/wildguard_judge.txt" with { type: "text" };
-import f240 from "../../assets/resources_servers/xstest/prompt_templates/xstest_judge.txt" with { type: "text" };
-import f241 from "../../assets/responses_api_agents/non_executing_simple_agent/configs/non_executing_simple_agent.yaml" with { type: "text" };
-import f242 from "../../assets/responses_api_agents/simple_agent/configs/simple_agent.yaml" with { type: "text" };
-import f243 from "../../assets/responses_api_agents/tool_simulation_agent/configs/tool_simulation_agent.yaml" with { type: "text" };
-import f244 from "../../assets/responses_api_models/azure_openai_model/configs/azure_openai_model.yaml" with { type: "text" };
-import f245 from "../../assets/responses_api_models/openai_model/configs/openai_model.yaml" with { type: "text" };
-import f246 from "../../assets/responses_api_models/scripted_model/configs/scripted_model.yaml" with { type: "text" };
-import f247 from "../../assets/responses_api_models/vllm_model/configs/vllm_model.yaml" with { type: "text" };
-import f248 from "../../assets/responses_api_models/vllm_model/configs/vllm_model_for_training.yaml" with { type: "text" };
+import f192 from "../../assets/resources_servers/mcqa/tests/verifier_cases.jsonl" with { type: "text" };
+import f193 from "../../assets/resources_servers/omniscience/configs/omniscience.yaml" with { type: "text" };
+import f194 from "../../assets/resources_servers/omniscience/data/example.jsonl" with { type: "text" };
+import f195 from "../../assets/resources_servers/omniscience/data/example_metrics.json" with { type: "text" };
+import f196 from "../../assets/resources_servers/omniscience/data/example_rollouts.jsonl" with { type: "text" };
+import f197 from "../../assets/resources_servers/omniscience/prompts/judge.yaml" with { type: "text" };
+import f198 from "../../assets/resources_servers/polymath/configs/polymath.yaml" with { type: "text" };
+import f199 from "../../assets/resources_servers/polymath/data/example.jsonl" with { type: "text" };
+import f200 from "../../assets/resources_servers/polymath/data/example_metrics.json" with { type: "text" };
+import f201 from "../../assets/resources_servers/polymath/data/example_rollouts.jsonl" with { type: "text" };
+import f202 from "../../assets/resources_servers/polymath/data/example_rollouts_materialized_inputs.jsonl" with { type: "text" };
+import f203 from "../../assets/resources_servers/simpleqa/configs/simpleqa.yaml" with { type: "text" };
+import f204 from "../../assets/resources_servers/simpleqa/data/example.jsonl" with { type: "text" };
+import f205 from "../../assets/resources_servers/simpleqa/data/example_metrics.json" with { type: "text" };
+import f206 from "../../assets/resources_servers/simpleqa/data/example_rollouts.jsonl" with { type: "text" };
+import f207 from "../../assets/resources_servers/simpleqa/prompts/judge.yaml" with { type: "text" };
+import f208 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/README.md" with { type: "text" };
+import f209 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/droid_pivot_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
+import f210 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/parallel_tool_calls_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
+import f211 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/search_pivot_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
+import f212 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
+import f213 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/swe_pivot_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
+import f214 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/toolcall_schema_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
+import f215 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/example.jsonl" with { type: "text" };
+import f216 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/example_metrics.json" with { type: "text" };
+import f217 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/example_rollouts.jsonl" with { type: "text" };
+import f218 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example.jsonl" with { type: "text" };
+import f219 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example_metrics.json" with { type: "text" };
+import f220 from "../../assets/resources_servers/string_match/README.md" with { type: "text" };
+import f221 from "../../assets/resources_servers/string_match/configs/string_match.yaml" with { type: "text" };
+import f222 from "../../assets/resources_servers/string_match/data/example.jsonl" with { type: "text" };
+import f223 from "../../assets/resources_servers/string_match/data/example_metrics.json" with { type: "text" };
+import f224 from "../../assets/resources_servers/string_match/data/example_rollouts.jsonl" with { type: "text" };
+import f225 from "../../assets/resources_servers/text_to_sql/configs/text_to_sql.yaml" with { type: "text" };
+import f226 from "../../assets/resources_servers/text_to_sql/data/example.jsonl" with { type: "text" };
+import f227 from "../../assets/resources_servers/text_to_sql/data/example_metrics.json" with { type: "text" };
+import f228 from "../../assets/resources_servers/text_to_sql/data/example_rollouts.jsonl" with { type: "text" };
+import f229 from "../../assets/resources_servers/text_to_sql/prompts/judge_prompt_template.txt" with { type: "text" };
+import f230 from "../../assets/resources_servers/text_to_sql/prompts/judge_system_message.txt" with { type: "text" };
+import f231 from "../../assets/resources_servers/xlam_fc/README.md" with { type: "text" };
+import f232 from "../../assets/resources_servers/xlam_fc/configs/xlam_fc.yaml" with { type: "text" };
+import f233 from "../../assets/resources_servers/xlam_fc/data/example.jsonl" with { type: "text" };
+import f234 from "../../assets/resources_servers/xlam_fc/data/example_metrics.json" with { type: "text" };
+import f235 from "../../assets/resources_servers/xlam_fc/data/example_rollouts.jsonl" with { type: "text" };
+import f236 from "../../assets/resources_servers/xstest/configs/xstest.yaml" with { type: "text" };
+import f237 from "../../assets/resources_servers/xstest/data/example.jsonl" with { type: "text" };
+import f238 from "../../assets/resources_servers/xstest/data/example_metrics.json" with { type: "text" };
+import f239 from "../../assets/resources_servers/xstest/data/example_rollouts.jsonl" with { type: "text" };
+import f240 from "../../assets/resources_servers/xstest/prompt_templates/wildguard_judge.txt" with { type: "text" };
+import f241 from "../../assets/resources_servers/xstest/prompt_templates/xstest_judge.txt" with { type: "text" };
+import f242 from "../../assets/responses_api_agents/non_executing_simple_agent/configs/non_executing_simple_agent.yaml" with { type: "text" };
+import f243 from "../../assets/responses_api_agents/simple_agent/configs/simple_agent.yaml" with { type: "text" };
+import f244 from "../../assets/responses_api_agents/tool_simulation_agent/configs/tool_simulation_agent.yaml" with { type: "text" };
+import f245 from "../../assets/responses_api_models/azure_openai_model/configs/azure_openai_model.yaml" with { type: "text" };
+import f246 from "../../assets/responses_api_models/openai_model/configs/openai_model.yaml" with { type: "text" };
+import f247 from "../../assets/responses_api_models/scripted_model/configs/scripted_model.yaml" with { type: "text" };
+import f248 from "../../assets/responses_api_models/vllm_model/configs/vllm_model.yaml" with { type: "text" };
+import f249 from "../../assets/responses_api_models/vllm_model/configs/vllm_model_for_training.yaml" with { type: "text" };
 
 /** Embedded install root: [relative path, file text] pairs (digest.gen.ts holds their digest). */
 export const ASSET_FILES: [string, string][] = [
@@ -443,61 +444,62 @@ export const ASSET_FILES: [string, string][] = [
   ["resources_servers/mcqa/data/example_rollouts_with_template_metadata.jsonl", f189 as unknown as string],
   ["resources_servers/mcqa/data/example_with_template_metadata.jsonl", f190 as unknown as string],
   ["resources_servers/mcqa/data/example_with_template_metadata_metrics.json", f191 as unknown as string],
-  ["resources_servers/omniscience/configs/omniscience.yaml", f192 as unknown as string],
-  ["resources_servers/omniscience/data/example.jsonl", f193 as unknown as string],
-  ["resources_servers/omniscience/data/example_metrics.json", f194 as unknown as string],
-  ["resources_servers/omniscience/data/example_rollouts.jsonl", f195 as unknown as string],
-  ["resources_servers/omniscience/prompts/judge.yaml", f196 as unknown as string],
-  ["resources_servers/polymath/configs/polymath.yaml", f197 as unknown as string],
-  ["resources_servers/polymath/data/example.jsonl", f198 as unknown as string],
-  ["resources_servers/polymath/data/example_metrics.json", f199 as unknown as string],
-  ["resources_servers/polymath/data/example_rollouts.jsonl", f200 as unknown as string],
-  ["resources_servers/polymath/data/example_rollouts_materialized_inputs.jsonl", f201 as unknown as string],
-  ["resources_servers/simpleqa/configs/simpleqa.yaml", f202 as unknown as string],
-  ["resources_servers/simpleqa/data/example.jsonl", f203 as unknown as string],
-  ["resources_servers/simpleqa/data/example_metrics.json", f204 as unknown as string],
-  ["resources_servers/simpleqa/data/example_rollouts.jsonl", f205 as unknown as string],
-  ["resources_servers/simpleqa/prompts/judge.yaml", f206 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/README.md", f207 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/droid_pivot_single_step_tool_use_with_argument_comparison.yaml", f208 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/parallel_tool_calls_single_step_tool_use_with_argument_comparison.yaml", f209 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/search_pivot_single_step_tool_use_with_argument_comparison.yaml", f210 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/single_step_tool_use_with_argument_comparison.yaml", f211 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/swe_pivot_single_step_tool_use_with_argument_comparison.yaml", f212 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/toolcall_schema_single_step_tool_use_with_argument_comparison.yaml", f213 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/data/example.jsonl", f214 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/data/example_metrics.json", f215 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/data/example_rollouts.jsonl", f216 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example.jsonl", f217 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example_metrics.json", f218 as unknown as string],
-  ["resources_servers/string_match/README.md", f219 as unknown as string],
-  ["resources_servers/string_match/configs/string_match.yaml", f220 as unknown as string],
-  ["resources_servers/string_match/data/example.jsonl", f221 as unknown as string],
-  ["resources_servers/string_match/data/example_metrics.json", f222 as unknown as string],
-  ["resources_servers/string_match/data/example_rollouts.jsonl", f223 as unknown as string],
-  ["resources_servers/text_to_sql/configs/text_to_sql.yaml", f224 as unknown as string],
-  ["resources_servers/text_to_sql/data/example.jsonl", f225 as unknown as string],
-  ["resources_servers/text_to_sql/data/example_metrics.json", f226 as unknown as string],
-  ["resources_servers/text_to_sql/data/example_rollouts.jsonl", f227 as unknown as string],
-  ["resources_servers/text_to_sql/prompts/judge_prompt_template.txt", f228 as unknown as string],
-  ["resources_servers/text_to_sql/prompts/judge_system_message.txt", f229 as unknown as string],
-  ["resources_servers/xlam_fc/README.md", f230 as unknown as string],
-  ["resources_servers/xlam_fc/configs/xlam_fc.yaml", f231 as unknown as string],
-  ["resources_servers/xlam_fc/data/example.jsonl", f232 as unknown as string],
-  ["resources_servers/xlam_fc/data/example_metrics.json", f233 as unknown as string],
-  ["resources_servers/xlam_fc/data/example_rollouts.jsonl", f234 as unknown as string],
-  ["resources_servers/xstest/configs/xstest.yaml", f235 as unknown as string],
-  ["resources_servers/xstest/data/example.jsonl", f236 as unknown as string],
-  ["resources_servers/xstest/data/example_metrics.json", f237 as unknown as string],
-  ["resources_servers/xstest/data/example_rollouts.jsonl", f238 as unknown as string],
-  ["resources_servers/xstest/prompt_templates/wildguard_judge.txt", f239 as unknown as string],
-  ["resources_servers/xstest/prompt_templates/xstest_judge.txt", f240 as unknown as string],
-  ["responses_api_agents/non_executing_simple_agent/configs/non_executing_simple_agent.yaml", f241 as unknown as string],
-  ["responses_api_agents/simple_agent/configs/simple_agent.yaml", f242 as unknown as string],
-  ["responses_api_agents/tool_simulation_agent/configs/tool_simulation_agent.yaml", f243 as unknown as string],
-  ["responses_api_models/azure_openai_model/configs/azure_openai_model.yaml", f244 as unknown as string],
-  ["responses_api_models/openai_model/configs/openai_model.yaml", f245 as unknown as string],
-  ["responses_api_models/scripted_model/configs/scripted_model.yaml", f246 as unknown as string],
-  ["responses_api_models/vllm_model/configs/vllm_model.yaml", f247 as unknown as string],
-  ["responses_api_models/vllm_model/configs/vllm_model_for_training.yaml", f248 as unknown as string],
+  ["resources_servers/mcqa/tests/verifier_cases.jsonl", f192 as unknown as string],
+  ["resources_servers/omniscience/configs/omniscience.yaml", f193 as unknown as string],
+  ["resources_servers/omniscience/data/example.jsonl", f194 as unknown as string],
+  ["resources_servers/omniscience/data/example_metrics.json", f195 as unknown as string],
+  ["resources_servers/omniscience/data/example_rollouts.jsonl", f196 as unknown as string],
+  ["resources_servers/omniscience/prompts/judge.yaml", f197 as unknown as string],
+  ["resources_servers/polymath/configs/polymath.yaml", f198 as unknown as string],
+  ["resources_servers/polymath/data/example.jsonl", f199 as unknown as string],
+  ["resources_servers/polymath/data/example_metrics.json", f200 as unknown as string],
+  ["resources_servers/polymath/data/example_rollouts.jsonl", f201 as unknown as string],
+  ["resources_servers/polymath/data/example_rollouts_materialized_inputs.jsonl", f202 as unknown as string],
+  ["resources_servers/simpleqa/configs/simpleqa.yaml", f203 as unknown as string],
+  ["resources_servers/simpleqa/data/example.jsonl", f204 as unknown as string],
+  ["resources_servers/simpleqa/data/example_metrics.json", f205 as unknown as string],
+  ["resources_servers/simpleqa/data/example_rollouts.jsonl", f206 as unknown as string],
+  ["resources_servers/simpleqa/prompts/judge.yaml", f207 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/README.md", f208 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/droid_pivot_single_step_tool_use_with_argument_comparison.yaml", f209 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/parallel_tool_calls_single_step_tool_use_with_argument_comparison.yaml", f210 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/search_pivot_single_step_tool_use_with_argument_comparison.yaml", f211 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/single_step_tool_use_with_argument_comparison.yaml", f212 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/swe_pivot_single_step_tool_use_with_argument_comparison.yaml", f213 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/toolcall_schema_single_step_tool_use_with_argument_comparison.yaml", f214 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/data/example.jsonl", f215 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/data/example_metrics.json", f216 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/data/example_rollouts.jsonl", f217 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example.jsonl", f218 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example_metrics.json", f219 as unknown as string],
+  ["resources_servers/string_match/README.md", f220 as unknown as string],
+  ["resources_servers/string_match/configs/string_match.yaml", f221 as unknown as string],
+  ["resources_servers/string_match/data/example.jsonl", f222 as unknown as string],
+  ["resources_servers/string_match/data/example_metrics.json", f223 as unknown as string],
+  ["resources_servers/string_match/data/example_rollouts.jsonl", f224 as unknown as string],
+  ["resources_servers/text_to_sql/configs/text_to_sql.yaml", f225 as unknown as string],
+  ["resources_servers/text_to_sql/data/example.jsonl", f226 as unknown as string],
+  ["resources_servers/text_to_sql/data/example_metrics.json", f227 as unknown as string],
+  ["resources_servers/text_to_sql/data/example_rollouts.jsonl", f228 as unknown as string],
+  ["resources_servers/text_to_sql/prompts/judge_prompt_template.txt", f229 as unknown as string],
+  ["resources_servers/text_to_sql/prompts/judge_system_message.txt", f230 as unknown as string],
+  ["resources_servers/xlam_fc/README.md", f231 as unknown as string],
+  ["resources_servers/xlam_fc/configs/xlam_fc.yaml", f232 as unknown as string],
+  ["resources_servers/xlam_fc/data/example.jsonl", f233 as unknown as string],
+  ["resources_servers/xlam_fc/data/example_metrics.json", f234 as unknown as string],
+  ["resources_servers/xlam_fc/data/example_rollouts.jsonl", f235 as unknown as string],
+  ["resources_servers/xstest/configs/xstest.yaml", f236 as unknown as string],
+  ["resources_servers/xstest/data/example.jsonl", f237 as unknown as string],
+  ["resources_servers/xstest/data/example_metrics.json", f238 as unknown as string],
+  ["resources_servers/xstest/data/example_rollouts.jsonl", f239 as unknown as string],
+  ["resources_servers/xstest/prompt_templates/wildguard_judge.txt", f240 as unknown as string],
+  ["resources_servers/xstest/prompt_templates/xstest_judge.txt", f241 as unknown as string],
+  ["responses_api_agents/non_executing_simple_agent/configs/non_executing_simple_agent.yaml", f242 as unknown as string],
+  ["responses_api_agents/simple_agent/configs/simple_agent.yaml", f243 as unknown as string],
+  ["responses_api_agents/tool_simulation_agent/configs/tool_simulation_agent.yaml", f244 as unknown as string],
+  ["responses_api_models/azure_openai_model/configs/azure_openai_model.yaml", f245 as unknown as string],
+  ["responses_api_models/openai_model/configs/openai_model.yaml", f246 as unknown as string],
+  ["responses_api_models/scripted_model/configs/scripted_model.yaml", f247 as unknown as string],
+  ["responses_api_models/vllm_model/configs/vllm_model.yaml", f248 as unknown as string],
+  ["responses_api_models/vllm_model/configs/vllm_model_for_training.yaml", f249 as unknown as string],
 ];
