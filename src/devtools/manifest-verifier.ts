@@ -119,7 +119,30 @@ function externalServerDir(impl: string, roots: string[]): { root: string; dir: 
   throw new EnvironmentOnboardingError(`Resources server '${impl}' was not found in a component root (${roots.join(", ")}).`, `it is not built into gym either; put it at <search root>/resources_servers/${impl}/ with requirements.txt`);
 }
 
-/** Run upstream's verifier runner in the external server's Python; its report comes back as JSON. */
+/**
+ * gym's driver for a stdlib-only server (what `gym env init` writes): import the entry module,
+ * call its module-level `verify(body)` on the request read from stdin, print the observation.
+ * One process per call, so every call sees a fresh module (upstream's fresh server per case).
+ */
+const STDLIB_DRIVER = `
+import asyncio, importlib.util, inspect, json, sys
+app_path, server_dir = sys.argv[1], sys.argv[2]
+sys.path[:0] = [server_dir]
+request = json.loads(sys.stdin.read())
+try:
+    spec = importlib.util.spec_from_file_location("_gym_verifier_fixture_app", app_path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    result = module.verify(request)
+    if inspect.isawaitable(result):
+        result = asyncio.run(result)
+    out = {"ok": True, "result": result}
+except Exception as error:
+    out = {"ok": False, "error": f"{type(error).__name__}: {error}"}
+sys.stdout.write(json.dumps(out))
+`;
+
+/** Run the fixture of an external server: upstream's runner for a VERIFIER_FIXTURE, else gym's stdlib driver. */
 async function runExternal(w: ValidatedWorkload, inst: ServerInstance, updateExpected: boolean, deps: VerifierDeps): Promise<VerifierReport> {
   const { root, dir } = externalServerDir(inst.implementation, w.resolved.roots);
   const entrypoint = String(resolvedLeaf(w.resolved.dict, inst).entrypoint ?? "app.py");
@@ -127,6 +150,41 @@ async function runExternal(w: ValidatedWorkload, inst: ServerInstance, updateExp
   const app = join(dir, entrypoint);
   if (!existsSync(app)) throw new EnvironmentOnboardingError(`Resources-server entrypoint was not found: ${app}`);
   if (!inside(app, dir)) throw new EnvironmentOnboardingError(`Resources-server entrypoint resolves outside '${dir}': ${app}`);
+  const source = readFileSync(app, "utf8");
+  if (/^(?:VERIFIER_FIXTURE\s*[:=]|from\s+\S+\s+import\s+[^\n]*\bVERIFIER_FIXTURE\b)/m.test(source)) return await runUpstreamRunner(w, inst, { root, dir, app }, updateExpected, deps);
+  const fixture = join(dir, "tests", "verifier_cases.jsonl");
+  if (!/^(?:async\s+)?def\s+verify\s*\(/m.test(source) || !existsSync(fixture)) {
+    throw new EnvironmentOnboardingError(`Resources server '${inst.implementation}' must export VERIFIER_FIXTURE as a VerifierFixture (${app}), or define a module-level verify(body) with its cases in ${fixture}.`, "`gym env init --environment NAME` writes a server of the second kind; upstream's scaffold writes the first");
+  }
+  const python = serverPython(dir, "python3");
+  const env = processEnvCopy();
+  delete env.NEMO_GYM_CONFIG_DICT;
+  delete env.NEMO_GYM_CONFIG_PATH;
+  const limit = (deps.deadlineSeconds ?? 600) * 1000;
+  const observe = async (request: Record<string, unknown>): Promise<Observation> => {
+    const proc = Bun.spawn([python, "-c", STDLIB_DRIVER, app, dir], { cwd: dir, env, stdin: new TextEncoder().encode(JSON.stringify(request)), stdout: "pipe", stderr: "pipe" });
+    const timer = setTimeout(() => proc.kill("SIGKILL"), limit);
+    const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+    clearTimeout(timer);
+    try {
+      return JSON.parse(out) as Observation;
+    } catch {
+      throw new EnvironmentOnboardingError(`${python} could not run the verifier of '${inst.implementation}' (exit ${code}): ${err.trim().split("\n").slice(-3).join(" ") || out.slice(0, 200)}`);
+    }
+  };
+  const m = w.manifest;
+  try {
+    const cases = await exerciseVerifierFixture(fixture, observe, { rewardRange: m.reward.range, higherIsBetter: m.reward.higher_is_better, determinism: m.determinism ?? "unknown", updateExpected });
+    return { name: m.name, kind: m.kind, resources_server: m.resources_server, manifest_path: w.report.manifest_path, fixture_path: fixture, cases };
+  } catch (e) {
+    if (e instanceof VerifierFixtureError) throw new VerifierFixtureError(`Verifier fixture for ${m.kind} '${m.name}' failed (${fixture}): ${e.message}`, e.hint);
+    throw e;
+  }
+}
+
+/** Run upstream's verifier runner in the external server's Python; its report comes back as JSON. */
+async function runUpstreamRunner(w: ValidatedWorkload, inst: ServerInstance, at: { root: string; dir: string; app: string }, updateExpected: boolean, deps: VerifierDeps): Promise<VerifierReport> {
+  const { root, dir, app } = at;
   const m = w.manifest;
   const spec = {
     name: m.name,
