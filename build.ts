@@ -16,7 +16,7 @@ async function buildOne(target: string | undefined, outfile: string): Promise<vo
   const sha = await gitSha();
   const result = await Bun.build({
     // Worker entries are built in too: a Worker in the binary loads them by their source path.
-    entrypoints: ["./src/main.ts", "./src/verify/math/worker.ts"],
+    entrypoints: ["./src/main.ts", "./src/verify/worker.ts"],
     compile: {
       outfile,
       ...(target ? { target: target as Bun.Build.CompileTarget } : {}),
