@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { defaultPoolSize, poolSizeOf, verifierPool, WorkerJobError, WorkerPool } from "../../src/components/_worker-pool.ts";
 import { ConfigError } from "../../src/errors.ts";
+import { envStatus, formatStatus } from "../../src/runtime/process/status.ts";
 import { postJson, startStack, type Stack } from "../servers/_stack.ts";
 
 const spawnBusy = () => new Worker(new URL("../fixtures/components/busy-worker.ts", import.meta.url).href);
@@ -101,6 +102,22 @@ describe("servers on the pool", () => {
       const inline = gradeInstructionFollowing(body);
       expect(r.status).toBe(200);
       expect([r.json.reward, r.json.follow_all_instructions, r.json.follow_instruction_list]).toEqual([inline.reward, inline.follow_all_instructions, inline.follow_instruction_list]);
+    }
+  }, 60_000);
+
+  test("gym env status reports each resources server's pool load (a local head server lists the instances)", async () => {
+    const instances = [
+      { process_name: "if", server_type: "resources_servers", name: "instruction_following", url: stack.url.if, pid: process.pid, status: "success" },
+      { process_name: "agent", server_type: "responses_api_agents", name: "simple_agent", url: stack.url.math, pid: process.pid, status: "success" },
+    ];
+    const head = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: (req) => (new URL(req.url).pathname === "/server_instances" ? Response.json(instances) : new Response("ok")) });
+    try {
+      const s = await envStatus({ host: "127.0.0.1", port: head.port! });
+      expect(s.servers[0]!.verifier_pool).toMatchObject({ size: 2, busy: 0, queued: 0 });
+      expect(s.servers[1]!.verifier_pool).toBeUndefined(); // only resources servers are asked
+      expect(formatStatus(s)).toContain("verifier pool 0/2 busy, 0 queued");
+    } finally {
+      head.stop(true);
     }
   }, 60_000);
 });
