@@ -92,29 +92,32 @@ export async function mathServer(ctx: ComponentContext, className: string, judge
   const judge: JudgeClient | null = useJudge ? judgeFromContext(ctx, null) : null;
   // The process's verifier pool (verifier_workers, default cores − 1); checks are CPU-bound and bounded by their budget.
   const { pool, release } = verifierPool(Math.min(maxConcurrency, poolSizeOf(ctx.instanceName, ctx.config)));
-  const app = resourcesServerApp({
-    className,
-    instanceName: ctx.instanceName,
-    reverifyMode: "stateless",
-    verifySchema: { question: StrOrNum, expected_answer: StrOrNum, ...extras.verifyFields },
-    computeMetrics: extras.computeMetrics ?? mathComputeMetrics,
-    keyMetrics: mathKeyMetrics,
-    async verify(body) {
-      const question = pyStrOf(body.question);
-      const expected = pyStrOf(body.expected_answer);
-      const generated = outputText(body.response);
-      const lib = await pool.run<LibraryVerdict & Obj>({ task: "math", expected, generated }, { guardMs: timeoutS * 1000 });
-      // The recorded rollouts carry exactly these fields after reward (question is not echoed).
-      const out: Obj = { expected_answer: expected };
-      const echo = extras.echo?.(body) ?? {};
-      if (!judge || lib.reward > 0.5) {
-        return { ...out, reward: lib.reward, extracted_answer: lib.extracted_answer, library_reward: lib.reward, judge_evaluations: null, ...echo };
-      }
-      const judged = await judgeFn(judge, { question, expected, generated, extracted: lib.extracted_answer });
-      return { ...out, reward: judged.reward, extracted_answer: lib.extracted_answer, library_reward: lib.reward, judge_evaluations: judged.evaluations, ...echo };
-    },
-  });
-  return { ...app, routes: [...app.routes, poolStatusRoute(pool)], close: release };
+  const app: ServerApp = {
+    ...resourcesServerApp({
+      className,
+      instanceName: ctx.instanceName,
+      reverifyMode: "stateless",
+      verifySchema: { question: StrOrNum, expected_answer: StrOrNum, ...extras.verifyFields },
+      computeMetrics: extras.computeMetrics ?? mathComputeMetrics,
+      keyMetrics: mathKeyMetrics,
+      async verify(body) {
+        const question = pyStrOf(body.question);
+        const expected = pyStrOf(body.expected_answer);
+        const generated = outputText(body.response);
+        const lib = await pool.run<LibraryVerdict & Obj>({ task: "math", expected, generated }, { guardMs: timeoutS * 1000 });
+        // The recorded rollouts carry exactly these fields after reward (question is not echoed).
+        const out: Obj = { expected_answer: expected };
+        const echo = extras.echo?.(body) ?? {};
+        if (!judge || lib.reward > 0.5) {
+          return { ...out, reward: lib.reward, extracted_answer: lib.extracted_answer, library_reward: lib.reward, judge_evaluations: null, ...echo };
+        }
+        const judged = await judgeFn(judge, { question, expected, generated, extracted: lib.extracted_answer });
+        return { ...out, reward: judged.reward, extracted_answer: lib.extracted_answer, library_reward: lib.reward, judge_evaluations: judged.evaluations, ...echo };
+      },
+    }),
+    close: release,
+  };
+  return { ...app, routes: [...app.routes, poolStatusRoute(pool)] };
 }
 
 /** The component. */
