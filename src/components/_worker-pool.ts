@@ -33,6 +33,8 @@ interface Pending<R> {
   id: number;
   msg: Record<string, unknown>;
   guardMs: number;
+  /** When a worker took the job (performance.now()). */
+  startedAt?: number;
   resolve(r: R): void;
   reject(e: Error): void;
 }
@@ -107,6 +109,7 @@ export class WorkerPool<R extends Record<string, unknown> = Record<string, unkno
       if (!slot) return;
       const job = this.queue.shift()!;
       slot.job = job;
+      job.startedAt = performance.now();
       slot.timer = setTimeout(() => this.fail(slot!, new WorkerJobError(`verification overran its ${job.guardMs / 1000} s guard`, "overrun")), job.guardMs);
       slot.worker.postMessage({ ...job.msg, id: job.id });
     }
@@ -124,7 +127,12 @@ export class WorkerPool<R extends Record<string, unknown> = Record<string, unkno
       slot.job = null;
       slot.timer = null;
       const { id: _id, error, ...rest } = ev.data;
-      if (typeof error === "string") {
+      // An answer that came after the guard is still an overrun: timers fire no sooner than 1 ms, and a
+      // warm worker can beat a sub-millisecond guard's timer, which must not turn the budget into a race.
+      if (performance.now() - (job.startedAt ?? 0) > job.guardMs) {
+        this.failed++;
+        job.reject(new WorkerJobError(`verification overran its ${job.guardMs / 1000} s guard`, "overrun"));
+      } else if (typeof error === "string") {
         this.failed++;
         job.reject(new WorkerJobError(error, "reported"));
       } else {
