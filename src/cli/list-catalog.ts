@@ -94,8 +94,9 @@ export function renderTable(rows: CatalogEntry[], embedded: string, extra?: { va
   const kinds = new Set(rows.map((r) => r.kind));
   const cols: [string, (e: CatalogEntry) => string][] = [["NAME", (e) => e.name]];
   if (kinds.size > 1) cols.push(["KIND", (e) => e.kind]);
+  // The environment catalog's manifest columns; `gym list benchmarks` (detail columns) has a STATUS of its own.
   const bundles = rows.some((r) => r.kind === "environment" || r.kind === "benchmark");
-  if (bundles) {
+  if (bundles && !extra) {
     cols.push(["STATUS", (e) => e.manifest?.status ?? (e.kind === "environment" || e.kind === "benchmark" ? "no-manifest" : "-")]);
     if (rows.some((r) => r.manifest?.lifecycle)) cols.push(["LIFECYCLE", (e) => e.manifest?.lifecycle ?? ""]);
   }
