@@ -38,7 +38,7 @@ async function buildOne(target: string | undefined, outfile: string): Promise<vo
   const sha = await gitSha();
   const result = await Bun.build({
     // Worker entries are built in too: a Worker in the binary loads them by their source path.
-    ...compileOptions(["./src/main.ts", "./src/verify/math/worker.ts"], outfile, target),
+    ...compileOptions(["./src/main.ts", "./src/verify/worker.ts"], outfile, target),
     define: {
       GYM_VERSION: JSON.stringify(pkg.version),
       GYM_BUILD_TARGET: JSON.stringify(target ?? `bun-${process.platform}-${process.arch}`),

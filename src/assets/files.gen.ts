@@ -341,168 +341,169 @@ import f338 from "../../assets/resources_servers/mcqa/data/example_rollouts.json
 import f339 from "../../assets/resources_servers/mcqa/data/example_rollouts_with_template_metadata.jsonl" with { type: "text" };
 import f340 from "../../assets/resources_servers/mcqa/data/example_with_template_metadata.jsonl" with { type: "text" };
 import f341 from "../../assets/resources_servers/mcqa/data/example_with_template_metadata_metrics.json" with { type: "text" };
-import f342 from "../../assets/resources_servers/mrcr/README.md" with { type: "text" };
-import f343 from "../../assets/resources_servers/mrcr/configs/mrcr.yaml" with { type: "text" };
-import f344 from "../../assets/resources_servers/mrcr/data/example.jsonl" with { type: "text" };
-import f345 from "../../assets/resources_servers/mrcr/data/example_metrics.json" with { type: "text" };
-import f346 from "../../assets/resources_servers/mrcr/data/example_rollouts.jsonl" with { type: "text" };
-import f347 from "../../assets/resources_servers/multichallenge/configs/multichallenge.yaml" with { type: "text" };
-import f348 from "../../assets/resources_servers/multichallenge/configs/multichallenge_nrl.yaml" with { type: "text" };
-import f349 from "../../assets/resources_servers/multichallenge/data/example.jsonl" with { type: "text" };
-import f350 from "../../assets/resources_servers/multichallenge/data/example_metrics.json" with { type: "text" };
-import f351 from "../../assets/resources_servers/multichallenge/data/example_rollouts.jsonl" with { type: "text" };
-import f352 from "../../assets/resources_servers/nvarc/README.md" with { type: "text" };
-import f353 from "../../assets/resources_servers/nvarc/configs/inductive.yaml" with { type: "text" };
-import f354 from "../../assets/resources_servers/nvarc/configs/transductive.yaml" with { type: "text" };
-import f355 from "../../assets/resources_servers/nvarc/data/example.jsonl" with { type: "text" };
-import f356 from "../../assets/resources_servers/nvarc/data/example_metrics.json" with { type: "text" };
-import f357 from "../../assets/resources_servers/nvarc/data/example_rollouts.jsonl" with { type: "text" };
-import f358 from "../../assets/resources_servers/omniscience/configs/omniscience.yaml" with { type: "text" };
-import f359 from "../../assets/resources_servers/omniscience/data/example.jsonl" with { type: "text" };
-import f360 from "../../assets/resources_servers/omniscience/data/example_metrics.json" with { type: "text" };
-import f361 from "../../assets/resources_servers/omniscience/data/example_rollouts.jsonl" with { type: "text" };
-import f362 from "../../assets/resources_servers/omniscience/prompts/judge.yaml" with { type: "text" };
-import f363 from "../../assets/resources_servers/over_refusal_detection/configs/over_refusal_detection.yaml" with { type: "text" };
-import f364 from "../../assets/resources_servers/over_refusal_detection/configs/over_refusal_detection_nemotron.yaml" with { type: "text" };
-import f365 from "../../assets/resources_servers/over_refusal_detection/configs/over_refusal_detection_nemotron_tp8.yaml" with { type: "text" };
-import f366 from "../../assets/resources_servers/over_refusal_detection/data/example.jsonl" with { type: "text" };
-import f367 from "../../assets/resources_servers/over_refusal_detection/data/example_metrics.json" with { type: "text" };
-import f368 from "../../assets/resources_servers/over_refusal_detection/data/example_rollouts.jsonl" with { type: "text" };
-import f369 from "../../assets/resources_servers/physics_judge/README.md" with { type: "text" };
-import f370 from "../../assets/resources_servers/physics_judge/configs/judge_openai.yaml" with { type: "text" };
-import f371 from "../../assets/resources_servers/physics_judge/configs/physics_judge.yaml" with { type: "text" };
-import f372 from "../../assets/resources_servers/physics_judge/data/example.jsonl" with { type: "text" };
-import f373 from "../../assets/resources_servers/physics_judge/data/example_metrics.json" with { type: "text" };
-import f374 from "../../assets/resources_servers/physics_judge/data/example_rollouts.jsonl" with { type: "text" };
-import f375 from "../../assets/resources_servers/physics_judge/prompts/judge.yaml" with { type: "text" };
-import f376 from "../../assets/resources_servers/polymath/configs/polymath.yaml" with { type: "text" };
-import f377 from "../../assets/resources_servers/polymath/data/example.jsonl" with { type: "text" };
-import f378 from "../../assets/resources_servers/polymath/data/example_metrics.json" with { type: "text" };
-import f379 from "../../assets/resources_servers/polymath/data/example_rollouts.jsonl" with { type: "text" };
-import f380 from "../../assets/resources_servers/polymath/data/example_rollouts_materialized_inputs.jsonl" with { type: "text" };
-import f381 from "../../assets/resources_servers/proof_genselect/README.md" with { type: "text" };
-import f382 from "../../assets/resources_servers/proof_genselect/configs/proof_genselect.yaml" with { type: "text" };
-import f383 from "../../assets/resources_servers/proof_genselect/data/example.jsonl" with { type: "text" };
-import f384 from "../../assets/resources_servers/proof_genselect/data/example_metrics.json" with { type: "text" };
-import f385 from "../../assets/resources_servers/proof_genselect/data/example_rollouts.jsonl" with { type: "text" };
-import f386 from "../../assets/resources_servers/proof_genselect/data/example_rollouts_aggregate_metrics.json" with { type: "text" };
-import f387 from "../../assets/resources_servers/proof_genselect/data/example_rollouts_materialized_inputs.jsonl" with { type: "text" };
-import f388 from "../../assets/resources_servers/proof_genselect/prompt_templates/genselect.yaml" with { type: "text" };
-import f389 from "../../assets/resources_servers/ragtruth/README.md" with { type: "text" };
-import f390 from "../../assets/resources_servers/ragtruth/configs/ragtruth.yaml" with { type: "text" };
-import f391 from "../../assets/resources_servers/ragtruth/configs/ragtruth_serve.yaml" with { type: "text" };
-import f392 from "../../assets/resources_servers/ragtruth/data/example.jsonl" with { type: "text" };
-import f393 from "../../assets/resources_servers/ragtruth/data/example_metrics.json" with { type: "text" };
-import f394 from "../../assets/resources_servers/ragtruth/data/example_rollouts.jsonl" with { type: "text" };
-import f395 from "../../assets/resources_servers/ruler/README.md" with { type: "text" };
-import f396 from "../../assets/resources_servers/ruler/configs/ruler.yaml" with { type: "text" };
-import f397 from "../../assets/resources_servers/ruler/data/example.jsonl" with { type: "text" };
-import f398 from "../../assets/resources_servers/ruler/data/example_metrics.json" with { type: "text" };
-import f399 from "../../assets/resources_servers/ruler/data/example_rollouts.jsonl" with { type: "text" };
-import f400 from "../../assets/resources_servers/ruler2/README.md" with { type: "text" };
-import f401 from "../../assets/resources_servers/ruler2/configs/ruler2.yaml" with { type: "text" };
-import f402 from "../../assets/resources_servers/ruler2/data/example.jsonl" with { type: "text" };
-import f403 from "../../assets/resources_servers/ruler2/data/example_metrics.json" with { type: "text" };
-import f404 from "../../assets/resources_servers/ruler2/data/example_rollouts.jsonl" with { type: "text" };
-import f405 from "../../assets/resources_servers/simpleqa/configs/simpleqa.yaml" with { type: "text" };
-import f406 from "../../assets/resources_servers/simpleqa/data/example.jsonl" with { type: "text" };
-import f407 from "../../assets/resources_servers/simpleqa/data/example_metrics.json" with { type: "text" };
-import f408 from "../../assets/resources_servers/simpleqa/data/example_rollouts.jsonl" with { type: "text" };
-import f409 from "../../assets/resources_servers/simpleqa/prompts/judge.yaml" with { type: "text" };
-import f410 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/README.md" with { type: "text" };
-import f411 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/droid_pivot_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
-import f412 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/parallel_tool_calls_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
-import f413 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/search_pivot_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
-import f414 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
-import f415 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/swe_pivot_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
-import f416 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/toolcall_schema_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
-import f417 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/example.jsonl" with { type: "text" };
-import f418 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/example_metrics.json" with { type: "text" };
-import f419 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/example_rollouts.jsonl" with { type: "text" };
-import f420 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example.jsonl" with { type: "text" };
-import f421 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example_metrics.json" with { type: "text" };
-import f422 from "../../assets/resources_servers/spartqa/README.md" with { type: "text" };
-import f423 from "../../assets/resources_servers/spartqa/configs/spartqa.yaml" with { type: "text" };
-import f424 from "../../assets/resources_servers/spartqa/configs/spartqa_serve.yaml" with { type: "text" };
-import f425 from "../../assets/resources_servers/spartqa/data/example.jsonl" with { type: "text" };
-import f426 from "../../assets/resources_servers/spartqa/data/example_metrics.json" with { type: "text" };
-import f427 from "../../assets/resources_servers/spartqa/data/example_rollouts.jsonl" with { type: "text" };
-import f428 from "../../assets/resources_servers/string_match/README.md" with { type: "text" };
-import f429 from "../../assets/resources_servers/string_match/configs/string_match.yaml" with { type: "text" };
-import f430 from "../../assets/resources_servers/string_match/data/example.jsonl" with { type: "text" };
-import f431 from "../../assets/resources_servers/string_match/data/example_metrics.json" with { type: "text" };
-import f432 from "../../assets/resources_servers/string_match/data/example_rollouts.jsonl" with { type: "text" };
-import f433 from "../../assets/resources_servers/structeval/README.md" with { type: "text" };
-import f434 from "../../assets/resources_servers/structeval/configs/structeval_nonrenderable.yaml" with { type: "text" };
-import f435 from "../../assets/resources_servers/structeval/data/example.jsonl" with { type: "text" };
-import f436 from "../../assets/resources_servers/structeval/data/example_metrics.json" with { type: "text" };
-import f437 from "../../assets/resources_servers/structeval/data/example_rollouts.jsonl" with { type: "text" };
-import f438 from "../../assets/resources_servers/structeval/data/example_rollouts_aggregate_metrics.json" with { type: "text" };
-import f439 from "../../assets/resources_servers/structeval/data/structeval_nonrenderable_example.jsonl" with { type: "text" };
-import f440 from "../../assets/resources_servers/structeval/data/structeval_nonrenderable_example_rollouts.jsonl" with { type: "text" };
-import f441 from "../../assets/resources_servers/structeval/data/structeval_nonrenderable_example_rollouts_aggregate_metrics.json" with { type: "text" };
-import f442 from "../../assets/resources_servers/structured_outputs/README.md" with { type: "text" };
-import f443 from "../../assets/resources_servers/structured_outputs/configs/structured_outputs_json.yaml" with { type: "text" };
-import f444 from "../../assets/resources_servers/structured_outputs/configs/structured_outputs_json_yaml_xml_v1.yaml" with { type: "text" };
-import f445 from "../../assets/resources_servers/structured_outputs/configs/structured_outputs_v3.yaml" with { type: "text" };
-import f446 from "../../assets/resources_servers/structured_outputs/configs/structured_outputs_v4.yaml" with { type: "text" };
-import f447 from "../../assets/resources_servers/structured_outputs/data/example.jsonl" with { type: "text" };
-import f448 from "../../assets/resources_servers/structured_outputs/data/example_metrics.json" with { type: "text" };
-import f449 from "../../assets/resources_servers/structured_outputs/data/example_rollouts.jsonl" with { type: "text" };
-import f450 from "../../assets/resources_servers/structured_outputs/data/structured_outputs_251027_nano_v3_sdg_json_train_metrics.json" with { type: "text" };
-import f451 from "../../assets/resources_servers/structured_outputs/data/structured_outputs_251027_nano_v3_sdg_json_val_metrics.json" with { type: "text" };
-import f452 from "../../assets/resources_servers/structured_outputs/data/structured_outputs_v3_example.jsonl" with { type: "text" };
-import f453 from "../../assets/resources_servers/structured_outputs/data/structured_outputs_v3_example_metrics.json" with { type: "text" };
-import f454 from "../../assets/resources_servers/structured_outputs/data/structured_outputs_v4_example.jsonl" with { type: "text" };
-import f455 from "../../assets/resources_servers/text_to_sql/configs/text_to_sql.yaml" with { type: "text" };
-import f456 from "../../assets/resources_servers/text_to_sql/data/example.jsonl" with { type: "text" };
-import f457 from "../../assets/resources_servers/text_to_sql/data/example_metrics.json" with { type: "text" };
-import f458 from "../../assets/resources_servers/text_to_sql/data/example_rollouts.jsonl" with { type: "text" };
-import f459 from "../../assets/resources_servers/text_to_sql/prompts/judge_prompt_template.txt" with { type: "text" };
-import f460 from "../../assets/resources_servers/text_to_sql/prompts/judge_system_message.txt" with { type: "text" };
-import f461 from "../../assets/resources_servers/ugphysics_judge/README.md" with { type: "text" };
-import f462 from "../../assets/resources_servers/ugphysics_judge/configs/ugphysics_judge.yaml" with { type: "text" };
-import f463 from "../../assets/resources_servers/ugphysics_judge/data/example.jsonl" with { type: "text" };
-import f464 from "../../assets/resources_servers/ugphysics_judge/data/example_metrics.json" with { type: "text" };
-import f465 from "../../assets/resources_servers/ugphysics_judge/data/example_rollouts.jsonl" with { type: "text" };
-import f466 from "../../assets/resources_servers/ugphysics_judge/prompts/judge.yaml" with { type: "text" };
-import f467 from "../../assets/resources_servers/xlam_fc/README.md" with { type: "text" };
-import f468 from "../../assets/resources_servers/xlam_fc/configs/xlam_fc.yaml" with { type: "text" };
-import f469 from "../../assets/resources_servers/xlam_fc/data/example.jsonl" with { type: "text" };
-import f470 from "../../assets/resources_servers/xlam_fc/data/example_metrics.json" with { type: "text" };
-import f471 from "../../assets/resources_servers/xlam_fc/data/example_rollouts.jsonl" with { type: "text" };
-import f472 from "../../assets/resources_servers/xstest/configs/xstest.yaml" with { type: "text" };
-import f473 from "../../assets/resources_servers/xstest/data/example.jsonl" with { type: "text" };
-import f474 from "../../assets/resources_servers/xstest/data/example_metrics.json" with { type: "text" };
-import f475 from "../../assets/resources_servers/xstest/data/example_rollouts.jsonl" with { type: "text" };
-import f476 from "../../assets/resources_servers/xstest/prompt_templates/wildguard_judge.txt" with { type: "text" };
-import f477 from "../../assets/resources_servers/xstest/prompt_templates/xstest_judge.txt" with { type: "text" };
-import f478 from "../../assets/responses_api_agents/gymnasium_agent/README.md" with { type: "text" };
-import f479 from "../../assets/responses_api_agents/gymnasium_agent/configs/gymnasium_agent.yaml" with { type: "text" };
-import f480 from "../../assets/responses_api_agents/non_executing_simple_agent/configs/non_executing_simple_agent.yaml" with { type: "text" };
-import f481 from "../../assets/responses_api_agents/proof_refinement_agent/configs/proof_refinement_agent.yaml" with { type: "text" };
-import f482 from "../../assets/responses_api_agents/remote_agent/configs/remote_agent.yaml" with { type: "text" };
-import f483 from "../../assets/responses_api_agents/simple_agent/configs/simple_agent.yaml" with { type: "text" };
-import f484 from "../../assets/responses_api_agents/speed_bench_agent/configs/speed_bench_agent.yaml" with { type: "text" };
-import f485 from "../../assets/responses_api_agents/tool_simulation_agent/configs/tool_simulation_agent.yaml" with { type: "text" };
-import f486 from "../../assets/responses_api_models/azure_openai_model/configs/azure_openai_model.yaml" with { type: "text" };
-import f487 from "../../assets/responses_api_models/genrm_model/configs/genrm_model.yaml" with { type: "text" };
-import f488 from "../../assets/responses_api_models/inference_provider/configs/baseten.yaml" with { type: "text" };
-import f489 from "../../assets/responses_api_models/inference_provider/configs/deepinfra.yaml" with { type: "text" };
-import f490 from "../../assets/responses_api_models/inference_provider/configs/fireworks.yaml" with { type: "text" };
-import f491 from "../../assets/responses_api_models/inference_provider/configs/friendli.yaml" with { type: "text" };
-import f492 from "../../assets/responses_api_models/inference_provider/configs/gemini.yaml" with { type: "text" };
-import f493 from "../../assets/responses_api_models/inference_provider/configs/hf_inference.yaml" with { type: "text" };
-import f494 from "../../assets/responses_api_models/inference_provider/configs/inference_provider.yaml" with { type: "text" };
-import f495 from "../../assets/responses_api_models/inference_provider/configs/nebius.yaml" with { type: "text" };
-import f496 from "../../assets/responses_api_models/inference_provider/configs/openrouter.yaml" with { type: "text" };
-import f497 from "../../assets/responses_api_models/inference_provider/configs/together.yaml" with { type: "text" };
-import f498 from "../../assets/responses_api_models/litellm_model/configs/litellm_model.yaml" with { type: "text" };
-import f499 from "../../assets/responses_api_models/local_vllm_model_proxy/configs/local_vllm_model_proxy.yaml" with { type: "text" };
-import f500 from "../../assets/responses_api_models/openai_model/configs/openai_model.yaml" with { type: "text" };
-import f501 from "../../assets/responses_api_models/scripted_model/configs/scripted_model.yaml" with { type: "text" };
-import f502 from "../../assets/responses_api_models/vllm_model/configs/vllm_model.yaml" with { type: "text" };
-import f503 from "../../assets/responses_api_models/vllm_model/configs/vllm_model_for_training.yaml" with { type: "text" };
+import f342 from "../../assets/resources_servers/mcqa/tests/verifier_cases.jsonl" with { type: "text" };
+import f343 from "../../assets/resources_servers/mrcr/README.md" with { type: "text" };
+import f344 from "../../assets/resources_servers/mrcr/configs/mrcr.yaml" with { type: "text" };
+import f345 from "../../assets/resources_servers/mrcr/data/example.jsonl" with { type: "text" };
+import f346 from "../../assets/resources_servers/mrcr/data/example_metrics.json" with { type: "text" };
+import f347 from "../../assets/resources_servers/mrcr/data/example_rollouts.jsonl" with { type: "text" };
+import f348 from "../../assets/resources_servers/multichallenge/configs/multichallenge.yaml" with { type: "text" };
+import f349 from "../../assets/resources_servers/multichallenge/configs/multichallenge_nrl.yaml" with { type: "text" };
+import f350 from "../../assets/resources_servers/multichallenge/data/example.jsonl" with { type: "text" };
+import f351 from "../../assets/resources_servers/multichallenge/data/example_metrics.json" with { type: "text" };
+import f352 from "../../assets/resources_servers/multichallenge/data/example_rollouts.jsonl" with { type: "text" };
+import f353 from "../../assets/resources_servers/nvarc/README.md" with { type: "text" };
+import f354 from "../../assets/resources_servers/nvarc/configs/inductive.yaml" with { type: "text" };
+import f355 from "../../assets/resources_servers/nvarc/configs/transductive.yaml" with { type: "text" };
+import f356 from "../../assets/resources_servers/nvarc/data/example.jsonl" with { type: "text" };
+import f357 from "../../assets/resources_servers/nvarc/data/example_metrics.json" with { type: "text" };
+import f358 from "../../assets/resources_servers/nvarc/data/example_rollouts.jsonl" with { type: "text" };
+import f359 from "../../assets/resources_servers/omniscience/configs/omniscience.yaml" with { type: "text" };
+import f360 from "../../assets/resources_servers/omniscience/data/example.jsonl" with { type: "text" };
+import f361 from "../../assets/resources_servers/omniscience/data/example_metrics.json" with { type: "text" };
+import f362 from "../../assets/resources_servers/omniscience/data/example_rollouts.jsonl" with { type: "text" };
+import f363 from "../../assets/resources_servers/omniscience/prompts/judge.yaml" with { type: "text" };
+import f364 from "../../assets/resources_servers/over_refusal_detection/configs/over_refusal_detection.yaml" with { type: "text" };
+import f365 from "../../assets/resources_servers/over_refusal_detection/configs/over_refusal_detection_nemotron.yaml" with { type: "text" };
+import f366 from "../../assets/resources_servers/over_refusal_detection/configs/over_refusal_detection_nemotron_tp8.yaml" with { type: "text" };
+import f367 from "../../assets/resources_servers/over_refusal_detection/data/example.jsonl" with { type: "text" };
+import f368 from "../../assets/resources_servers/over_refusal_detection/data/example_metrics.json" with { type: "text" };
+import f369 from "../../assets/resources_servers/over_refusal_detection/data/example_rollouts.jsonl" with { type: "text" };
+import f370 from "../../assets/resources_servers/physics_judge/README.md" with { type: "text" };
+import f371 from "../../assets/resources_servers/physics_judge/configs/judge_openai.yaml" with { type: "text" };
+import f372 from "../../assets/resources_servers/physics_judge/configs/physics_judge.yaml" with { type: "text" };
+import f373 from "../../assets/resources_servers/physics_judge/data/example.jsonl" with { type: "text" };
+import f374 from "../../assets/resources_servers/physics_judge/data/example_metrics.json" with { type: "text" };
+import f375 from "../../assets/resources_servers/physics_judge/data/example_rollouts.jsonl" with { type: "text" };
+import f376 from "../../assets/resources_servers/physics_judge/prompts/judge.yaml" with { type: "text" };
+import f377 from "../../assets/resources_servers/polymath/configs/polymath.yaml" with { type: "text" };
+import f378 from "../../assets/resources_servers/polymath/data/example.jsonl" with { type: "text" };
+import f379 from "../../assets/resources_servers/polymath/data/example_metrics.json" with { type: "text" };
+import f380 from "../../assets/resources_servers/polymath/data/example_rollouts.jsonl" with { type: "text" };
+import f381 from "../../assets/resources_servers/polymath/data/example_rollouts_materialized_inputs.jsonl" with { type: "text" };
+import f382 from "../../assets/resources_servers/proof_genselect/README.md" with { type: "text" };
+import f383 from "../../assets/resources_servers/proof_genselect/configs/proof_genselect.yaml" with { type: "text" };
+import f384 from "../../assets/resources_servers/proof_genselect/data/example.jsonl" with { type: "text" };
+import f385 from "../../assets/resources_servers/proof_genselect/data/example_metrics.json" with { type: "text" };
+import f386 from "../../assets/resources_servers/proof_genselect/data/example_rollouts.jsonl" with { type: "text" };
+import f387 from "../../assets/resources_servers/proof_genselect/data/example_rollouts_aggregate_metrics.json" with { type: "text" };
+import f388 from "../../assets/resources_servers/proof_genselect/data/example_rollouts_materialized_inputs.jsonl" with { type: "text" };
+import f389 from "../../assets/resources_servers/proof_genselect/prompt_templates/genselect.yaml" with { type: "text" };
+import f390 from "../../assets/resources_servers/ragtruth/README.md" with { type: "text" };
+import f391 from "../../assets/resources_servers/ragtruth/configs/ragtruth.yaml" with { type: "text" };
+import f392 from "../../assets/resources_servers/ragtruth/configs/ragtruth_serve.yaml" with { type: "text" };
+import f393 from "../../assets/resources_servers/ragtruth/data/example.jsonl" with { type: "text" };
+import f394 from "../../assets/resources_servers/ragtruth/data/example_metrics.json" with { type: "text" };
+import f395 from "../../assets/resources_servers/ragtruth/data/example_rollouts.jsonl" with { type: "text" };
+import f396 from "../../assets/resources_servers/ruler/README.md" with { type: "text" };
+import f397 from "../../assets/resources_servers/ruler/configs/ruler.yaml" with { type: "text" };
+import f398 from "../../assets/resources_servers/ruler/data/example.jsonl" with { type: "text" };
+import f399 from "../../assets/resources_servers/ruler/data/example_metrics.json" with { type: "text" };
+import f400 from "../../assets/resources_servers/ruler/data/example_rollouts.jsonl" with { type: "text" };
+import f401 from "../../assets/resources_servers/ruler2/README.md" with { type: "text" };
+import f402 from "../../assets/resources_servers/ruler2/configs/ruler2.yaml" with { type: "text" };
+import f403 from "../../assets/resources_servers/ruler2/data/example.jsonl" with { type: "text" };
+import f404 from "../../assets/resources_servers/ruler2/data/example_metrics.json" with { type: "text" };
+import f405 from "../../assets/resources_servers/ruler2/data/example_rollouts.jsonl" with { type: "text" };
+import f406 from "../../assets/resources_servers/simpleqa/configs/simpleqa.yaml" with { type: "text" };
+import f407 from "../../assets/resources_servers/simpleqa/data/example.jsonl" with { type: "text" };
+import f408 from "../../assets/resources_servers/simpleqa/data/example_metrics.json" with { type: "text" };
+import f409 from "../../assets/resources_servers/simpleqa/data/example_rollouts.jsonl" with { type: "text" };
+import f410 from "../../assets/resources_servers/simpleqa/prompts/judge.yaml" with { type: "text" };
+import f411 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/README.md" with { type: "text" };
+import f412 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/droid_pivot_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
+import f413 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/parallel_tool_calls_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
+import f414 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/search_pivot_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
+import f415 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
+import f416 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/swe_pivot_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
+import f417 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/toolcall_schema_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
+import f418 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/example.jsonl" with { type: "text" };
+import f419 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/example_metrics.json" with { type: "text" };
+import f420 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/example_rollouts.jsonl" with { type: "text" };
+import f421 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example.jsonl" with { type: "text" };
+import f422 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example_metrics.json" with { type: "text" };
+import f423 from "../../assets/resources_servers/spartqa/README.md" with { type: "text" };
+import f424 from "../../assets/resources_servers/spartqa/configs/spartqa.yaml" with { type: "text" };
+import f425 from "../../assets/resources_servers/spartqa/configs/spartqa_serve.yaml" with { type: "text" };
+import f426 from "../../assets/resources_servers/spartqa/data/example.jsonl" with { type: "text" };
+import f427 from "../../assets/resources_servers/spartqa/data/example_metrics.json" with { type: "text" };
+import f428 from "../../assets/resources_servers/spartqa/data/example_rollouts.jsonl" with { type: "text" };
+import f429 from "../../assets/resources_servers/string_match/README.md" with { type: "text" };
+import f430 from "../../assets/resources_servers/string_match/configs/string_match.yaml" with { type: "text" };
+import f431 from "../../assets/resources_servers/string_match/data/example.jsonl" with { type: "text" };
+import f432 from "../../assets/resources_servers/string_match/data/example_metrics.json" with { type: "text" };
+import f433 from "../../assets/resources_servers/string_match/data/example_rollouts.jsonl" with { type: "text" };
+import f434 from "../../assets/resources_servers/structeval/README.md" with { type: "text" };
+import f435 from "../../assets/resources_servers/structeval/configs/structeval_nonrenderable.yaml" with { type: "text" };
+import f436 from "../../assets/resources_servers/structeval/data/example.jsonl" with { type: "text" };
+import f437 from "../../assets/resources_servers/structeval/data/example_metrics.json" with { type: "text" };
+import f438 from "../../assets/resources_servers/structeval/data/example_rollouts.jsonl" with { type: "text" };
+import f439 from "../../assets/resources_servers/structeval/data/example_rollouts_aggregate_metrics.json" with { type: "text" };
+import f440 from "../../assets/resources_servers/structeval/data/structeval_nonrenderable_example.jsonl" with { type: "text" };
+import f441 from "../../assets/resources_servers/structeval/data/structeval_nonrenderable_example_rollouts.jsonl" with { type: "text" };
+import f442 from "../../assets/resources_servers/structeval/data/structeval_nonrenderable_example_rollouts_aggregate_metrics.json" with { type: "text" };
+import f443 from "../../assets/resources_servers/structured_outputs/README.md" with { type: "text" };
+import f444 from "../../assets/resources_servers/structured_outputs/configs/structured_outputs_json.yaml" with { type: "text" };
+import f445 from "../../assets/resources_servers/structured_outputs/configs/structured_outputs_json_yaml_xml_v1.yaml" with { type: "text" };
+import f446 from "../../assets/resources_servers/structured_outputs/configs/structured_outputs_v3.yaml" with { type: "text" };
+import f447 from "../../assets/resources_servers/structured_outputs/configs/structured_outputs_v4.yaml" with { type: "text" };
+import f448 from "../../assets/resources_servers/structured_outputs/data/example.jsonl" with { type: "text" };
+import f449 from "../../assets/resources_servers/structured_outputs/data/example_metrics.json" with { type: "text" };
+import f450 from "../../assets/resources_servers/structured_outputs/data/example_rollouts.jsonl" with { type: "text" };
+import f451 from "../../assets/resources_servers/structured_outputs/data/structured_outputs_251027_nano_v3_sdg_json_train_metrics.json" with { type: "text" };
+import f452 from "../../assets/resources_servers/structured_outputs/data/structured_outputs_251027_nano_v3_sdg_json_val_metrics.json" with { type: "text" };
+import f453 from "../../assets/resources_servers/structured_outputs/data/structured_outputs_v3_example.jsonl" with { type: "text" };
+import f454 from "../../assets/resources_servers/structured_outputs/data/structured_outputs_v3_example_metrics.json" with { type: "text" };
+import f455 from "../../assets/resources_servers/structured_outputs/data/structured_outputs_v4_example.jsonl" with { type: "text" };
+import f456 from "../../assets/resources_servers/text_to_sql/configs/text_to_sql.yaml" with { type: "text" };
+import f457 from "../../assets/resources_servers/text_to_sql/data/example.jsonl" with { type: "text" };
+import f458 from "../../assets/resources_servers/text_to_sql/data/example_metrics.json" with { type: "text" };
+import f459 from "../../assets/resources_servers/text_to_sql/data/example_rollouts.jsonl" with { type: "text" };
+import f460 from "../../assets/resources_servers/text_to_sql/prompts/judge_prompt_template.txt" with { type: "text" };
+import f461 from "../../assets/resources_servers/text_to_sql/prompts/judge_system_message.txt" with { type: "text" };
+import f462 from "../../assets/resources_servers/ugphysics_judge/README.md" with { type: "text" };
+import f463 from "../../assets/resources_servers/ugphysics_judge/configs/ugphysics_judge.yaml" with { type: "text" };
+import f464 from "../../assets/resources_servers/ugphysics_judge/data/example.jsonl" with { type: "text" };
+import f465 from "../../assets/resources_servers/ugphysics_judge/data/example_metrics.json" with { type: "text" };
+import f466 from "../../assets/resources_servers/ugphysics_judge/data/example_rollouts.jsonl" with { type: "text" };
+import f467 from "../../assets/resources_servers/ugphysics_judge/prompts/judge.yaml" with { type: "text" };
+import f468 from "../../assets/resources_servers/xlam_fc/README.md" with { type: "text" };
+import f469 from "../../assets/resources_servers/xlam_fc/configs/xlam_fc.yaml" with { type: "text" };
+import f470 from "../../assets/resources_servers/xlam_fc/data/example.jsonl" with { type: "text" };
+import f471 from "../../assets/resources_servers/xlam_fc/data/example_metrics.json" with { type: "text" };
+import f472 from "../../assets/resources_servers/xlam_fc/data/example_rollouts.jsonl" with { type: "text" };
+import f473 from "../../assets/resources_servers/xstest/configs/xstest.yaml" with { type: "text" };
+import f474 from "../../assets/resources_servers/xstest/data/example.jsonl" with { type: "text" };
+import f475 from "../../assets/resources_servers/xstest/data/example_metrics.json" with { type: "text" };
+import f476 from "../../assets/resources_servers/xstest/data/example_rollouts.jsonl" with { type: "text" };
+import f477 from "../../assets/resources_servers/xstest/prompt_templates/wildguard_judge.txt" with { type: "text" };
+import f478 from "../../assets/resources_servers/xstest/prompt_templates/xstest_judge.txt" with { type: "text" };
+import f479 from "../../assets/responses_api_agents/gymnasium_agent/README.md" with { type: "text" };
+import f480 from "../../assets/responses_api_agents/gymnasium_agent/configs/gymnasium_agent.yaml" with { type: "text" };
+import f481 from "../../assets/responses_api_agents/non_executing_simple_agent/configs/non_executing_simple_agent.yaml" with { type: "text" };
+import f482 from "../../assets/responses_api_agents/proof_refinement_agent/configs/proof_refinement_agent.yaml" with { type: "text" };
+import f483 from "../../assets/responses_api_agents/remote_agent/configs/remote_agent.yaml" with { type: "text" };
+import f484 from "../../assets/responses_api_agents/simple_agent/configs/simple_agent.yaml" with { type: "text" };
+import f485 from "../../assets/responses_api_agents/speed_bench_agent/configs/speed_bench_agent.yaml" with { type: "text" };
+import f486 from "../../assets/responses_api_agents/tool_simulation_agent/configs/tool_simulation_agent.yaml" with { type: "text" };
+import f487 from "../../assets/responses_api_models/azure_openai_model/configs/azure_openai_model.yaml" with { type: "text" };
+import f488 from "../../assets/responses_api_models/genrm_model/configs/genrm_model.yaml" with { type: "text" };
+import f489 from "../../assets/responses_api_models/inference_provider/configs/baseten.yaml" with { type: "text" };
+import f490 from "../../assets/responses_api_models/inference_provider/configs/deepinfra.yaml" with { type: "text" };
+import f491 from "../../assets/responses_api_models/inference_provider/configs/fireworks.yaml" with { type: "text" };
+import f492 from "../../assets/responses_api_models/inference_provider/configs/friendli.yaml" with { type: "text" };
+import f493 from "../../assets/responses_api_models/inference_provider/configs/gemini.yaml" with { type: "text" };
+import f494 from "../../assets/responses_api_models/inference_provider/configs/hf_inference.yaml" with { type: "text" };
+import f495 from "../../assets/responses_api_models/inference_provider/configs/inference_provider.yaml" with { type: "text" };
+import f496 from "../../assets/responses_api_models/inference_provider/configs/nebius.yaml" with { type: "text" };
+import f497 from "../../assets/responses_api_models/inference_provider/configs/openrouter.yaml" with { type: "text" };
+import f498 from "../../assets/responses_api_models/inference_provider/configs/together.yaml" with { type: "text" };
+import f499 from "../../assets/responses_api_models/litellm_model/configs/litellm_model.yaml" with { type: "text" };
+import f500 from "../../assets/responses_api_models/local_vllm_model_proxy/configs/local_vllm_model_proxy.yaml" with { type: "text" };
+import f501 from "../../assets/responses_api_models/openai_model/configs/openai_model.yaml" with { type: "text" };
+import f502 from "../../assets/responses_api_models/scripted_model/configs/scripted_model.yaml" with { type: "text" };
+import f503 from "../../assets/responses_api_models/vllm_model/configs/vllm_model.yaml" with { type: "text" };
+import f504 from "../../assets/responses_api_models/vllm_model/configs/vllm_model_for_training.yaml" with { type: "text" };
 
 /** Embedded install root: [relative path, file text] pairs (digest.gen.ts holds their digest). */
 export const ASSET_FILES: [string, string][] = [
@@ -848,166 +849,167 @@ export const ASSET_FILES: [string, string][] = [
   ["resources_servers/mcqa/data/example_rollouts_with_template_metadata.jsonl", f339 as unknown as string],
   ["resources_servers/mcqa/data/example_with_template_metadata.jsonl", f340 as unknown as string],
   ["resources_servers/mcqa/data/example_with_template_metadata_metrics.json", f341 as unknown as string],
-  ["resources_servers/mrcr/README.md", f342 as unknown as string],
-  ["resources_servers/mrcr/configs/mrcr.yaml", f343 as unknown as string],
-  ["resources_servers/mrcr/data/example.jsonl", f344 as unknown as string],
-  ["resources_servers/mrcr/data/example_metrics.json", f345 as unknown as string],
-  ["resources_servers/mrcr/data/example_rollouts.jsonl", f346 as unknown as string],
-  ["resources_servers/multichallenge/configs/multichallenge.yaml", f347 as unknown as string],
-  ["resources_servers/multichallenge/configs/multichallenge_nrl.yaml", f348 as unknown as string],
-  ["resources_servers/multichallenge/data/example.jsonl", f349 as unknown as string],
-  ["resources_servers/multichallenge/data/example_metrics.json", f350 as unknown as string],
-  ["resources_servers/multichallenge/data/example_rollouts.jsonl", f351 as unknown as string],
-  ["resources_servers/nvarc/README.md", f352 as unknown as string],
-  ["resources_servers/nvarc/configs/inductive.yaml", f353 as unknown as string],
-  ["resources_servers/nvarc/configs/transductive.yaml", f354 as unknown as string],
-  ["resources_servers/nvarc/data/example.jsonl", f355 as unknown as string],
-  ["resources_servers/nvarc/data/example_metrics.json", f356 as unknown as string],
-  ["resources_servers/nvarc/data/example_rollouts.jsonl", f357 as unknown as string],
-  ["resources_servers/omniscience/configs/omniscience.yaml", f358 as unknown as string],
-  ["resources_servers/omniscience/data/example.jsonl", f359 as unknown as string],
-  ["resources_servers/omniscience/data/example_metrics.json", f360 as unknown as string],
-  ["resources_servers/omniscience/data/example_rollouts.jsonl", f361 as unknown as string],
-  ["resources_servers/omniscience/prompts/judge.yaml", f362 as unknown as string],
-  ["resources_servers/over_refusal_detection/configs/over_refusal_detection.yaml", f363 as unknown as string],
-  ["resources_servers/over_refusal_detection/configs/over_refusal_detection_nemotron.yaml", f364 as unknown as string],
-  ["resources_servers/over_refusal_detection/configs/over_refusal_detection_nemotron_tp8.yaml", f365 as unknown as string],
-  ["resources_servers/over_refusal_detection/data/example.jsonl", f366 as unknown as string],
-  ["resources_servers/over_refusal_detection/data/example_metrics.json", f367 as unknown as string],
-  ["resources_servers/over_refusal_detection/data/example_rollouts.jsonl", f368 as unknown as string],
-  ["resources_servers/physics_judge/README.md", f369 as unknown as string],
-  ["resources_servers/physics_judge/configs/judge_openai.yaml", f370 as unknown as string],
-  ["resources_servers/physics_judge/configs/physics_judge.yaml", f371 as unknown as string],
-  ["resources_servers/physics_judge/data/example.jsonl", f372 as unknown as string],
-  ["resources_servers/physics_judge/data/example_metrics.json", f373 as unknown as string],
-  ["resources_servers/physics_judge/data/example_rollouts.jsonl", f374 as unknown as string],
-  ["resources_servers/physics_judge/prompts/judge.yaml", f375 as unknown as string],
-  ["resources_servers/polymath/configs/polymath.yaml", f376 as unknown as string],
-  ["resources_servers/polymath/data/example.jsonl", f377 as unknown as string],
-  ["resources_servers/polymath/data/example_metrics.json", f378 as unknown as string],
-  ["resources_servers/polymath/data/example_rollouts.jsonl", f379 as unknown as string],
-  ["resources_servers/polymath/data/example_rollouts_materialized_inputs.jsonl", f380 as unknown as string],
-  ["resources_servers/proof_genselect/README.md", f381 as unknown as string],
-  ["resources_servers/proof_genselect/configs/proof_genselect.yaml", f382 as unknown as string],
-  ["resources_servers/proof_genselect/data/example.jsonl", f383 as unknown as string],
-  ["resources_servers/proof_genselect/data/example_metrics.json", f384 as unknown as string],
-  ["resources_servers/proof_genselect/data/example_rollouts.jsonl", f385 as unknown as string],
-  ["resources_servers/proof_genselect/data/example_rollouts_aggregate_metrics.json", f386 as unknown as string],
-  ["resources_servers/proof_genselect/data/example_rollouts_materialized_inputs.jsonl", f387 as unknown as string],
-  ["resources_servers/proof_genselect/prompt_templates/genselect.yaml", f388 as unknown as string],
-  ["resources_servers/ragtruth/README.md", f389 as unknown as string],
-  ["resources_servers/ragtruth/configs/ragtruth.yaml", f390 as unknown as string],
-  ["resources_servers/ragtruth/configs/ragtruth_serve.yaml", f391 as unknown as string],
-  ["resources_servers/ragtruth/data/example.jsonl", f392 as unknown as string],
-  ["resources_servers/ragtruth/data/example_metrics.json", f393 as unknown as string],
-  ["resources_servers/ragtruth/data/example_rollouts.jsonl", f394 as unknown as string],
-  ["resources_servers/ruler/README.md", f395 as unknown as string],
-  ["resources_servers/ruler/configs/ruler.yaml", f396 as unknown as string],
-  ["resources_servers/ruler/data/example.jsonl", f397 as unknown as string],
-  ["resources_servers/ruler/data/example_metrics.json", f398 as unknown as string],
-  ["resources_servers/ruler/data/example_rollouts.jsonl", f399 as unknown as string],
-  ["resources_servers/ruler2/README.md", f400 as unknown as string],
-  ["resources_servers/ruler2/configs/ruler2.yaml", f401 as unknown as string],
-  ["resources_servers/ruler2/data/example.jsonl", f402 as unknown as string],
-  ["resources_servers/ruler2/data/example_metrics.json", f403 as unknown as string],
-  ["resources_servers/ruler2/data/example_rollouts.jsonl", f404 as unknown as string],
-  ["resources_servers/simpleqa/configs/simpleqa.yaml", f405 as unknown as string],
-  ["resources_servers/simpleqa/data/example.jsonl", f406 as unknown as string],
-  ["resources_servers/simpleqa/data/example_metrics.json", f407 as unknown as string],
-  ["resources_servers/simpleqa/data/example_rollouts.jsonl", f408 as unknown as string],
-  ["resources_servers/simpleqa/prompts/judge.yaml", f409 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/README.md", f410 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/droid_pivot_single_step_tool_use_with_argument_comparison.yaml", f411 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/parallel_tool_calls_single_step_tool_use_with_argument_comparison.yaml", f412 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/search_pivot_single_step_tool_use_with_argument_comparison.yaml", f413 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/single_step_tool_use_with_argument_comparison.yaml", f414 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/swe_pivot_single_step_tool_use_with_argument_comparison.yaml", f415 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/toolcall_schema_single_step_tool_use_with_argument_comparison.yaml", f416 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/data/example.jsonl", f417 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/data/example_metrics.json", f418 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/data/example_rollouts.jsonl", f419 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example.jsonl", f420 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example_metrics.json", f421 as unknown as string],
-  ["resources_servers/spartqa/README.md", f422 as unknown as string],
-  ["resources_servers/spartqa/configs/spartqa.yaml", f423 as unknown as string],
-  ["resources_servers/spartqa/configs/spartqa_serve.yaml", f424 as unknown as string],
-  ["resources_servers/spartqa/data/example.jsonl", f425 as unknown as string],
-  ["resources_servers/spartqa/data/example_metrics.json", f426 as unknown as string],
-  ["resources_servers/spartqa/data/example_rollouts.jsonl", f427 as unknown as string],
-  ["resources_servers/string_match/README.md", f428 as unknown as string],
-  ["resources_servers/string_match/configs/string_match.yaml", f429 as unknown as string],
-  ["resources_servers/string_match/data/example.jsonl", f430 as unknown as string],
-  ["resources_servers/string_match/data/example_metrics.json", f431 as unknown as string],
-  ["resources_servers/string_match/data/example_rollouts.jsonl", f432 as unknown as string],
-  ["resources_servers/structeval/README.md", f433 as unknown as string],
-  ["resources_servers/structeval/configs/structeval_nonrenderable.yaml", f434 as unknown as string],
-  ["resources_servers/structeval/data/example.jsonl", f435 as unknown as string],
-  ["resources_servers/structeval/data/example_metrics.json", f436 as unknown as string],
-  ["resources_servers/structeval/data/example_rollouts.jsonl", f437 as unknown as string],
-  ["resources_servers/structeval/data/example_rollouts_aggregate_metrics.json", f438 as unknown as string],
-  ["resources_servers/structeval/data/structeval_nonrenderable_example.jsonl", f439 as unknown as string],
-  ["resources_servers/structeval/data/structeval_nonrenderable_example_rollouts.jsonl", f440 as unknown as string],
-  ["resources_servers/structeval/data/structeval_nonrenderable_example_rollouts_aggregate_metrics.json", f441 as unknown as string],
-  ["resources_servers/structured_outputs/README.md", f442 as unknown as string],
-  ["resources_servers/structured_outputs/configs/structured_outputs_json.yaml", f443 as unknown as string],
-  ["resources_servers/structured_outputs/configs/structured_outputs_json_yaml_xml_v1.yaml", f444 as unknown as string],
-  ["resources_servers/structured_outputs/configs/structured_outputs_v3.yaml", f445 as unknown as string],
-  ["resources_servers/structured_outputs/configs/structured_outputs_v4.yaml", f446 as unknown as string],
-  ["resources_servers/structured_outputs/data/example.jsonl", f447 as unknown as string],
-  ["resources_servers/structured_outputs/data/example_metrics.json", f448 as unknown as string],
-  ["resources_servers/structured_outputs/data/example_rollouts.jsonl", f449 as unknown as string],
-  ["resources_servers/structured_outputs/data/structured_outputs_251027_nano_v3_sdg_json_train_metrics.json", f450 as unknown as string],
-  ["resources_servers/structured_outputs/data/structured_outputs_251027_nano_v3_sdg_json_val_metrics.json", f451 as unknown as string],
-  ["resources_servers/structured_outputs/data/structured_outputs_v3_example.jsonl", f452 as unknown as string],
-  ["resources_servers/structured_outputs/data/structured_outputs_v3_example_metrics.json", f453 as unknown as string],
-  ["resources_servers/structured_outputs/data/structured_outputs_v4_example.jsonl", f454 as unknown as string],
-  ["resources_servers/text_to_sql/configs/text_to_sql.yaml", f455 as unknown as string],
-  ["resources_servers/text_to_sql/data/example.jsonl", f456 as unknown as string],
-  ["resources_servers/text_to_sql/data/example_metrics.json", f457 as unknown as string],
-  ["resources_servers/text_to_sql/data/example_rollouts.jsonl", f458 as unknown as string],
-  ["resources_servers/text_to_sql/prompts/judge_prompt_template.txt", f459 as unknown as string],
-  ["resources_servers/text_to_sql/prompts/judge_system_message.txt", f460 as unknown as string],
-  ["resources_servers/ugphysics_judge/README.md", f461 as unknown as string],
-  ["resources_servers/ugphysics_judge/configs/ugphysics_judge.yaml", f462 as unknown as string],
-  ["resources_servers/ugphysics_judge/data/example.jsonl", f463 as unknown as string],
-  ["resources_servers/ugphysics_judge/data/example_metrics.json", f464 as unknown as string],
-  ["resources_servers/ugphysics_judge/data/example_rollouts.jsonl", f465 as unknown as string],
-  ["resources_servers/ugphysics_judge/prompts/judge.yaml", f466 as unknown as string],
-  ["resources_servers/xlam_fc/README.md", f467 as unknown as string],
-  ["resources_servers/xlam_fc/configs/xlam_fc.yaml", f468 as unknown as string],
-  ["resources_servers/xlam_fc/data/example.jsonl", f469 as unknown as string],
-  ["resources_servers/xlam_fc/data/example_metrics.json", f470 as unknown as string],
-  ["resources_servers/xlam_fc/data/example_rollouts.jsonl", f471 as unknown as string],
-  ["resources_servers/xstest/configs/xstest.yaml", f472 as unknown as string],
-  ["resources_servers/xstest/data/example.jsonl", f473 as unknown as string],
-  ["resources_servers/xstest/data/example_metrics.json", f474 as unknown as string],
-  ["resources_servers/xstest/data/example_rollouts.jsonl", f475 as unknown as string],
-  ["resources_servers/xstest/prompt_templates/wildguard_judge.txt", f476 as unknown as string],
-  ["resources_servers/xstest/prompt_templates/xstest_judge.txt", f477 as unknown as string],
-  ["responses_api_agents/gymnasium_agent/README.md", f478 as unknown as string],
-  ["responses_api_agents/gymnasium_agent/configs/gymnasium_agent.yaml", f479 as unknown as string],
-  ["responses_api_agents/non_executing_simple_agent/configs/non_executing_simple_agent.yaml", f480 as unknown as string],
-  ["responses_api_agents/proof_refinement_agent/configs/proof_refinement_agent.yaml", f481 as unknown as string],
-  ["responses_api_agents/remote_agent/configs/remote_agent.yaml", f482 as unknown as string],
-  ["responses_api_agents/simple_agent/configs/simple_agent.yaml", f483 as unknown as string],
-  ["responses_api_agents/speed_bench_agent/configs/speed_bench_agent.yaml", f484 as unknown as string],
-  ["responses_api_agents/tool_simulation_agent/configs/tool_simulation_agent.yaml", f485 as unknown as string],
-  ["responses_api_models/azure_openai_model/configs/azure_openai_model.yaml", f486 as unknown as string],
-  ["responses_api_models/genrm_model/configs/genrm_model.yaml", f487 as unknown as string],
-  ["responses_api_models/inference_provider/configs/baseten.yaml", f488 as unknown as string],
-  ["responses_api_models/inference_provider/configs/deepinfra.yaml", f489 as unknown as string],
-  ["responses_api_models/inference_provider/configs/fireworks.yaml", f490 as unknown as string],
-  ["responses_api_models/inference_provider/configs/friendli.yaml", f491 as unknown as string],
-  ["responses_api_models/inference_provider/configs/gemini.yaml", f492 as unknown as string],
-  ["responses_api_models/inference_provider/configs/hf_inference.yaml", f493 as unknown as string],
-  ["responses_api_models/inference_provider/configs/inference_provider.yaml", f494 as unknown as string],
-  ["responses_api_models/inference_provider/configs/nebius.yaml", f495 as unknown as string],
-  ["responses_api_models/inference_provider/configs/openrouter.yaml", f496 as unknown as string],
-  ["responses_api_models/inference_provider/configs/together.yaml", f497 as unknown as string],
-  ["responses_api_models/litellm_model/configs/litellm_model.yaml", f498 as unknown as string],
-  ["responses_api_models/local_vllm_model_proxy/configs/local_vllm_model_proxy.yaml", f499 as unknown as string],
-  ["responses_api_models/openai_model/configs/openai_model.yaml", f500 as unknown as string],
-  ["responses_api_models/scripted_model/configs/scripted_model.yaml", f501 as unknown as string],
-  ["responses_api_models/vllm_model/configs/vllm_model.yaml", f502 as unknown as string],
-  ["responses_api_models/vllm_model/configs/vllm_model_for_training.yaml", f503 as unknown as string],
+  ["resources_servers/mcqa/tests/verifier_cases.jsonl", f342 as unknown as string],
+  ["resources_servers/mrcr/README.md", f343 as unknown as string],
+  ["resources_servers/mrcr/configs/mrcr.yaml", f344 as unknown as string],
+  ["resources_servers/mrcr/data/example.jsonl", f345 as unknown as string],
+  ["resources_servers/mrcr/data/example_metrics.json", f346 as unknown as string],
+  ["resources_servers/mrcr/data/example_rollouts.jsonl", f347 as unknown as string],
+  ["resources_servers/multichallenge/configs/multichallenge.yaml", f348 as unknown as string],
+  ["resources_servers/multichallenge/configs/multichallenge_nrl.yaml", f349 as unknown as string],
+  ["resources_servers/multichallenge/data/example.jsonl", f350 as unknown as string],
+  ["resources_servers/multichallenge/data/example_metrics.json", f351 as unknown as string],
+  ["resources_servers/multichallenge/data/example_rollouts.jsonl", f352 as unknown as string],
+  ["resources_servers/nvarc/README.md", f353 as unknown as string],
+  ["resources_servers/nvarc/configs/inductive.yaml", f354 as unknown as string],
+  ["resources_servers/nvarc/configs/transductive.yaml", f355 as unknown as string],
+  ["resources_servers/nvarc/data/example.jsonl", f356 as unknown as string],
+  ["resources_servers/nvarc/data/example_metrics.json", f357 as unknown as string],
+  ["resources_servers/nvarc/data/example_rollouts.jsonl", f358 as unknown as string],
+  ["resources_servers/omniscience/configs/omniscience.yaml", f359 as unknown as string],
+  ["resources_servers/omniscience/data/example.jsonl", f360 as unknown as string],
+  ["resources_servers/omniscience/data/example_metrics.json", f361 as unknown as string],
+  ["resources_servers/omniscience/data/example_rollouts.jsonl", f362 as unknown as string],
+  ["resources_servers/omniscience/prompts/judge.yaml", f363 as unknown as string],
+  ["resources_servers/over_refusal_detection/configs/over_refusal_detection.yaml", f364 as unknown as string],
+  ["resources_servers/over_refusal_detection/configs/over_refusal_detection_nemotron.yaml", f365 as unknown as string],
+  ["resources_servers/over_refusal_detection/configs/over_refusal_detection_nemotron_tp8.yaml", f366 as unknown as string],
+  ["resources_servers/over_refusal_detection/data/example.jsonl", f367 as unknown as string],
+  ["resources_servers/over_refusal_detection/data/example_metrics.json", f368 as unknown as string],
+  ["resources_servers/over_refusal_detection/data/example_rollouts.jsonl", f369 as unknown as string],
+  ["resources_servers/physics_judge/README.md", f370 as unknown as string],
+  ["resources_servers/physics_judge/configs/judge_openai.yaml", f371 as unknown as string],
+  ["resources_servers/physics_judge/configs/physics_judge.yaml", f372 as unknown as string],
+  ["resources_servers/physics_judge/data/example.jsonl", f373 as unknown as string],
+  ["resources_servers/physics_judge/data/example_metrics.json", f374 as unknown as string],
+  ["resources_servers/physics_judge/data/example_rollouts.jsonl", f375 as unknown as string],
+  ["resources_servers/physics_judge/prompts/judge.yaml", f376 as unknown as string],
+  ["resources_servers/polymath/configs/polymath.yaml", f377 as unknown as string],
+  ["resources_servers/polymath/data/example.jsonl", f378 as unknown as string],
+  ["resources_servers/polymath/data/example_metrics.json", f379 as unknown as string],
+  ["resources_servers/polymath/data/example_rollouts.jsonl", f380 as unknown as string],
+  ["resources_servers/polymath/data/example_rollouts_materialized_inputs.jsonl", f381 as unknown as string],
+  ["resources_servers/proof_genselect/README.md", f382 as unknown as string],
+  ["resources_servers/proof_genselect/configs/proof_genselect.yaml", f383 as unknown as string],
+  ["resources_servers/proof_genselect/data/example.jsonl", f384 as unknown as string],
+  ["resources_servers/proof_genselect/data/example_metrics.json", f385 as unknown as string],
+  ["resources_servers/proof_genselect/data/example_rollouts.jsonl", f386 as unknown as string],
+  ["resources_servers/proof_genselect/data/example_rollouts_aggregate_metrics.json", f387 as unknown as string],
+  ["resources_servers/proof_genselect/data/example_rollouts_materialized_inputs.jsonl", f388 as unknown as string],
+  ["resources_servers/proof_genselect/prompt_templates/genselect.yaml", f389 as unknown as string],
+  ["resources_servers/ragtruth/README.md", f390 as unknown as string],
+  ["resources_servers/ragtruth/configs/ragtruth.yaml", f391 as unknown as string],
+  ["resources_servers/ragtruth/configs/ragtruth_serve.yaml", f392 as unknown as string],
+  ["resources_servers/ragtruth/data/example.jsonl", f393 as unknown as string],
+  ["resources_servers/ragtruth/data/example_metrics.json", f394 as unknown as string],
+  ["resources_servers/ragtruth/data/example_rollouts.jsonl", f395 as unknown as string],
+  ["resources_servers/ruler/README.md", f396 as unknown as string],
+  ["resources_servers/ruler/configs/ruler.yaml", f397 as unknown as string],
+  ["resources_servers/ruler/data/example.jsonl", f398 as unknown as string],
+  ["resources_servers/ruler/data/example_metrics.json", f399 as unknown as string],
+  ["resources_servers/ruler/data/example_rollouts.jsonl", f400 as unknown as string],
+  ["resources_servers/ruler2/README.md", f401 as unknown as string],
+  ["resources_servers/ruler2/configs/ruler2.yaml", f402 as unknown as string],
+  ["resources_servers/ruler2/data/example.jsonl", f403 as unknown as string],
+  ["resources_servers/ruler2/data/example_metrics.json", f404 as unknown as string],
+  ["resources_servers/ruler2/data/example_rollouts.jsonl", f405 as unknown as string],
+  ["resources_servers/simpleqa/configs/simpleqa.yaml", f406 as unknown as string],
+  ["resources_servers/simpleqa/data/example.jsonl", f407 as unknown as string],
+  ["resources_servers/simpleqa/data/example_metrics.json", f408 as unknown as string],
+  ["resources_servers/simpleqa/data/example_rollouts.jsonl", f409 as unknown as string],
+  ["resources_servers/simpleqa/prompts/judge.yaml", f410 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/README.md", f411 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/droid_pivot_single_step_tool_use_with_argument_comparison.yaml", f412 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/parallel_tool_calls_single_step_tool_use_with_argument_comparison.yaml", f413 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/search_pivot_single_step_tool_use_with_argument_comparison.yaml", f414 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/single_step_tool_use_with_argument_comparison.yaml", f415 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/swe_pivot_single_step_tool_use_with_argument_comparison.yaml", f416 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/toolcall_schema_single_step_tool_use_with_argument_comparison.yaml", f417 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/data/example.jsonl", f418 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/data/example_metrics.json", f419 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/data/example_rollouts.jsonl", f420 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example.jsonl", f421 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example_metrics.json", f422 as unknown as string],
+  ["resources_servers/spartqa/README.md", f423 as unknown as string],
+  ["resources_servers/spartqa/configs/spartqa.yaml", f424 as unknown as string],
+  ["resources_servers/spartqa/configs/spartqa_serve.yaml", f425 as unknown as string],
+  ["resources_servers/spartqa/data/example.jsonl", f426 as unknown as string],
+  ["resources_servers/spartqa/data/example_metrics.json", f427 as unknown as string],
+  ["resources_servers/spartqa/data/example_rollouts.jsonl", f428 as unknown as string],
+  ["resources_servers/string_match/README.md", f429 as unknown as string],
+  ["resources_servers/string_match/configs/string_match.yaml", f430 as unknown as string],
+  ["resources_servers/string_match/data/example.jsonl", f431 as unknown as string],
+  ["resources_servers/string_match/data/example_metrics.json", f432 as unknown as string],
+  ["resources_servers/string_match/data/example_rollouts.jsonl", f433 as unknown as string],
+  ["resources_servers/structeval/README.md", f434 as unknown as string],
+  ["resources_servers/structeval/configs/structeval_nonrenderable.yaml", f435 as unknown as string],
+  ["resources_servers/structeval/data/example.jsonl", f436 as unknown as string],
+  ["resources_servers/structeval/data/example_metrics.json", f437 as unknown as string],
+  ["resources_servers/structeval/data/example_rollouts.jsonl", f438 as unknown as string],
+  ["resources_servers/structeval/data/example_rollouts_aggregate_metrics.json", f439 as unknown as string],
+  ["resources_servers/structeval/data/structeval_nonrenderable_example.jsonl", f440 as unknown as string],
+  ["resources_servers/structeval/data/structeval_nonrenderable_example_rollouts.jsonl", f441 as unknown as string],
+  ["resources_servers/structeval/data/structeval_nonrenderable_example_rollouts_aggregate_metrics.json", f442 as unknown as string],
+  ["resources_servers/structured_outputs/README.md", f443 as unknown as string],
+  ["resources_servers/structured_outputs/configs/structured_outputs_json.yaml", f444 as unknown as string],
+  ["resources_servers/structured_outputs/configs/structured_outputs_json_yaml_xml_v1.yaml", f445 as unknown as string],
+  ["resources_servers/structured_outputs/configs/structured_outputs_v3.yaml", f446 as unknown as string],
+  ["resources_servers/structured_outputs/configs/structured_outputs_v4.yaml", f447 as unknown as string],
+  ["resources_servers/structured_outputs/data/example.jsonl", f448 as unknown as string],
+  ["resources_servers/structured_outputs/data/example_metrics.json", f449 as unknown as string],
+  ["resources_servers/structured_outputs/data/example_rollouts.jsonl", f450 as unknown as string],
+  ["resources_servers/structured_outputs/data/structured_outputs_251027_nano_v3_sdg_json_train_metrics.json", f451 as unknown as string],
+  ["resources_servers/structured_outputs/data/structured_outputs_251027_nano_v3_sdg_json_val_metrics.json", f452 as unknown as string],
+  ["resources_servers/structured_outputs/data/structured_outputs_v3_example.jsonl", f453 as unknown as string],
+  ["resources_servers/structured_outputs/data/structured_outputs_v3_example_metrics.json", f454 as unknown as string],
+  ["resources_servers/structured_outputs/data/structured_outputs_v4_example.jsonl", f455 as unknown as string],
+  ["resources_servers/text_to_sql/configs/text_to_sql.yaml", f456 as unknown as string],
+  ["resources_servers/text_to_sql/data/example.jsonl", f457 as unknown as string],
+  ["resources_servers/text_to_sql/data/example_metrics.json", f458 as unknown as string],
+  ["resources_servers/text_to_sql/data/example_rollouts.jsonl", f459 as unknown as string],
+  ["resources_servers/text_to_sql/prompts/judge_prompt_template.txt", f460 as unknown as string],
+  ["resources_servers/text_to_sql/prompts/judge_system_message.txt", f461 as unknown as string],
+  ["resources_servers/ugphysics_judge/README.md", f462 as unknown as string],
+  ["resources_servers/ugphysics_judge/configs/ugphysics_judge.yaml", f463 as unknown as string],
+  ["resources_servers/ugphysics_judge/data/example.jsonl", f464 as unknown as string],
+  ["resources_servers/ugphysics_judge/data/example_metrics.json", f465 as unknown as string],
+  ["resources_servers/ugphysics_judge/data/example_rollouts.jsonl", f466 as unknown as string],
+  ["resources_servers/ugphysics_judge/prompts/judge.yaml", f467 as unknown as string],
+  ["resources_servers/xlam_fc/README.md", f468 as unknown as string],
+  ["resources_servers/xlam_fc/configs/xlam_fc.yaml", f469 as unknown as string],
+  ["resources_servers/xlam_fc/data/example.jsonl", f470 as unknown as string],
+  ["resources_servers/xlam_fc/data/example_metrics.json", f471 as unknown as string],
+  ["resources_servers/xlam_fc/data/example_rollouts.jsonl", f472 as unknown as string],
+  ["resources_servers/xstest/configs/xstest.yaml", f473 as unknown as string],
+  ["resources_servers/xstest/data/example.jsonl", f474 as unknown as string],
+  ["resources_servers/xstest/data/example_metrics.json", f475 as unknown as string],
+  ["resources_servers/xstest/data/example_rollouts.jsonl", f476 as unknown as string],
+  ["resources_servers/xstest/prompt_templates/wildguard_judge.txt", f477 as unknown as string],
+  ["resources_servers/xstest/prompt_templates/xstest_judge.txt", f478 as unknown as string],
+  ["responses_api_agents/gymnasium_agent/README.md", f479 as unknown as string],
+  ["responses_api_agents/gymnasium_agent/configs/gymnasium_agent.yaml", f480 as unknown as string],
+  ["responses_api_agents/non_executing_simple_agent/configs/non_executing_simple_agent.yaml", f481 as unknown as string],
+  ["responses_api_agents/proof_refinement_agent/configs/proof_refinement_agent.yaml", f482 as unknown as string],
+  ["responses_api_agents/remote_agent/configs/remote_agent.yaml", f483 as unknown as string],
+  ["responses_api_agents/simple_agent/configs/simple_agent.yaml", f484 as unknown as string],
+  ["responses_api_agents/speed_bench_agent/configs/speed_bench_agent.yaml", f485 as unknown as string],
+  ["responses_api_agents/tool_simulation_agent/configs/tool_simulation_agent.yaml", f486 as unknown as string],
+  ["responses_api_models/azure_openai_model/configs/azure_openai_model.yaml", f487 as unknown as string],
+  ["responses_api_models/genrm_model/configs/genrm_model.yaml", f488 as unknown as string],
+  ["responses_api_models/inference_provider/configs/baseten.yaml", f489 as unknown as string],
+  ["responses_api_models/inference_provider/configs/deepinfra.yaml", f490 as unknown as string],
+  ["responses_api_models/inference_provider/configs/fireworks.yaml", f491 as unknown as string],
+  ["responses_api_models/inference_provider/configs/friendli.yaml", f492 as unknown as string],
+  ["responses_api_models/inference_provider/configs/gemini.yaml", f493 as unknown as string],
+  ["responses_api_models/inference_provider/configs/hf_inference.yaml", f494 as unknown as string],
+  ["responses_api_models/inference_provider/configs/inference_provider.yaml", f495 as unknown as string],
+  ["responses_api_models/inference_provider/configs/nebius.yaml", f496 as unknown as string],
+  ["responses_api_models/inference_provider/configs/openrouter.yaml", f497 as unknown as string],
+  ["responses_api_models/inference_provider/configs/together.yaml", f498 as unknown as string],
+  ["responses_api_models/litellm_model/configs/litellm_model.yaml", f499 as unknown as string],
+  ["responses_api_models/local_vllm_model_proxy/configs/local_vllm_model_proxy.yaml", f500 as unknown as string],
+  ["responses_api_models/openai_model/configs/openai_model.yaml", f501 as unknown as string],
+  ["responses_api_models/scripted_model/configs/scripted_model.yaml", f502 as unknown as string],
+  ["responses_api_models/vllm_model/configs/vllm_model.yaml", f503 as unknown as string],
+  ["responses_api_models/vllm_model/configs/vllm_model_for_training.yaml", f504 as unknown as string],
 ];

@@ -3,7 +3,9 @@
  * manifest-backed environment/benchmark (cli-config §2.4). The flag rules live in
  * devtools/init-plan.ts; the files in devtools/scaffold-files.ts.
  */
-import { GymError, EXIT_USAGE, UsageError } from "../errors.ts";
+import { UsageError } from "../errors.ts";
+import { searchRoots } from "../config/roots.ts";
+import { scaffoldWorkload } from "../devtools/manifest-scaffold.ts";
 import { initPlan, PROFILES } from "../devtools/init-plan.ts";
 import { scaffoldResourcesServer } from "../devtools/scaffold.ts";
 import { defineGymCommand } from "./_command.ts";
@@ -17,8 +19,8 @@ export default defineGymCommand({
   meta: { name: "init", description: "Scaffold a resources server, environment or benchmark" },
   args: {
     "resources-server": { type: "string", valueHint: "name", description: "Create resources_servers/<name>/ in the cwd (+entrypoint=resources_servers/<name>)" },
-    environment: { type: "string", valueHint: "name", description: "Create a manifest-backed environment (not implemented yet)" },
-    benchmark: { type: "string", valueHint: "name", description: "Create a manifest-backed benchmark (not implemented yet)" },
+    environment: { type: "string", valueHint: "name", description: "Create environments/<name>/ (manifest, config, data) and its scorer in the cwd" },
+    benchmark: { type: "string", valueHint: "name", description: "Create benchmarks/<name>/ (manifest, config, data, prompt, prepare.py) and its scorer" },
     profile: { type: "string", valueHint: "profile", description: `Integration profile: ${PROFILES.join(", ")}` },
     "reuse-verifier": { type: "string", valueHint: "name", description: "Reuse this resources server as the verifier" },
     "reward-range": { type: "string", valueHint: "LOW HIGH", description: "Reward range, two floats" },
@@ -26,7 +28,7 @@ export default defineGymCommand({
     "higher-is-better": { type: "boolean", description: "Higher reward is better (+higher_is_better=true)" },
     "lower-is-better": { type: "boolean", description: "Lower reward is better (+higher_is_better=false)" },
   },
-  examples: ["gym env init --resources-server my_server", "gym env init --environment my_env --reuse-verifier example_multi_step --reward-range 0 1 --higher-is-better"],
+  examples: ["gym env init --resources-server my_server", "gym env init --environment my_env --profile custom-gym-verifier", "gym env init --benchmark my_bench --reuse-verifier mcqa --reward-range 0 1 --higher-is-better"],
   async run(ctx) {
     const a = ctx.args;
     const low = str(a["reward-range"]);
@@ -46,11 +48,12 @@ export default defineGymCommand({
       overrides: ctx.data.overrides,
     });
     if (plan.kind !== "resources_server") {
-      throw new GymError(`manifest-backed ${plan.kind} scaffolds (\`gym env init --${plan.kind} ${plan.name}\`) are not implemented yet`, {
-        code: "E_NOT_IMPLEMENTED",
-        exitCode: EXIT_USAGE,
-        hint: "scaffold a resources server with `gym env init --resources-server NAME` and bundle it with a config.yaml under environments/ or benchmarks/",
-      });
+      const roots = await searchRoots({});
+      const r = scaffoldWorkload(plan, { root: process.cwd(), roots });
+      if (r.created.length) process.stdout.write(`✓ Created ${r.assetDir}\n${r.created.map((f) => `  ${f}\n`).join("")}`);
+      else process.stdout.write(`✓ ${r.assetDir} is already up to date.\n`);
+      process.stderr.write(`Next: gym env validate ${plan.name}; gym env test ${plan.name}; gym env publish ${plan.name} (from ${process.cwd()})\n`);
+      return 0;
     }
     const result = scaffoldResourcesServer(plan.entrypoint, process.cwd());
     if (!result.created) {

@@ -8,6 +8,8 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { searchRoots } from "../config/roots.ts";
 import { GymError, EXIT_USAGE, UsageError } from "../errors.ts";
+import { verifyWorkload, type VerifierDeps, type VerifierReport } from "../devtools/manifest-verifier.ts";
+import { manifestPathOf, resolveCatalogEntry } from "../devtools/manifest-workload.ts";
 import { discoverResourcesServers, discoverServerDirs, findServerDir } from "../devtools/discover.ts";
 import { renderReport, testOtherServer, testServer } from "../devtools/test-server.ts";
 import type { ServerReport } from "../devtools/check.ts";
@@ -15,7 +17,9 @@ import { defineGymCommand } from "./_command.ts";
 import { jsonFlag, searchDirFlag } from "./_flags.ts";
 
 /** Command keys this command reads from `+key=value` tokens; the rest reach the example run's config. */
-const COMMAND_KEYS = new Set(["entrypoint", "should_validate_data", "onboarding_name", "python_executable", "env_test_timeout_seconds", "json"]);
+const COMMAND_KEYS = new Set(["entrypoint", "should_validate_data", "onboarding_name", "python_executable", "env_test_timeout_seconds", "json", "update_expected", "catalog_kind"]);
+/** The keys a manifest-backed test accepts (upstream _MANIFEST_TEST_KEYS). */
+const MANIFEST_TEST_KEYS = new Set(["onboarding_name", "catalog_kind", "update_expected", "json", "verbose"]);
 
 function commandKeys(tokens: string[]): { keys: Record<string, string>; rest: string[] } {
   const keys: Record<string, string> = {};
@@ -33,35 +37,53 @@ function isFalse(v: string | undefined): boolean {
   return v !== undefined && /^(false|False|0)$/.test(v);
 }
 
+/** Resolve the catalog entry, validate it and exercise its verifier fixture (manifest-backed workloads). */
+async function testWorkload(name: string, kind: string | undefined, searchDirs: string[], updateExpected: boolean): Promise<VerifierReport> {
+  const roots = await searchRoots({ searchDirs });
+  const manifestPath = manifestPathOf(resolveCatalogEntry(name, kind, roots), "running verifier checks");
+  return await verifyWorkload({ manifestPath, searchDirs, updateExpected }, await verifierDeps());
+}
+
+/** The registry lookup and embedded root the verifier runner needs (components load here, in the CLI). */
+export async function verifierDeps(): Promise<VerifierDeps> {
+  await import("../components/index.ts");
+  const { findBuiltin } = await import("../components/registry.ts");
+  const { embeddedRoot } = await import("../assets/embedded.ts");
+  return { findBuiltin, embeddedRoot: await embeddedRoot() };
+}
+
 /** The `gym env test` command. */
 export default defineGymCommand({
   meta: { name: "test", description: "Test resources servers: data checks, unit tests, example rows end to end" },
   args: {
-    name: { type: "positional", required: false, description: "Manifest-backed workload to test (verifier fixture)" },
+    name: { type: "positional", required: false, description: "Manifest-backed workload: validate it and run its verifier fixture" },
     kind: { type: "enum", options: ["environment", "benchmark"], description: "Catalog kind of NAME" },
-    "update-expected": { type: "boolean", description: "Rewrite the workload's expected verifier results" },
+    "update-expected": { type: "boolean", description: "Record the observed rewards in the verifier fixture (after every other check passed)" },
     "resources-server": { type: "string", valueHint: "name", description: "Test one server (+entrypoint=resources_servers/<name>); default: all" },
     ...jsonFlag,
     "search-dir": searchDirFlag,
   },
-  examples: ["gym env test --resources-server example_single_tool_call", "gym env test --json", "gym env test --resources-server my_server +should_validate_data=false"],
+  examples: ["gym env test --resources-server example_single_tool_call", "gym env test --json", "gym env test my_env --search-dir ./plugins", "gym env test --resources-server my_server +should_validate_data=false"],
   async run(ctx) {
     const a = ctx.args;
     const { keys, rest } = commandKeys(ctx.data.overrides);
     const workload = (typeof a.name === "string" ? a.name : undefined) ?? keys.onboarding_name;
     let entrypoint = typeof a["resources-server"] === "string" ? `resources_servers/${a["resources-server"]}` : keys.entrypoint;
     if (workload !== undefined && entrypoint !== undefined) throw new UsageError("gym env test: error: select a workload name or --resources-server, not both");
-    if (workload === undefined && (a.kind !== undefined || a["update-expected"] === true)) {
+    if (workload === undefined && (a.kind !== undefined || a["update-expected"] === true || keys.update_expected !== undefined || keys.catalog_kind !== undefined)) {
       throw new UsageError("gym env test: error: --kind, --update-expected, and --json require a workload name", {
         hint: "--json alone works with --resources-server or with no target (gym extension)",
       });
     }
     if (workload !== undefined) {
-      throw new GymError(`manifest-backed workload tests (\`gym env test ${workload}\`) are not implemented yet`, {
-        code: "E_NOT_IMPLEMENTED",
-        exitCode: EXIT_USAGE,
-        hint: "test the workload's resources server with `gym env test --resources-server NAME`",
-      });
+      const extra = [...Object.keys(keys).filter((k) => !MANIFEST_TEST_KEYS.has(k)), ...rest.map((o) => o.replace(/^[+~]+/, "").split("=")[0]!)];
+      if (extra.length) throw new UsageError(`Manifest-backed commands do not accept runtime config overrides: ${extra.join(", ")}`);
+      const searchDirs = Array.isArray(a["search-dir"]) ? a["search-dir"] : [];
+      const kind = typeof a.kind === "string" ? a.kind : keys.catalog_kind;
+      const report = await testWorkload(workload, kind, searchDirs, a["update-expected"] === true || keys.update_expected === "true");
+      if (a.json === true || keys.json === "true") process.stdout.write(`${JSON.stringify(report)}\n`);
+      else process.stdout.write(`✓ Verifier: ${report.name} (${report.resources_server}) ${report.cases.length} cases passed.\n`);
+      return 0;
     }
     const searchDirs = Array.isArray(a["search-dir"]) ? a["search-dir"] : [];
     const roots = await searchRoots({ searchDirs });

@@ -24,7 +24,7 @@ export default defineGymCommand({
     test: { description: "Test resources servers: data checks, unit tests, example rows end to end" },
     init: { description: "Scaffold a resources server, environment or benchmark" },
     packages: { description: "List the Python packages of an external server's venv" },
-    publish: { description: "Check a manifest for publication (not implemented yet)" },
+    publish: { description: "Run the publication checks of a manifest-backed workload" },
     status: { description: "Show the servers of a running environment" },
   },
 });

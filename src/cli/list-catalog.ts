@@ -64,6 +64,18 @@ export function entryJson(e: CatalogEntry): Record<string, unknown> {
     out.agent = e.agent;
     out.num_repeats = e.num_repeats;
   }
+  if (e.kind === "environment" || e.kind === "benchmark") {
+    // Upstream's catalog payload fields (null on legacy rows).
+    const m = e.manifest;
+    out.status = m?.status ?? "no-manifest";
+    out.version = m?.version ?? null;
+    out.integration_profile = m?.integration_profile ?? null;
+    out.modality = m?.modality ?? null;
+    out.licensing = m?.licensing ?? null;
+    out.lifecycle = m?.lifecycle ?? null;
+    if (m?.manifest_path) out.manifest = m.manifest_path;
+    if (m?.manifest_error) out.manifest_error = m.manifest_error;
+  }
   out.path = e.path;
   out.root = e.root;
   out.builtin = e.root !== EXTERNAL_ROOT;
@@ -82,6 +94,12 @@ export function renderTable(rows: CatalogEntry[], embedded: string, extra?: { va
   const kinds = new Set(rows.map((r) => r.kind));
   const cols: [string, (e: CatalogEntry) => string][] = [["NAME", (e) => e.name]];
   if (kinds.size > 1) cols.push(["KIND", (e) => e.kind]);
+  // The environment catalog's manifest columns; `gym list benchmarks` (detail columns) has a STATUS of its own.
+  const bundles = rows.some((r) => r.kind === "environment" || r.kind === "benchmark");
+  if (bundles && !extra) {
+    cols.push(["STATUS", (e) => e.manifest?.status ?? (e.kind === "environment" || e.kind === "benchmark" ? "no-manifest" : "-")]);
+    if (rows.some((r) => r.manifest?.lifecycle)) cols.push(["LIFECYCLE", (e) => e.manifest?.lifecycle ?? ""]);
+  }
   cols.push(["DOMAIN", (e) => e.domain ?? "-"]);
   if (kinds.has("benchmark")) {
     cols.push(["AGENT", (e) => e.agent ?? "-"]);
@@ -120,6 +138,13 @@ export function renderEntry(e: CatalogEntry, embedded: string, extra?: Record<st
   if (e.kind === "benchmark") {
     lines.push(["agent", e.agent ?? "-"]);
     lines.push(["num_repeats", e.num_repeats === null ? "-" : String(e.num_repeats)]);
+  }
+  if (e.kind === "environment" || e.kind === "benchmark") {
+    const m = e.manifest;
+    lines.push(["status", m?.status ?? "no-manifest"]);
+    if (m?.manifest_path) lines.push(["manifest", m.manifest_path]);
+    for (const [k, v] of [["version", m?.version], ["profile", m?.integration_profile], ["modality", m?.modality], ["licensing", m?.licensing], ["lifecycle", m?.lifecycle]] as const) if (v) lines.push([k, v]);
+    if (m?.manifest_error) lines.push(["manifest error", m.manifest_error]);
   }
   for (const [k, v] of Object.entries(extra ?? {})) lines.push([k, v === null || v === undefined ? "-" : String(v)]);
   const ext = externalDetails(e);

@@ -25,19 +25,37 @@ function str(v: unknown): string | undefined {
   return typeof v === "string" && v !== "" ? v : typeof v === "number" ? String(v) : undefined;
 }
 
-/** Apply the `gym list environments` filters; options without data are reported, not guessed. */
+/** The manifest status of a row: its manifest's, `no-manifest` for other bundles, null where it does not apply. */
+export function statusOf(e: CatalogEntry): string | null {
+  return e.manifest?.status ?? (e.kind === "environment" || e.kind === "benchmark" ? "no-manifest" : null);
+}
+
+/**
+ * Apply the `gym list environments` filters (upstream list_environments): domain and kind as always;
+ * status, lifecycle, modality and licensing from the manifest. Rows without the metadata cannot
+ * match; how many there were is said on stderr, as upstream does.
+ */
 function filterRows(rows: CatalogEntry[], opts: Record<string, unknown>): CatalogEntry[] {
   let out = rows;
   const domain = str(opts.domain)?.toLowerCase();
   if (domain) out = out.filter((e) => e.domain?.toLowerCase() === domain);
-  const licensing = str(opts.licensing)?.toLowerCase();
-  if (licensing) out = out.filter((e) => e.license?.toLowerCase().includes(licensing) ?? false);
-  // Every row gym reads is a legacy config (no manifest yet): status `no-manifest`, lifecycle `active`.
-  const status = str(opts.status);
-  if (status === "experimental") out = [];
-  const lifecycle = str(opts.lifecycle);
-  if (lifecycle === "deprecated") out = [];
-  if (str(opts.modality)) log.warn("--modality is ignored: no catalog entry declares a modality (manifests are not read yet)");
+  const fields: [string, (e: CatalogEntry) => string | null, (have: string, want: string) => boolean][] = [
+    ["status", statusOf, (h, w) => h === w],
+    ["lifecycle", (e) => e.manifest?.lifecycle ?? null, (h, w) => h === w],
+    ["modality", (e) => e.manifest?.modality ?? null, (h, w) => h === w],
+    // Legacy rows carry their datasets' licenses; a substring match keeps `--licensing "CC BY"` useful there.
+    ["licensing", (e) => e.manifest?.licensing ?? e.license, (h, w) => h.toLowerCase().includes(w.toLowerCase())],
+  ];
+  for (const [field, value, match] of fields) {
+    const want = str(opts[field]);
+    if (want === undefined) continue;
+    const missing = out.filter((e) => value(e) === null).length;
+    if (missing) log.warn(`${missing} catalog ${missing === 1 ? "entry has" : "entries have"} no ${field} metadata and could not be matched.`);
+    out = out.filter((e) => {
+      const v = value(e);
+      return v !== null && match(v, want);
+    });
+  }
   return out;
 }
 

@@ -9,10 +9,10 @@ export default listCommand({
   args: {
     domain: { type: "string", valueHint: "domain", description: "Only entries of this domain (math, coding, agent, …)" },
     kind: { type: "enum", options: ["environment", "benchmark", "environment_server"], description: "Only environments, benchmarks or environment servers" },
-    modality: { type: "string", valueHint: "modality", description: "Only entries of this modality (needs manifests; ignored for legacy configs)" },
-    licensing: { type: "string", valueHint: "text", description: "Only entries whose license contains this text" },
-    status: { type: "enum", options: ["experimental", "no-manifest"], description: "Only entries with this manifest status" },
-    lifecycle: { type: "enum", options: ["active", "deprecated"], description: "Only entries in this lifecycle state" },
+    modality: { type: "string", valueHint: "modality", description: "Only manifest entries of this modality (text, image, …)" },
+    licensing: { type: "string", valueHint: "text", description: "Only entries whose licensing (manifest) or dataset license contains this text" },
+    status: { type: "enum", options: ["experimental", "no-manifest"], description: "Only manifest entries (experimental) or legacy configs (no-manifest)" },
+    lifecycle: { type: "enum", options: ["active", "deprecated"], description: "Only manifest entries in this lifecycle state" },
   },
   examples: ["gym list environments", "gym list environments --kind environment --json"],
 });

@@ -89,7 +89,8 @@ function scanBundles(root: string, kind: "benchmark" | "environment"): CatalogFi
         if (depth < MAX_DEPTH && !SKIP_DIRS.has(f)) walk(p, [...rel, f], depth + 1);
         continue;
       }
-      if (!isYaml(f) || rel.length === 0) continue;
+      // manifest.yaml describes the config.yaml beside it; it is never a row of its own.
+      if (!isYaml(f) || rel.length === 0 || f === "manifest.yaml") continue;
       if (f === "config.yaml") out.push({ name: rel.join("/"), kind, path: p, root });
       else if (kind === "benchmark" ? mentionsBenchmark(p) : rel.length === 1 && looksLikeConfig(p)) {
         out.push({ name: [...rel, stem(f)].join("/"), kind, path: p, root });

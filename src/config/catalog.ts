@@ -7,6 +7,7 @@ import { GymError, EXIT_RUNTIME } from "../errors.ts";
 import { closestMatch, similarity } from "../util/similar.ts";
 import { CATALOG_KINDS, scanRoot, type CatalogFile, type CatalogKind } from "./_catalog-scan.ts";
 import { readCatalogMeta, type CatalogMeta } from "./_catalog-meta.ts";
+import { catalogManifest, type CatalogManifest } from "./_catalog-manifest.ts";
 
 export { CATALOG_KINDS, type CatalogKind } from "./_catalog-scan.ts";
 
@@ -18,6 +19,8 @@ export interface CatalogEntry extends CatalogMeta {
   path: string;
   /** The search root it came from. */
   root: string;
+  /** Manifest status and metadata (environments and benchmarks only; null for other kinds). */
+  manifest?: CatalogManifest | null;
 }
 
 /** A kind, or several kinds listed together (the environment catalog holds both bundles). */
@@ -65,7 +68,14 @@ function scanCatalog(kind: KindSelection, roots: string[]): CatalogFile[] {
 }
 
 function withMeta(f: CatalogFile, roots: string[]): CatalogEntry {
-  return { name: f.name, kind: f.kind, path: f.path, root: f.root, ...readCatalogMeta(f.path, f.kind, roots) };
+  const manifest = catalogManifest(f);
+  const meta = readCatalogMeta(f.path, f.kind, roots);
+  // A manifest entry's authored metadata wins over what the config says (upstream registry.py).
+  if (manifest?.status === "experimental") {
+    meta.domain = manifest.domain ?? meta.domain;
+    meta.description = manifest.description ?? meta.description;
+  }
+  return { name: f.name, kind: f.kind, path: f.path, root: f.root, ...meta, manifest };
 }
 
 /** Every row of the selected kinds across `roots` (earlier roots shadow later ones by name), sorted by name. */

@@ -16,6 +16,8 @@ export interface Composition {
   datasets: ManifestDataset[] | null;
   rollout_driver: string | null;
   grading_mode: string | null;
+  /** Instance name of the resources server (not mirrored: the verifier fixture runs it). */
+  resources_instance: string | null;
 }
 
 /** The fields `--sync` may rewrite (config is authoritative for them). */
@@ -59,6 +61,7 @@ export function composition(resolved: ResolvedConfig, configPath: string): Compo
     datasets: datasets.length ? datasets : null,
     rollout_driver: typeof driver === "string" && driver !== "" ? driver : null,
     grading_mode: grading === undefined || grading === null ? null : String(grading),
+    resources_instance: rs?.name ?? null,
   };
 }
 

@@ -8,7 +8,8 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { loadManifest, type EnvironmentManifest, type ManifestDataset } from "../config/manifest.ts";
-import { composition, differences, render } from "../config/manifest-composition.ts";
+import { composition, differences, render, type Composition } from "../config/manifest-composition.ts";
+import type { ResolvedConfig } from "../config/types.ts";
 import { resolveGlobalConfig } from "../config/resolve.ts";
 import { ConfigError } from "../errors.ts";
 import { writeFileAtomic } from "../util/atomic-write.ts";
@@ -101,6 +102,19 @@ function syncFile(path: string, changes: Record<string, unknown>): void {
 
 /** Validate one manifest (and its sibling config.yaml); returns the report or throws a located error. */
 export async function validateManifest(opts: { manifestPath: string; sync?: boolean; searchDirs?: string[] }): Promise<ManifestReport> {
+  return (await validateWorkload(opts)).report;
+}
+
+/** A validated workload: the report plus what later checks (verifier fixture, publication) build on. */
+export interface ValidatedWorkload {
+  report: ManifestReport;
+  manifest: EnvironmentManifest;
+  resolved: ResolvedConfig;
+  composition: Composition;
+}
+
+/** `validateManifest`, keeping the resolved config and composition for the verifier fixture. */
+export async function validateWorkload(opts: { manifestPath: string; sync?: boolean; searchDirs?: string[] }): Promise<ValidatedWorkload> {
   const manifestPath = resolve(opts.manifestPath);
   const loaded = loadManifest(manifestPath);
   let m: EnvironmentManifest = loaded.manifest;
@@ -138,5 +152,6 @@ export async function validateManifest(opts: { manifestPath: string; sync?: bool
   });
   const [inferred, evidence] = comp.rollout_driver ? ["external-rollout-driver", "rollout_collection_driver is configured"] : comp.agent_server === "simple_agent" ? ["custom-gym-verifier", "selected agent implementation is simple_agent"] : ["unknown", `agent '${comp.agent_server}' is not inspected statically by gym`];
   const warnings = inferred === "unknown" ? [`Could not infer integration_profile (${evidence}); declared profile is '${m.integration_profile}'.`] : inferred !== m.integration_profile ? [`Declared integration_profile '${m.integration_profile}' differs from the inferred '${inferred}' (${evidence}).`] : [];
-  return { name: m.name, version: m.version, kind: m.kind, declared_profile: m.integration_profile, inferred_profile: inferred, profile_evidence: evidence, manifest_path: manifestPath, config_path: configPath, datasets, synchronized_fields: synced, warnings };
+  const report = { name: m.name, version: m.version, kind: m.kind, declared_profile: m.integration_profile, inferred_profile: inferred, profile_evidence: evidence, manifest_path: manifestPath, config_path: configPath, datasets, synchronized_fields: synced, warnings };
+  return { report, manifest: m, resolved, composition: comp };
 }

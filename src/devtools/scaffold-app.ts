@@ -47,6 +47,8 @@ def final_text(response):
 
 def verify(body):
     """Reward 1.0 when the final answer contains the row's expected_answer as a word, else 0.0."""
+    if not isinstance(body.get("response"), dict):
+        raise ValueError("response: Field required (the model's Responses API answer)")
     expected = str(body.get("expected_answer", "")).strip()
     text = final_text(body.get("response"))
     found = bool(expected) and re.search(r"(?<!\\w)" + re.escape(expected) + r"(?!\\w)", text) is not None

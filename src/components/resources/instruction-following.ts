@@ -5,9 +5,10 @@
 import Type from "typebox";
 import { RequestValidationError } from "../../runtime/http/http-types.ts";
 import { resourcesServerApp } from "../../servers/resources.ts";
-import { evaluateInstructions, type GradingMode } from "../../verify/ifeval/evaluate.ts";
+import { evaluateInstructions, type GradingMode, type IfevalVerdict } from "../../verify/ifeval/evaluate.ts";
 import { warmIfeval } from "../../verify/ifeval/warm.ts";
 import type { BuiltinComponent } from "../registry.ts";
+import { poolSizeOf, poolStatusRoute, verifierPool, WorkerJobError } from "../_worker-pool.ts";
 
 const CLASS_NAME = "InstructionFollowingResourcesServer";
 const LEGACY_FIELDS = ["instruction_id_list", "prompt", "kwargs", "grading_mode"] as const;
@@ -38,8 +39,10 @@ function invalid(msg: string, input: unknown, loc: (string | number)[] = ["body"
   throw new RequestValidationError([{ type: "value_error", loc, msg: `Value error, ${msg}`, input }]);
 }
 
-/** Grade one verify body (exported for tests and reverify). */
-export function gradeInstructionFollowing(body: Obj): Obj {
+/** Grade one verify body (exported for tests and reverify); `evaluate` may run the checks elsewhere (the worker pool). */
+export function gradeInstructionFollowing(body: Obj): Obj;
+export function gradeInstructionFollowing(body: Obj, evaluate: (ids: unknown[], kwargs: unknown[], text: string, mode: GradingMode) => Promise<IfevalVerdict>): Promise<Obj>;
+export function gradeInstructionFollowing(body: Obj, evaluate?: (ids: unknown[], kwargs: unknown[], text: string, mode: GradingMode) => Promise<IfevalVerdict>): Obj | Promise<Obj> {
   if (body.verifier_metadata !== undefined && body.verifier_metadata !== null && (typeof body.verifier_metadata !== "object" || Array.isArray(body.verifier_metadata))) {
     invalid("verifier_metadata must be an object", body.verifier_metadata, ["body", "verifier_metadata"]);
   }
@@ -52,14 +55,16 @@ export function gradeInstructionFollowing(body: Obj): Obj {
   if (!Array.isArray(kwargs)) invalid("verifier_metadata.kwargs must be a list (one object or null per instruction)", kwargs, ["body", "verifier_metadata", "kwargs"]);
   const mode = vm.grading_mode ?? "binary";
   if (mode !== "binary" && mode !== "fraction") throw new Error(`Invalid grading_mode: ${JSON.stringify(mode)} (use "binary" or "fraction")`);
-  const verdict = evaluateInstructions(ids, kwargs, finalResponseText(body.response as Obj), mode as GradingMode);
-  return {
+  const text = finalResponseText(body.response as Obj);
+  const answer = (verdict: IfevalVerdict): Obj => ({
     id: body.id,
     verifier_metadata: vm,
     reward: verdict.reward,
     follow_all_instructions: verdict.followAll,
     follow_instruction_list: verdict.followList,
-  };
+  });
+  if (evaluate) return evaluate(ids, kwargs, text, mode as GradingMode).then(answer);
+  return answer(evaluateInstructions(ids, kwargs, text, mode as GradingMode));
 }
 
 /** The component. */
@@ -70,7 +75,17 @@ export const component: BuiltinComponent = {
   async create(ctx) {
     // Parse the Punkt and language profiles now, off any request's path.
     setTimeout(warmIfeval, 0);
-    return resourcesServerApp({
+    // The checks run in the process's verifier pool; a check that throws is recomputed here for its exact error.
+    const { pool, release } = verifierPool(poolSizeOf(ctx.instanceName, ctx.config));
+    const evaluate = async (ids: unknown[], kwargs: unknown[], text: string, mode: GradingMode) => {
+      try {
+        return await pool.run<IfevalVerdict & Obj>({ task: "ifeval", ids, kwargs, text, mode }, { guardMs: 60_000 });
+      } catch (e) {
+        if (e instanceof WorkerJobError && e.failure === "reported") return evaluateInstructions(ids, kwargs, text, mode);
+        throw e;
+      }
+    };
+    const app = resourcesServerApp({
       className: CLASS_NAME,
       instanceName: ctx.instanceName,
       reverifyMode: "stateless",
@@ -78,7 +93,8 @@ export const component: BuiltinComponent = {
         id: Type.Integer(),
         verifier_metadata: Type.Optional(Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()])),
       },
-      verify: (body) => gradeInstructionFollowing(body),
+      verify: (body) => gradeInstructionFollowing(body, evaluate),
     });
+    return { ...app, routes: [...app.routes, poolStatusRoute(pool)], close: release };
   },
 };

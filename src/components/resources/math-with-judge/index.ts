@@ -13,7 +13,7 @@ import type { LibraryVerdict } from "../../../verify/math/math-metric.ts";
 import { outputText } from "../../../verify/response-text.ts";
 import { bool } from "../../_support.ts";
 import { judgeFromContext } from "../../_judge.ts";
-import { WorkerPool } from "../../_worker-pool.ts";
+import { poolSizeOf, poolStatusRoute, verifierPool } from "../../_worker-pool.ts";
 import type { ServerApp } from "../../../runtime/http/http-types.ts";
 import type { BuiltinComponent, ComponentContext } from "../../registry.ts";
 import { judgeMath } from "./judge.ts";
@@ -63,14 +63,6 @@ export function mathKeyMetrics(am: Record<string, unknown>): Record<string, unkn
   return key;
 }
 
-/** The worker entry; a literal path so `bun build` (build.ts lists it) embeds it in the binary. */
-export function spawnMathWorker(): Worker {
-  // The binary embeds build entrypoints under their path from the entrypoints' common root (src/), and its
-  // own module URL is the binary's, so a path relative to this file would leave `$bunfs`.
-  if (import.meta.url.includes("$bunfs") || import.meta.url.includes("~BUN")) return new Worker("./verify/math/worker.ts");
-  return new Worker(new URL("../../../verify/math/worker.ts", import.meta.url).href);
-}
-
 /** What a math server's judge fallback gets: the question, gold, raw generation, the library's extraction and the request. */
 export interface MathJudgeInput {
   question: string;
@@ -102,10 +94,9 @@ export async function mathServer(ctx: ComponentContext, className: string, judge
   const timeoutS = positive(ctx, "library_verifier_timeout_seconds", 10.0, false);
   const maxConcurrency = positive(ctx, "library_verifier_max_concurrency", 32, true);
   const judge: JudgeClient | null = useJudge ? judgeFromContext(ctx, null) : null;
-  // More workers than cores buys nothing: checks are CPU-bound and bounded by their budget.
-  const cores = typeof navigator !== "undefined" ? navigator.hardwareConcurrency || 1 : 1;
-  const pool = new WorkerPool<LibraryVerdict & Obj>({ spawn: spawnMathWorker, size: Math.min(maxConcurrency, Math.max(1, cores)), guardMs: timeoutS * 1000 });
-  return {
+  // The process's verifier pool (verifier_workers, default cores − 1); checks are CPU-bound and bounded by their budget.
+  const { pool, release } = verifierPool(Math.min(maxConcurrency, poolSizeOf(ctx.instanceName, ctx.config)));
+  const app: ServerApp = {
     ...resourcesServerApp({
       className,
       instanceName: ctx.instanceName,
@@ -117,7 +108,7 @@ export async function mathServer(ctx: ComponentContext, className: string, judge
         const question = pyStrOf(body.question);
         const expected = pyStrOf(body.expected_answer);
         const generated = outputText(body.response);
-        const lib = await pool.run({ expected, generated });
+        const lib = await pool.run<LibraryVerdict & Obj>({ task: "math", expected, generated }, { guardMs: timeoutS * 1000 });
         // The recorded rollouts carry exactly these fields after reward (question is not echoed).
         const out: Obj = { expected_answer: expected };
         const echo = extras.echo?.(body) ?? {};
@@ -128,8 +119,9 @@ export async function mathServer(ctx: ComponentContext, className: string, judge
         return { ...out, reward: judged.reward, extracted_answer: lib.extracted_answer, library_reward: lib.reward, judge_evaluations: judged.evaluations, ...judged.fields, ...echo };
       },
     }),
-    close: () => pool.close(),
+    close: release,
   };
+  return { ...app, routes: [...app.routes, poolStatusRoute(pool)] };
 }
 
 /** The component. */
