@@ -6,16 +6,14 @@
  */
 import Type from "typebox";
 import { ConfigError } from "../../errors.ts";
-import { readEnv } from "../../env.ts";
-import { log } from "../../log.ts";
 import { HttpError } from "../../runtime/http/http-types.ts";
 import { resourcesServerApp } from "../../servers/resources.ts";
 import { highestKMetrics, passMajorityMetrics, type ScoreFn } from "../../verify/aggregate-metrics.ts";
 import { extractLcbCode } from "../../verify/code/extract.ts";
-import { CodeRunner } from "../../verify/code/runner.ts";
 import { outputText } from "../../verify/response-text.ts";
 import { avgSampleStdDev, subsetMetrics } from "../../verify/sample-metrics.ts";
 import type { BuiltinComponent, ComponentContext } from "../registry.ts";
+import { startCodeRunner } from "./_code-runner.ts";
 
 type Obj = Record<string, unknown>;
 const CLASS_NAME = "CompCodingResourcesServer";
@@ -79,13 +77,7 @@ export const component: BuiltinComponent = {
   className: CLASS_NAME,
   async create(ctx) {
     const cfg = config(ctx);
-    const runner = new CodeRunner({ maxConcurrent: cfg.processes }, readEnv().path);
-    try {
-      const host = await runner.check();
-      if (!host.isolated) log.warn(`${ctx.instanceName}: unprivileged namespaces are not available here, so test programs run without network isolation (process-group kill and the Python guard still apply)`);
-    } catch (e) {
-      log.error(`${ctx.instanceName}: ${(e as Error).message} — every /verify will fail as a verifier error until python3 is installed`);
-    }
+    const runner = await startCodeRunner(ctx.instanceName, cfg.processes);
     return resourcesServerApp({
       className: CLASS_NAME,
       instanceName: ctx.instanceName,

@@ -14,15 +14,14 @@ import { join } from "node:path";
 import Type from "typebox";
 import { preparedRoot } from "../../assets/embedded.ts";
 import { ConfigError, RuntimeError } from "../../errors.ts";
-import { readEnv } from "../../env.ts";
 import { log } from "../../log.ts";
 import { resourcesServerApp } from "../../servers/resources.ts";
 import { highestKMetrics, passMajorityMetrics, type ScoreFn } from "../../verify/aggregate-metrics.ts";
 import { EXPECTED_FORMAT, EVALPLUS_RELEASES, evalplusCheck, evalplusSolution, extractCodeStrict, parseRelease, releaseStem, type EvalplusDataset, type EvalplusTask, type EvalplusTruth } from "../../verify/code/evalplus.ts";
-import { CodeRunner } from "../../verify/code/runner.ts";
 import { outputText } from "../../verify/response-text.ts";
 import { pyStrRepr } from "../../util/py-repr.ts";
 import type { BuiltinComponent, ComponentContext } from "../registry.ts";
+import { startCodeRunner } from "./_code-runner.ts";
 
 type Obj = Record<string, unknown>;
 const CLASS_NAME = "EvalPlusResourcesServer";
@@ -111,13 +110,7 @@ export const component: BuiltinComponent = {
   },
   async create(ctx) {
     const cfg = settings(ctx);
-    const runner = new CodeRunner({ maxConcurrent: cfg.processes }, readEnv().path);
-    try {
-      const host = await runner.check();
-      if (!host.isolated) log.warn(`${ctx.instanceName}: unprivileged namespaces are not available here, so test programs run without network isolation (process-group kill and the Python guard still apply)`);
-    } catch (e) {
-      log.error(`${ctx.instanceName}: ${(e as Error).message} — every /verify will fail as a verifier error until python3 is installed`);
-    }
+    const runner = await startCodeRunner(ctx.instanceName, cfg.processes);
     let data: EvalplusData | RuntimeError;
     try {
       data = loadEvalplusData(evalplusDataDir(cfg.dataDir), cfg.dataset, cfg.version);
