@@ -29,8 +29,6 @@ export interface GymEnv {
   jobEndTime: number | undefined;
   /** `BUN_CONFIG_MAX_HTTP_REQUESTS` as set at process start (D16: Bun's outbound fetch cap, 256 when unset). */
   bunMaxHttpRequests: number | undefined;
-  /** `GYM_DRIVER_RESPAWNED=1`: this driver is the re-spawned copy that carries a raised fetch cap (D16). */
-  driverRespawned: boolean;
   /** `NEMO_GYM_OTEL_ENABLED=1` (submit's gym telemetry) turns on the driver's OTLP metrics. */
   otelEnabled: boolean;
   /** OTLP/HTTP metrics endpoint: `OTEL_EXPORTER_OTLP_METRICS_ENDPOINT`, else `OTEL_EXPORTER_OTLP_ENDPOINT` + `/v1/metrics`. */
@@ -74,7 +72,6 @@ export function readEnv(source: Record<string, string | undefined> = process.env
     timing: source.GYM_TIMING === "1",
     jobEndTime: source.GYM_JOB_END_TIME && Number.isFinite(Number(source.GYM_JOB_END_TIME)) ? Number(source.GYM_JOB_END_TIME) : undefined,
     bunMaxHttpRequests: intOrUndefined(source.BUN_CONFIG_MAX_HTTP_REQUESTS),
-    driverRespawned: source.GYM_DRIVER_RESPAWNED === "1",
     otelEnabled: source.NEMO_GYM_OTEL_ENABLED === "1" || source.NEMO_GYM_OTEL_ENABLED === "true",
     otlpMetricsEndpoint:
       source.OTEL_EXPORTER_OTLP_METRICS_ENDPOINT || (source.OTEL_EXPORTER_OTLP_ENDPOINT ? `${source.OTEL_EXPORTER_OTLP_ENDPOINT.replace(/\/$/, "")}/v1/metrics` : undefined),

@@ -4,9 +4,7 @@ import { configAccess } from "../config/access.ts";
 import { resolveInRoots, searchRoots } from "../config/roots.ts";
 import { readEnv, type GymEnv } from "../env.ts";
 import { log } from "../log.ts";
-import { neededMaxHttpRequests } from "../rollout/capacity.ts";
-import { maxInFlight, rolloutConfigFrom, rolloutView, type RolloutConfig } from "../rollout/config.ts";
-import { respawnWithFetchCap, watchParent } from "../rollout/respawn.ts";
+import { rolloutConfigFrom, rolloutView } from "../rollout/config.ts";
 import { driverOptionsFromEnv, E_STOPPED, runEval, splitInput, type RunEvalOptions } from "../rollout/run-eval.ts";
 import { checkInput } from "../rollout/materialize.ts";
 import { defineGymCommand, type GymArgDef, type ParsedFlags } from "./_command.ts";
@@ -67,9 +65,9 @@ function stoppedCode(code: number, signal: string | undefined): number {
 }
 
 /**
- * Run the use case under SIGINT/SIGTERM (stop preparation and admission, shut down) and the
- * parent-death watch (D16). In serve mode the servers start inside the same guard, so a Ctrl+C
- * during start-up still shuts everything down.
+ * Run the use case under SIGINT/SIGTERM (stop preparation and admission, shut down). In serve
+ * mode the servers start inside the same guard, so a Ctrl+C during start-up still shuts
+ * everything down.
  */
 async function underSignals(opts: Omit<RunEvalOptions, "stop" | "driver" | "trackers">, env: GymEnv): Promise<number> {
   const stop = new AbortController();
@@ -80,7 +78,6 @@ async function underSignals(opts: Omit<RunEvalOptions, "stop" | "driver" | "trac
   };
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
-  const unwatch = watchParent(() => process.exit(137));
   try {
     const driver = await driverOptionsFromEnv(opts.cfg, opts.resolved, env, process.stderr.isTTY === true && !env.testing);
     const summary = await runEval({ ...opts, driver, trackers: true, stop: stop.signal });
@@ -90,16 +87,9 @@ async function underSignals(opts: Omit<RunEvalOptions, "stop" | "driver" | "trac
     process.stderr.write(`${e.message}.\n`);
     return stoppedCode(130, signal);
   } finally {
-    unwatch();
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
   }
-}
-
-/** D16: re-run this command with a raised fetch cap when the run needs it; the copy's exit code, or undefined to go on here. */
-async function respawnIfNeeded(cfg: RolloutConfig, env: GymEnv): Promise<number | undefined> {
-  const cap = neededMaxHttpRequests(maxInFlight(cfg), env.bunMaxHttpRequests);
-  return cap !== undefined && !env.driverRespawned ? respawnWithFetchCap(cap) : undefined;
 }
 
 /**
@@ -144,10 +134,8 @@ export default defineGymCommand({
 
     if (!noServe) {
       const { input, ...prepare } = splitInput(view.split, view.output_jsonl_fpath);
-      // Validate the keys and settle the fetch cap (D16) before any work, so a re-spawned copy does it once.
+      // Validate the keys before any work.
       const cfg = rolloutConfigFrom({ ...view, input_jsonl_fpath: input });
-      const respawned = await respawnIfNeeded(cfg, env);
-      if (respawned !== undefined) return respawned;
       await import("../components/index.ts");
       const serve = { isBuiltin, checkConfigs: checkBuiltinConfigs, supervisor: { headPortFallback: true } };
       return underSignals({ resolved, cfg, prepare, serve }, env);
@@ -165,8 +153,6 @@ export default defineGymCommand({
       });
     }
     checkInput(cfg);
-    const respawned = await respawnIfNeeded(cfg, env);
-    if (respawned !== undefined) return respawned;
     return underSignals({ resolved, cfg }, env);
   },
 });

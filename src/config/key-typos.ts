@@ -3,7 +3,6 @@
  * top-level key (user values and servers live there too), so a typo would be silently ignored;
  * gym warns, once per key and process, when an unknown key is close to a key gym reads.
  */
-import { readEnv } from "../env.ts";
 import { log } from "../log.ts";
 import { similarity } from "../util/similar.ts";
 import { GLOBAL_KEY_SCHEMAS } from "./global-schema.ts";
@@ -68,7 +67,6 @@ const warned = new Set<string>();
 /** Warn (once per key and process) about top-level keys that look like typos of known ones. */
 export function warnMisspelledKeys(dict: ConfigDict, serverNames: Iterable<string>): void {
   // A D16 re-spawned driver resolves the same command line again; its parent already warned.
-  if (readEnv().driverRespawned) return;
   for (const [key, known] of misspelledKeys(dict, serverNames)) {
     if (warned.has(key)) continue;
     warned.add(key);

@@ -3,7 +3,6 @@
  * environment server fronts gets `<agent>__legacy_agent`, which relays `POST /run` to it.
  * Names follow the newest upstream revision and live here only (D2).
  */
-import { readEnv } from "../env.ts";
 import { log } from "../log.ts";
 import { isPlainMap } from "./merge.ts";
 import type { ConfigDict, ServerInstance } from "./types.ts";
@@ -46,6 +45,6 @@ export function addLegacyAgentServers(dict: ConfigDict, instances: ServerInstanc
   }
   // One log call for all of them: a benchmark with many agents should not pay per line.
   // A D16 re-spawned driver resolves the same config again; its parent already said it.
-  if (notices.length > 0 && !readEnv().driverRespawned) log.warn(notices.join("\n"));
+  if (notices.length > 0) log.warn(notices.join("\n"));
   return generated;
 }

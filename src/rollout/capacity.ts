@@ -57,14 +57,3 @@ export function fdBudgetWarning(inFlight: number, limits = openFileLimits()): st
   return parts.length > 0 ? parts.join(" ") : undefined;
 }
 
-/**
- * The `BUN_CONFIG_MAX_HTTP_REQUESTS` value a driver with this in-flight cap must start with, or
- * undefined when the default suffices: always undefined now. The driver's rollout calls (`/run`,
- * `/aggregate_metrics`) go to plain `http://` targets over the keep-alive pool
- * (runtime/http/http-pool.ts), not fetch, so Bun's 256-call fetch cap never limits them; fetch
- * carries only a few exporter and telemetry calls. The re-spawn this used to ask for cost every
- * run a second start and config resolution (issue 19). Servers still get the variable (D16).
- */
-export function neededMaxHttpRequests(_inFlight: number, _current: number | undefined): number | undefined {
-  return undefined;
-}

@@ -2,7 +2,6 @@
  * The rollout-collection keys of the merged config (runtime §11.1), read into one typed
  * object with errors that name the key. Everything else in rollout/ takes this, never the dict.
  */
-import { readEnv } from "../env.ts";
 import { ConfigError } from "../errors.ts";
 import { log } from "../log.ts";
 import type { ConfigDict } from "../config/types.ts";
@@ -98,7 +97,7 @@ function drainMargin(dict: ConfigDict): number {
   if (v !== undefined) return v;
   const old = num(dict, "drain_margin_s", { min: 0 });
   if (old === undefined) return 120;
-  if (!readEnv().driverRespawned) log.warn("drain_margin_s is deprecated; use drain_margin_seconds (same meaning, seconds)");
+  log.warn("drain_margin_s is deprecated; use drain_margin_seconds (same meaning, seconds)");
   return old;
 }
 

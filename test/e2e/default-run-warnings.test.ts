@@ -9,7 +9,7 @@ const EXAMPLE = join(import.meta.dir, "..", "..", "assets", "resources_servers",
 async function runLimited(files: number, args: string[], cwd: string): Promise<{ code: number; stderr: string }> {
   const quoted = [process.execPath, GYM_MAIN, ...args].map((a) => `'${a.replaceAll("'", "'\\''")}'`).join(" ");
   const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && k !== "GYM_DRIVER_RESPAWNED") env[k] = v;
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
   const p = Bun.spawn(["sh", "-c", `ulimit -n ${files} && exec ${quoted}`], { cwd, env, stdout: "pipe", stderr: "pipe" });
   const [stderr, code] = await Promise.all([new Response(p.stderr).text(), p.exited]);
   return { code, stderr };

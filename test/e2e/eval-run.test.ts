@@ -125,7 +125,7 @@ describe("gym eval run --no-serve", () => {
       const out = join(dir.path, "r.jsonl");
       const r = await runGym(["eval", "run", "-v", "--no-serve", "-i", input, "-o", out, "--concurrency", "300", "--disable-aggregation", `+head_server={host: 127.0.0.1, port: ${head.port}}`], {
         cwd: dir.path,
-        env: { BUN_CONFIG_MAX_HTTP_REQUESTS: undefined, GYM_DRIVER_RESPAWNED: undefined },
+        env: { BUN_CONFIG_MAX_HTTP_REQUESTS: undefined },
       });
       expect(r.code).toBe(0);
       expect(r.stderr).not.toContain("re-spawning the driver");

@@ -11,7 +11,7 @@ async function runAs(alias: string, args: string[], cwd: string): Promise<{ code
   const wrapper = join(cwd, `${alias}.ts`);
   writeFileSync(wrapper, `import { main } from ${JSON.stringify(GYM_MAIN)};\nprocess.exit(await main(${JSON.stringify(alias)}, process.argv.slice(2)));\n`);
   const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && k !== "GYM_DRIVER_RESPAWNED") env[k] = v;
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
   const p = Bun.spawn([process.execPath, wrapper, ...args], { cwd, env, stdout: "pipe", stderr: "pipe" });
   const [stderr, code] = await Promise.all([new Response(p.stderr).text(), p.exited]);
   return { code, stderr };

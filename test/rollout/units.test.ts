@@ -11,7 +11,6 @@ import { targetsFromConfig } from "../../src/rollout/targets.ts";
 import { Monitor } from "../../src/rollout/monitor.ts";
 import { Progress, percentBlock } from "../../src/rollout/progress.ts";
 import { WalltimeDrain } from "../../src/rollout/drain.ts";
-import { neededMaxHttpRequests } from "../../src/rollout/capacity.ts";
 import { expandShardGlobs } from "../../src/rollout/shards.ts";
 import { tempDir } from "../helpers/tmp.ts";
 import { configFor } from "../fixtures/rollout/env-server.ts";
@@ -250,12 +249,6 @@ describe("progress, watchdog, drain, capacity", () => {
     expect(d.shouldDrain(1000 - 20)).toBe(false);
     expect(d.shouldDrain(1000 - 19)).toBe(true);
     expect(new WalltimeDrain(undefined, 10).shouldDrain()).toBe(false);
-  });
-
-  test("fetch cap: the driver's calls go over the pool, so no in-flight count needs a re-spawn (the fd budget is tested in capacity.test.ts)", () => {
-    expect(neededMaxHttpRequests(100, undefined)).toBeUndefined();
-    expect(neededMaxHttpRequests(8192, undefined)).toBeUndefined();
-    expect(neededMaxHttpRequests(8192, 10000)).toBeUndefined();
   });
 
   test("shard globs: order, de-duplication, sidecars skipped", async () => {
