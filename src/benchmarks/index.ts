@@ -34,3 +34,5 @@ registerBenchmark("gpqa-x", async () => (await import("./gpqa-x.ts")).benchmark)
 registerBenchmark("mmmlu", async () => (await import("./mmmlu.ts")).benchmark);
 registerBenchmark("frontierscience_research", async () => (await import("./frontierscience-olympiad.ts")).researchBenchmark);
 registerBenchmark("human_eval_infilling", async () => (await import("./human-eval-infilling.ts")).benchmark);
+registerBenchmark("mmlu_prox", async () => (await import("./mmlu-prox.ts")).benchmark);
+registerBenchmark("longbench_v2", async () => (await import("./longbench-v2.ts")).benchmark);

@@ -5,7 +5,7 @@
  * test/fixtures/benchmarks/judge-files.ts).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { runGym, tempDir } from "../helpers/tmp.ts";
 import { JUDGE_BENCH_JSONL, JUDGE_BENCH_LINES } from "../fixtures/benchmarks/judge-files.ts";
@@ -35,6 +35,25 @@ describe("gym eval prepare: judge and multiple-choice benchmarks", () => {
     // hle is gated: its parquet was fetched with the token.
     expect(srv.seen.filter((s) => s.path.includes("cais/hle")).every((s) => s.auth === `Bearer ${TOKEN}`)).toBe(true);
   }, 120_000);
+
+  test("mmlu_prox refuses a lang_libs.py whose sha256 is not upstream's pin", async () => {
+    await using dir = await tempDir();
+    const path = "/raw.githubusercontent.com/EleutherAI/lm-evaluation-harness/f4d4b3de3ee6741a7151a9fe74945ee515262f4c/lm_eval/tasks/mmlu_prox/lang_libs.py";
+    const real = srv.files.get(path)!;
+    srv.files.set(path, new TextEncoder().encode('LANG_LIBS = {}\nLANG_SUBJECTS = {}\n'));
+    try {
+      const out = join(dir.path, "out");
+      const r = await runGym(["eval", "prepare", "--benchmark", "mmlu_prox", "--output-dir", out, `+benchmark_mirror_url=${srv.url}`], {
+        cwd: dir.path,
+        env: { XDG_CACHE_HOME: join(dir.path, "cache"), HF_ENDPOINT: srv.url },
+      });
+      expect(r.code).not.toBe(0);
+      expect(r.stderr).toContain("lang_libs.py checksum mismatch");
+      expect(existsSync(join(out, JUDGE_BENCH_JSONL.mmlu_prox!))).toBe(false);
+    } finally {
+      srv.files.set(path, real);
+    }
+  }, 60_000);
 
   test("gym list benchmarks names their servers as built in", async () => {
     await using dir = await tempDir();
