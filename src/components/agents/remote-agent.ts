@@ -36,8 +36,8 @@ const AGGREGATE_TIMEOUT_MS = 600_000;
 const RESERVED = ["reward", "response", "error", "_ng_failure_class", "_ng_no_persist", "_ng_failure_terminal"];
 
 type Obj = Record<string, unknown>;
-const createParams = bodyValidator<Obj>(ResponseCreateParams);
-const runRow = bodyValidator<Obj>(Type.Object({ responses_create_params: ResponseCreateParams }, { additionalProperties: true }));
+const createParams = bodyValidator(ResponseCreateParams);
+const runRow = bodyValidator(Type.Object({ responses_create_params: ResponseCreateParams }, { additionalProperties: true }));
 const validResponse = Compile(NeMoGymResponse);
 
 /** remote_agent's leaf config. */

@@ -18,7 +18,7 @@ import { seedLoopVerifyRoutes } from "./_seed-loop-verify.ts";
 
 const CLASS_NAME = "SpeedBenchAgent";
 type Obj = Record<string, unknown>;
-const createParams = bodyValidator<Obj>(ResponseCreateParams);
+const createParams = bodyValidator(ResponseCreateParams);
 const validResponse = Compile(NeMoGymResponse);
 
 /** Indices of the contiguous user messages at the end of `msgs` (the last message alone when none is a user's). */
