@@ -11,7 +11,7 @@ import { JudgeError } from "../verify/judge/judge-error.ts";
 import { CloseSessionRequest, isNativeSeed, NativeSeedRequest, PATHS } from "./episode-protocol.ts";
 import { nameFailure } from "./failure-origin.ts";
 import { RESPONSE_CREATE_KEYS } from "./openai-schemas.ts";
-import { bodyValidator, type BodyValidator } from "./validation.ts";
+import { bodyValidator } from "./validation.ts";
 
 type Obj = Record<string, unknown>;
 
@@ -109,7 +109,7 @@ export function fullResponse(resp: Obj): Obj {
   return out;
 }
 
-function verifyValidator(fields: Record<string, TSchema> = {}): BodyValidator<Obj> {
+function verifyValidator(fields: Record<string, TSchema> = {}) {
   return bodyValidator(
     Type.Object({ responses_create_params: Type.Record(Type.String(), Type.Unknown()), response: Type.Record(Type.String(), Type.Unknown()), ...fields }, { additionalProperties: true }),
   );
