@@ -130,7 +130,7 @@ export function simpleAgentApp(opts: { className: string; instanceName: string; 
 
   async function responses(ctx: RequestContext): Promise<Obj> {
     const body = createParams.parse(ctx.body);
-    const input: Obj[] = typeof body.input === "string" ? [{ role: "user", content: body.input }] : [...(body.input as Obj[])];
+    const input: Obj[] = typeof body.input === "string" ? [{ role: "user", content: body.input }] : [...body.input];
     const session = byCookie.get(ctx.sessionId);
     if (session?.closed) throw new HttpError(409, `agent session ${session.id} is closed`);
     const access = session?.toolAccess;

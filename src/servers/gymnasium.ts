@@ -105,7 +105,7 @@ export function gymnasiumServerApp(spec: GymnasiumSpec): ServerApp {
         const metadata = without(body, ["responses_create_params", "response"]);
         let r: StepResult;
         try {
-          r = checkStep(await spec.step(body.response as Obj, metadata, { sessionId: ctx.sessionId, ctx }));
+          r = checkStep(await spec.step(body.response, metadata, { sessionId: ctx.sessionId, ctx }));
         } catch (e) {
           throw nameFailure(e, spec.className, spec.instanceName);
         }

@@ -176,7 +176,7 @@ export function remoteAgentApp(opts: { instanceName: string; config: RemoteAgent
 
   async function responses(ctx: RequestContext): Promise<Obj> {
     const body = createParams.parse(ctx.body);
-    const input: Obj[] = typeof body.input === "string" ? [{ role: "user", content: body.input }] : [...(body.input as Obj[])];
+    const input: Obj[] = typeof body.input === "string" ? [{ role: "user", content: body.input }] : [...body.input];
     const outputs: Obj[] = [];
     let usage: Usage | null = null;
     // The service's own cookies (its per-rollout state) round-trip to it and nowhere else.
