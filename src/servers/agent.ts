@@ -51,10 +51,10 @@ export function agentConfigFromLeaf(leaf: Obj, instanceName: string): AgentConfi
   };
 }
 
-const createParams = bodyValidator<Obj>(ResponseCreateParams);
-const runRow = bodyValidator<Obj>(Type.Object({ responses_create_params: ResponseCreateParams }, { additionalProperties: true }));
-const sessionCreate = bodyValidator<Obj>(AgentSessionCreate);
-const sessionClose = bodyValidator<Obj>(AgentSessionClose);
+const createParams = bodyValidator(ResponseCreateParams);
+const runRow = bodyValidator(Type.Object({ responses_create_params: ResponseCreateParams }, { additionalProperties: true }));
+const sessionCreate = bodyValidator(AgentSessionCreate);
+const sessionClose = bodyValidator(AgentSessionClose);
 const validResponse = Compile(NeMoGymResponse);
 
 /** Raise upstream-style when an inner server answered non-2xx (§5.2 turns it into the 500 body). */
@@ -130,7 +130,7 @@ export function simpleAgentApp(opts: { className: string; instanceName: string; 
 
   async function responses(ctx: RequestContext): Promise<Obj> {
     const body = createParams.parse(ctx.body);
-    const input: Obj[] = typeof body.input === "string" ? [{ role: "user", content: body.input }] : [...(body.input as Obj[])];
+    const input: Obj[] = typeof body.input === "string" ? [{ role: "user", content: body.input }] : [...body.input];
     const session = byCookie.get(ctx.sessionId);
     if (session?.closed) throw new HttpError(409, `agent session ${session.id} is closed`);
     const access = session?.toolAccess;

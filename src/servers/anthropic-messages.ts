@@ -26,7 +26,7 @@ export const MessagesCreateParams = Type.Object(
 );
 
 /** Validator of `/v1/messages` bodies (FastAPI-shaped 422s). */
-export const messagesValidator = bodyValidator<Obj>(MessagesCreateParams);
+export const messagesValidator = bodyValidator(MessagesCreateParams);
 
 function textOf(content: unknown): string {
   if (typeof content === "string") return content;

@@ -122,7 +122,7 @@ export class Semaphore {
 /** What a concrete environment runs for one admitted episode. */
 export type EpisodeBody = (req: EpisodeRequest, cleanup: Cleanup, ctx: RequestContext) => Promise<Obj>;
 
-const episodeValidator = bodyValidator<EpisodeRequest>(EpisodeRequest);
+const episodeValidator = bodyValidator(EpisodeRequest);
 
 /** The `/run` handler of a native environment server around an episode body. */
 export function episodeHandler(instanceName: string, limits: EpisodeLimits, body: EpisodeBody): (ctx: RequestContext) => Promise<Obj> {

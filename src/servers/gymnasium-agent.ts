@@ -25,8 +25,8 @@ export interface GymnasiumAgentConfig {
   maxSteps: number;
 }
 
-const createParams = bodyValidator<Obj>(ResponseCreateParams);
-const runRow = bodyValidator<Obj>(Type.Object({ responses_create_params: ResponseCreateParams }, { additionalProperties: true }));
+const createParams = bodyValidator(ResponseCreateParams);
+const runRow = bodyValidator(Type.Object({ responses_create_params: ResponseCreateParams }, { additionalProperties: true }));
 const validResponse = Compile(NeMoGymResponse);
 const validReset = Compile(Type.Object({ observation: Type.Optional(Type.Union([Type.String(), Type.Null()])), info: Type.Optional(Type.Record(Type.String(), Type.Unknown())) }, { additionalProperties: true }));
 const validStep = Compile(

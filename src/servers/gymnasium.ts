@@ -65,9 +65,9 @@ export function toolOutput(call: Obj, result: unknown, dumps: (v: unknown) => st
   return { call_id: call.call_id, output: dumps(result) };
 }
 
-const resetBody = bodyValidator<Obj>(Type.Object({ responses_create_params: ResponseCreateParams }, { additionalProperties: true }));
-const stepBody = bodyValidator<Obj>(Type.Object({ responses_create_params: ResponseCreateParams, response: NeMoGymResponse }, { additionalProperties: true }));
-const aggBody = bodyValidator<{ verify_responses: Obj[] }>(Type.Object({ verify_responses: Type.Array(Type.Record(Type.String(), Type.Unknown())) }, { additionalProperties: true }));
+const resetBody = bodyValidator(Type.Object({ responses_create_params: ResponseCreateParams }, { additionalProperties: true }));
+const stepBody = bodyValidator(Type.Object({ responses_create_params: ResponseCreateParams, response: NeMoGymResponse }, { additionalProperties: true }));
+const aggBody = bodyValidator(Type.Object({ verify_responses: Type.Array(Type.Record(Type.String(), Type.Unknown())) }, { additionalProperties: true }));
 
 function without(body: Obj, keys: string[]): Obj {
   const out: Obj = {};
@@ -105,7 +105,7 @@ export function gymnasiumServerApp(spec: GymnasiumSpec): ServerApp {
         const metadata = without(body, ["responses_create_params", "response"]);
         let r: StepResult;
         try {
-          r = checkStep(await spec.step(body.response as Obj, metadata, { sessionId: ctx.sessionId, ctx }));
+          r = checkStep(await spec.step(body.response, metadata, { sessionId: ctx.sessionId, ctx }));
         } catch (e) {
           throw nameFailure(e, spec.className, spec.instanceName);
         }

@@ -27,8 +27,8 @@ export interface ModelBackend {
   close?(): void | Promise<void>;
 }
 
-const responsesValidator = bodyValidator<Obj>(ResponseCreateParams, { withUrl: true });
-const chatValidator = bodyValidator<Obj>(ChatCompletionCreateParams);
+const responsesValidator = bodyValidator(ResponseCreateParams, { withUrl: true });
+const chatValidator = bodyValidator(ChatCompletionCreateParams);
 const CHAT_KEYS = new Set([
   ...Object.keys(ChatCompletionCreateParams.properties),
   "audio", "frequency_penalty", "function_call", "functions", "logit_bias", "modalities", "prediction", "presence_penalty",

@@ -4,11 +4,10 @@
  * create params are strict (`extra="forbid"`), the chat create params drop unknown keys, and
  * `NeMoGymResponse` is what an agent accepts back from a model server.
  */
-import Type, { type Static } from "typebox";
+import Type, { type Static, type TProperties } from "typebox";
 
 const Json = Type.Unknown();
-const Obj = (props: Record<string, ReturnType<typeof Type.Unknown> | object>, extra = true) =>
-  Type.Object(props as never, { additionalProperties: extra });
+const Obj = <P extends TProperties>(props: P, extra = true) => Type.Object(props, { additionalProperties: extra });
 
 /** Training token fields allowed on any item (§9.5). */
 const tokenFields = {

@@ -3,7 +3,7 @@
  * `/verify` (echo + reward), `/aggregate_metrics`, `/reverify_mode`, `/close_session`, and the
  * component's tool routes, with per-rollout state keyed by the session cookie's id.
  */
-import type { TSchema } from "typebox";
+import type { TObject, TSchema } from "typebox";
 import Type from "typebox";
 import { HttpError, type RequestContext, type Route, type ServerApp } from "../runtime/http/http-types.ts";
 import { computeAggregateMetrics, type MetricHooks } from "../verify/aggregate-metrics.ts";
@@ -11,7 +11,7 @@ import { JudgeError } from "../verify/judge/judge-error.ts";
 import { CloseSessionRequest, isNativeSeed, NativeSeedRequest, PATHS } from "./episode-protocol.ts";
 import { nameFailure } from "./failure-origin.ts";
 import { RESPONSE_CREATE_KEYS } from "./openai-schemas.ts";
-import { bodyValidator, type BodyValidator } from "./validation.ts";
+import { bodyValidator } from "./validation.ts";
 
 type Obj = Record<string, unknown>;
 
@@ -27,8 +27,8 @@ export interface ResourcesCall {
 
 /** One tool route. */
 export interface ToolSpec {
-  /** Body schema (arguments object); pydantic-like 422 when it fails. */
-  schema?: TSchema;
+  /** Body schema (an arguments object, so the parsed args are a record); pydantic-like 422 when it fails. */
+  schema?: TObject;
   handler(args: Obj, call: ResourcesCall): unknown | Promise<unknown>;
 }
 
@@ -109,8 +109,8 @@ export function fullResponse(resp: Obj): Obj {
   return out;
 }
 
-function verifyValidator(fields: Record<string, TSchema> = {}): BodyValidator<Obj> {
-  return bodyValidator<Obj>(
+function verifyValidator(fields: Record<string, TSchema> = {}) {
+  return bodyValidator(
     Type.Object({ responses_create_params: Type.Record(Type.String(), Type.Unknown()), response: Type.Record(Type.String(), Type.Unknown()), ...fields }, { additionalProperties: true }),
   );
 }
@@ -123,10 +123,10 @@ export function resourcesServerApp(spec: ResourcesSpec): ServerApp {
     if (!/^[A-Za-z0-9_.-]+$/.test(name)) throw new Error(`${spec.instanceName}: tool name "${name}" is not URL-safe (the tool name is its URL path)`);
   }
   const verifyBody = verifyValidator(spec.verifySchema);
-  const legacySeed = bodyValidator<Obj>(Type.Object({ ...(spec.seedSchema ?? {}) }, { additionalProperties: true }));
-  const nativeSeed = bodyValidator<NativeSeedRequest>(NativeSeedRequest);
-  const closeBody = bodyValidator<CloseSessionRequest>(CloseSessionRequest);
-  const aggBody = bodyValidator<{ verify_responses: Obj[] }>(Type.Object({ verify_responses: Type.Array(Type.Record(Type.String(), Type.Unknown())) }, { additionalProperties: true }));
+  const legacySeed = bodyValidator(Type.Object({ ...(spec.seedSchema ?? {}) }, { additionalProperties: true }));
+  const nativeSeed = bodyValidator(NativeSeedRequest);
+  const closeBody = bodyValidator(CloseSessionRequest);
+  const aggBody = bodyValidator(Type.Object({ verify_responses: Type.Array(Type.Record(Type.String(), Type.Unknown())) }, { additionalProperties: true }));
 
   // Native sessions: resources_session_id ↔ the cookie session id it was seeded under.
   const nativeBySid = new Map<string, { sessionId: string; episodeKey: string; episodeId: string }>();
@@ -199,7 +199,7 @@ export function resourcesServerApp(spec: ResourcesSpec): ServerApp {
     { method: "GET", path: "/reverify_mode", handler: () => spec.reverifyMode ?? "unknown" },
   ];
   for (const [name, tool] of Object.entries(tools)) {
-    const v = tool.schema ? bodyValidator<Obj>(tool.schema) : undefined;
+    const v = tool.schema ? bodyValidator(tool.schema) : undefined;
     routes.push({
       method: "POST",
       path: `/${name}`,

@@ -15,8 +15,8 @@ import { bodyValidator } from "./validation.ts";
 
 type Obj = Record<string, unknown>;
 
-const createParams = bodyValidator<Obj>(ResponseCreateParams);
-const runRow = bodyValidator<Obj>(Type.Object({ responses_create_params: ResponseCreateParams }, { additionalProperties: true }));
+const createParams = bodyValidator(ResponseCreateParams);
+const runRow = bodyValidator(Type.Object({ responses_create_params: ResponseCreateParams }, { additionalProperties: true }));
 const validResponse = Compile(NeMoGymResponse);
 
 function raiseForStatus(res: InnerResponse, url: string): void {

@@ -109,12 +109,6 @@ export interface BodyValidator<T> {
  * Compile a TypeBox schema into a validator that raises upstream-shaped 422s; `parse` returns the
  * body as `Static<S>` (the compiled Check is a type guard, so no cast stands between them).
  */
-export function bodyValidator<S extends TSchema>(schema: S, opts?: ValidateOptions): BodyValidator<Static<S>>;
-/**
- * The same validator read through a view `T` the caller names (the servers' call sites name `Obj`
- * or the schema's own Static type; a call without a type argument gets `Static<S>`).
- */
-export function bodyValidator<T>(schema: TSchema, opts?: ValidateOptions): BodyValidator<T>;
 export function bodyValidator<S extends TSchema>(schema: S, opts: ValidateOptions = {}): BodyValidator<Static<S>> {
   // Compiled on first use: a server registers validators for every route it might serve (e.g. the
   // Anthropic `/v1/messages` one), and compiling them all at start costs every process time and memory.

@@ -12,7 +12,7 @@ import { ResponseCreateParams } from "../../servers/openai-schemas.ts";
 import { bodyValidator } from "../../servers/validation.ts";
 
 type Obj = Record<string, unknown>;
-const runRow = bodyValidator<Obj>(Type.Object({ responses_create_params: ResponseCreateParams }, { additionalProperties: true }));
+const runRow = bodyValidator(Type.Object({ responses_create_params: ResponseCreateParams }, { additionalProperties: true }));
 
 function ok(res: InnerResponse, url: string): InnerResponse {
   if (res.status < 200 || res.status >= 300) throw new InnerServerError(res.status, res.text, url);

@@ -21,10 +21,10 @@ import type { BuiltinComponent, ComponentContext } from "../registry.ts";
 
 const CLASS_NAME = "ProofRefinementAgent";
 type Obj = Record<string, unknown>;
-const createParams = bodyValidator<Obj>(ResponseCreateParams);
-const runRow = bodyValidator<Obj>(Type.Object({ responses_create_params: ResponseCreateParams }, { additionalProperties: true }));
+const createParams = bodyValidator(ResponseCreateParams);
+const runRow = bodyValidator(Type.Object({ responses_create_params: ResponseCreateParams }, { additionalProperties: true }));
 const validResponse = Compile(NeMoGymResponse);
-const aggBody = bodyValidator<{ verify_responses: Obj[] }>(Type.Object({ verify_responses: Type.Array(Type.Record(Type.String(), Type.Unknown())) }, { additionalProperties: true }));
+const aggBody = bodyValidator(Type.Object({ verify_responses: Type.Array(Type.Record(Type.String(), Type.Unknown())) }, { additionalProperties: true }));
 /** The create-params keys a correction turn keeps (upstream's list; `max_tokens` is not a Responses key, so it never matches). */
 const KEPT_PARAMS = ["temperature", "max_tokens", "top_p"];
 

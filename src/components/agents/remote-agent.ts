@@ -36,8 +36,8 @@ const AGGREGATE_TIMEOUT_MS = 600_000;
 const RESERVED = ["reward", "response", "error", "_ng_failure_class", "_ng_no_persist", "_ng_failure_terminal"];
 
 type Obj = Record<string, unknown>;
-const createParams = bodyValidator<Obj>(ResponseCreateParams);
-const runRow = bodyValidator<Obj>(Type.Object({ responses_create_params: ResponseCreateParams }, { additionalProperties: true }));
+const createParams = bodyValidator(ResponseCreateParams);
+const runRow = bodyValidator(Type.Object({ responses_create_params: ResponseCreateParams }, { additionalProperties: true }));
 const validResponse = Compile(NeMoGymResponse);
 
 /** remote_agent's leaf config. */
@@ -176,7 +176,7 @@ export function remoteAgentApp(opts: { instanceName: string; config: RemoteAgent
 
   async function responses(ctx: RequestContext): Promise<Obj> {
     const body = createParams.parse(ctx.body);
-    const input: Obj[] = typeof body.input === "string" ? [{ role: "user", content: body.input }] : [...(body.input as Obj[])];
+    const input: Obj[] = typeof body.input === "string" ? [{ role: "user", content: body.input }] : [...body.input];
     const outputs: Obj[] = [];
     let usage: Usage | null = null;
     // The service's own cookies (its per-rollout state) round-trip to it and nowhere else.

@@ -18,7 +18,7 @@ import { seedLoopVerifyRoutes } from "./_seed-loop-verify.ts";
 
 const CLASS_NAME = "SpeedBenchAgent";
 type Obj = Record<string, unknown>;
-const createParams = bodyValidator<Obj>(ResponseCreateParams);
+const createParams = bodyValidator(ResponseCreateParams);
 const validResponse = Compile(NeMoGymResponse);
 
 /** Indices of the contiguous user messages at the end of `msgs` (the last message alone when none is a user's). */
@@ -45,7 +45,7 @@ export function speedBenchAgentApp(opts: { instanceName: string; resourcesServer
   const { client, modelServer } = opts;
   async function responses(ctx: RequestContext): Promise<Obj> {
     const body = createParams.parse(ctx.body);
-    const msgs: Obj[] = typeof body.input === "string" ? [{ role: "user", content: body.input }] : [...(body.input as Obj[])];
+    const msgs: Obj[] = typeof body.input === "string" ? [{ role: "user", content: body.input }] : [...body.input];
     const turns = trailingUserTurns(msgs);
     const running = msgs.slice(0, (turns[0] ?? -1) + 1);
     const modelPath = ctx.rolloutId ? `/ng-rollout/${ctx.rolloutId}${ctx.trainingTokenCapture ? "/training-token-capture" : ""}/v1/responses` : "/v1/responses";
