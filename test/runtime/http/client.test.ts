@@ -94,7 +94,9 @@ describe("HttpClient", () => {
     const dead = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response() });
     const port = dead.port;
     dead.stop(true);
-    const c = new HttpClient(policy({ retryBudgetSeconds: 0.5 }));
+    // The first backoff is 250–500 ms (jittered): a 0.5 s budget let a slow first attempt plus a
+    // long draw skip the retry now and then, so the budget leaves room for one whatever the draw.
+    const c = new HttpClient(policy({ retryBudgetSeconds: 1.5 }));
     const err = await c.request(`http://127.0.0.1:${port}/verify`, { json: {} }).catch((e) => e);
     expect(err).toBeInstanceOf(RequestFailedError);
     expect(err.message).toContain(`http://127.0.0.1:${port}/verify`);
