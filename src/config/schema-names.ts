@@ -21,6 +21,20 @@ export const LICENSES = [
   "GNU General Public License v3.0",
 ] as const;
 
+/**
+ * SPDX identifiers of the licenses above. Upstream accepts only its own spellings, yet ships a config
+ * (spartqa) that writes `CC-BY-SA-4.0`; gym reads these ids as the license they name, with a warning,
+ * so an upstream config that upstream itself would reject still starts (decided for issue 17).
+ */
+export const LICENSE_SPDX_ALIASES: Readonly<Record<string, (typeof LICENSES)[number]>> = {
+  "Apache-2.0": "Apache 2.0",
+  "CC-BY-4.0": "Creative Commons Attribution 4.0 International",
+  "CC-BY-SA-4.0": "CC BY-SA 4.0",
+  "CC-BY-NC-3.0": "CC BY-NC 3.0",
+  "GPL-3.0": "GNU General Public License v3.0",
+  "GPL-3.0-only": "GNU General Public License v3.0",
+};
+
 /** Dataset types: the seed's three plus `benchmark` (D2). */
 export const DATASET_TYPES = ["example", "train", "validation", "benchmark"] as const;
 

@@ -10,7 +10,7 @@ import { log } from "../log.ts";
 import { RESERVED_KEYS } from "./global-keys.ts";
 import type { Layer } from "./load.ts";
 import { isPlainMap } from "./merge.ts";
-import { DATASET_TYPES, DOMAINS, INSTANCE_CLASS, LICENSES } from "./schema-names.ts";
+import { DATASET_TYPES, DOMAINS, INSTANCE_CLASS, LICENSE_SPDX_ALIASES, LICENSES } from "./schema-names.ts";
 import { SERVER_TYPES, type ServerInstance, type ServerType } from "./types.ts";
 import { check, choiceList, type Problem } from "./validate.ts";
 import { locationOf } from "./yaml-locations.ts";
@@ -66,7 +66,8 @@ export function implementationDir(type: string, impl: string, roots: string[]): 
 export function datasetProblems(datasets: unknown, warnings: string[]): Problem[] {
   if (!Array.isArray(datasets)) return [];
   const out: Problem[] = [];
-  datasets.forEach((d, i) => {
+  datasets.forEach((item, i) => {
+    let d = item;
     const at = ["datasets", String(i)];
     if (!isPlainMap(d)) {
       out.push({ path: at, message: "Input should be a valid dictionary" });
@@ -78,6 +79,11 @@ export function datasetProblems(datasets: unknown, warnings: string[]): Problem[
       return;
     }
     const name = typeof d.name === "string" ? d.name : `datasets[${i}]`;
+    const spdx = typeof d.license === "string" ? LICENSE_SPDX_ALIASES[d.license] : undefined;
+    if (spdx !== undefined) {
+      warnings.push(`dataset '${name}' spells its license '${d.license}' (an SPDX id); read as '${spdx}' — write that to keep the config valid for upstream too.`);
+      d = { ...d, license: spdx };
+    }
     const { BenchmarkDataset, DatasetSources, TrainingDataset } = schemas();
     if (type === "benchmark") {
       out.push(...check(BenchmarkDataset, d).map((p) => ({ path: [...at, ...p.path], message: p.message })));

@@ -29,7 +29,6 @@ const ENV_TEST_CANNOT_RUN: Record<string, string> = {
   grl_sokoban: "scripted answers carry no move, which upstream answers 400; its recordings replay in test/e2e/gymnasium-library.test.ts",
   nvarc: "2 of its 5 example rows are inductive (executing the model's Python transform()), which gym does not build in",
   grl_tetris: "scripted answers carry no <action> tag, which upstream answers 400; its piece weights depend on an unseeded reset, as upstream",
-  spartqa: "upstream's spartqa.yaml spells its dataset license CC-BY-SA-4.0, which upstream's DatasetConfig rejects too (almost-server); test/e2e/reverify-text-servers.test.ts reverifies it",
   code_fim: "needs the HumanEval-Infilling problems, which `gym eval prepare --benchmark human_eval_infilling` downloads (no network here)",
   evalplus: "needs the HumanEval+ release and its expected outputs, which `gym eval prepare --benchmark human_eval` downloads and computes (no network here)",
 };

@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { join, resolve } from "node:path";
 import { resolveGlobalConfig, type ResolveRequest } from "../../src/config/resolve.ts";
+import { validateInstance } from "../../src/config/servers.ts";
 import { ConfigError, UsageError } from "../../src/errors.ts";
 import { tempDir } from "../helpers/tmp.ts";
 import { writeTree } from "./_write.ts";
@@ -192,6 +193,19 @@ describe("server recognition (§6)", () => {
     }
     writeTree(d.path, { "a.yaml": ds("      - {name: ok, type: validation, jsonl_fpath: v.jsonl, license: GNU General Public License v3.0, extra_key: 1}\n") });
     expect((await resolveGlobalConfig(req(d.path, { config: ["a.yaml"] }))).servers).toHaveLength(1);
+  });
+  test("an SPDX license id (upstream's spartqa.yaml writes CC-BY-SA-4.0) is read as the license it names, with a warning", async () => {
+    await using d = await tempDir();
+    const ds = (license: string) => `rs:\n  resources_servers:\n    my_rs:\n      entrypoint: app.py\n      domain: math\n      datasets:\n      - {name: t, type: train, jsonl_fpath: t.jsonl, license: ${license}}\n`;
+    writeTree(d.path, { "a.yaml": ds("CC-BY-SA-4.0") });
+    const r = await resolveGlobalConfig(req(d.path, { config: ["a.yaml"] }));
+    expect(r.servers).toHaveLength(1);
+    const leaf = { resources_servers: { my_rs: { entrypoint: "app.py", domain: "math", datasets: [{ name: "t", type: "train", jsonl_fpath: "t.jsonl", license: "CC-BY-SA-4.0" }] } } };
+    const v = validateInstance("rs", leaf, [d.path]);
+    expect(v.problems).toEqual([]);
+    expect(v.warnings.join("\n")).toContain("spells its license 'CC-BY-SA-4.0' (an SPDX id); read as 'CC BY-SA 4.0'");
+    writeTree(d.path, { "a.yaml": ds("CC-BY-SA-9.9") });
+    expect((await errorOf(resolveGlobalConfig(req(d.path, { config: ["a.yaml"] })))).message).toContain("license: Input should be 'Apache 2.0'");
   });
   test("two implementations under one type key are an almost-server", async () => {
     await using d = await tempDir();

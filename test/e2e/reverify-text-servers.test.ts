@@ -50,15 +50,14 @@ function prepare(dir: string, c: Case): { rollouts: string; inputs: string; recs
 const CASES: Case[] = [
   { selector: "citation_if", server: "citation_if", agent: "citation_if_simple_agent" },
   { selector: "hotpotqa_qa", server: "hotpotqa_qa", agent: "hotpotqa_qa_simple_agent" },
-  // Upstream's own spartqa.yaml spells its dataset license "CC-BY-SA-4.0", which upstream's DatasetConfig rejects
-  // too (an almost-server there as here); reverify does not read datasets, so the test drops them.
   { selector: "structeval/structeval_nonrenderable", server: "structeval", agent: "structeval_nonrenderable_simple_agent" },
   { selector: "structeval/structeval_nonrenderable", server: "structeval", agent: "structeval_nonrenderable_simple_agent", examples: "structeval_nonrenderable_example.jsonl", rollouts: "structeval_nonrenderable_example_rollouts.jsonl" },
   // Upstream recorded these rollouts against the example.jsonl that commit 9e447f784 replaced (v4 tool calls): its
   // rows are a test fixture taken from that commit's parent.
   { selector: "structured_outputs/structured_outputs_json", server: "structured_outputs", agent: "structured_outputs_simple_agent", examplesFixture: "structured-outputs-example-9e447f784-parent.jsonl" },
   { selector: "ragtruth", server: "ragtruth", agent: "ragtruth_simple_agent" },
-  { selector: "spartqa", server: "spartqa", agent: "spartqa_simple_agent", overrides: ["spartqa_simple_agent.responses_api_agents.simple_agent.datasets=[]"] },
+  // spartqa.yaml spells its license "CC-BY-SA-4.0" (an SPDX id upstream rejects); gym reads it as CC BY-SA 4.0.
+  { selector: "spartqa", server: "spartqa", agent: "spartqa_simple_agent" },
 ];
 
 describe("gym eval reverify reproduces upstream's recorded rewards (citation, text and structured servers)", () => {
