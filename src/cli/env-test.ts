@@ -40,7 +40,17 @@ function isFalse(v: string | undefined): boolean {
 /** Resolve the catalog entry, validate it and exercise its verifier fixture (manifest-backed workloads). */
 async function testWorkload(name: string, kind: string | undefined, searchDirs: string[], updateExpected: boolean): Promise<VerifierReport> {
   const roots = await searchRoots({ searchDirs });
-  const manifestPath = manifestPathOf(resolveCatalogEntry(name, kind, roots), "running verifier checks");
+  let entry: ReturnType<typeof resolveCatalogEntry>;
+  try {
+    entry = resolveCatalogEntry(name, kind, roots);
+  } catch (e) {
+    // A user who names a resources server here means "test that server": say the flag that does it.
+    if (kind === undefined && findServerDir("resources_servers", name, roots)) {
+      throw new UsageError(`'${name}' is a resources server, not a manifest-backed workload`, { hint: `run \`gym env test --resources-server ${name}\`` });
+    }
+    throw e;
+  }
+  const manifestPath = manifestPathOf(entry, "running verifier checks");
   return await verifyWorkload({ manifestPath, searchDirs, updateExpected }, await verifierDeps());
 }
 

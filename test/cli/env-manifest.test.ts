@@ -140,6 +140,7 @@ describe("gym env init/validate/test/publish (manifest-backed)", () => {
     const cases: [string[], number, string][] = [
       [["env", "test", "my_env", "+foo=1"], 2, "Manifest-backed commands do not accept runtime config overrides: foo"],
       [["env", "test", "nope"], 2, "Unknown catalog entry 'nope'."],
+      [["env", "test", "spartqa"], 2, "'spartqa' is a resources server, not a manifest-backed workload"],
       [["env", "test", "circle_count"], 2, "Environment 'circle_count' has no manifest.yaml. Add one beside"],
       [["env", "publish"], 2, "gym env publish requires a catalog name"],
       [["env", "publish", "circle_count"], 2, "'circle_count' has no manifest and cannot be published."],
