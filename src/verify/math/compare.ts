@@ -1,7 +1,7 @@
 /** Deciding whether a predicted value equals the gold value: math-verify's rules over our trees. */
 import { type C, close, exact, numeric } from "./evaluate.ts";
 import { closeX, extended, rationalTree } from "./extended.ts";
-import { onlySymbols } from "./latex-parse.ts";
+import { onlySymbols } from "./latex-tree.ts";
 import { Budget, type Node, type RelOp, freeSymbols, isRelation, isSetLike, key, neg, sub } from "./node.ts";
 import { type Rat, ratAdd, ratEq, ratMul, ratRoundScaled } from "./rational.ts";
 
