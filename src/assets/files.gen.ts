@@ -394,121 +394,138 @@ import f391 from "../../assets/resources_servers/proof_genselect/data/example_ro
 import f392 from "../../assets/resources_servers/proof_genselect/data/example_rollouts_aggregate_metrics.json" with { type: "text" };
 import f393 from "../../assets/resources_servers/proof_genselect/data/example_rollouts_materialized_inputs.jsonl" with { type: "text" };
 import f394 from "../../assets/resources_servers/proof_genselect/prompt_templates/genselect.yaml" with { type: "text" };
-import f395 from "../../assets/resources_servers/ragtruth/README.md" with { type: "text" };
-import f396 from "../../assets/resources_servers/ragtruth/configs/ragtruth.yaml" with { type: "text" };
-import f397 from "../../assets/resources_servers/ragtruth/configs/ragtruth_serve.yaml" with { type: "text" };
-import f398 from "../../assets/resources_servers/ragtruth/data/example.jsonl" with { type: "text" };
-import f399 from "../../assets/resources_servers/ragtruth/data/example_metrics.json" with { type: "text" };
-import f400 from "../../assets/resources_servers/ragtruth/data/example_rollouts.jsonl" with { type: "text" };
-import f401 from "../../assets/resources_servers/ruler/README.md" with { type: "text" };
-import f402 from "../../assets/resources_servers/ruler/configs/ruler.yaml" with { type: "text" };
-import f403 from "../../assets/resources_servers/ruler/data/example.jsonl" with { type: "text" };
-import f404 from "../../assets/resources_servers/ruler/data/example_metrics.json" with { type: "text" };
-import f405 from "../../assets/resources_servers/ruler/data/example_rollouts.jsonl" with { type: "text" };
-import f406 from "../../assets/resources_servers/ruler2/README.md" with { type: "text" };
-import f407 from "../../assets/resources_servers/ruler2/configs/ruler2.yaml" with { type: "text" };
-import f408 from "../../assets/resources_servers/ruler2/data/example.jsonl" with { type: "text" };
-import f409 from "../../assets/resources_servers/ruler2/data/example_metrics.json" with { type: "text" };
-import f410 from "../../assets/resources_servers/ruler2/data/example_rollouts.jsonl" with { type: "text" };
-import f411 from "../../assets/resources_servers/simpleqa/configs/simpleqa.yaml" with { type: "text" };
-import f412 from "../../assets/resources_servers/simpleqa/data/example.jsonl" with { type: "text" };
-import f413 from "../../assets/resources_servers/simpleqa/data/example_metrics.json" with { type: "text" };
-import f414 from "../../assets/resources_servers/simpleqa/data/example_rollouts.jsonl" with { type: "text" };
-import f415 from "../../assets/resources_servers/simpleqa/prompts/judge.yaml" with { type: "text" };
-import f416 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/README.md" with { type: "text" };
-import f417 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/droid_pivot_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
-import f418 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/parallel_tool_calls_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
-import f419 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/search_pivot_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
-import f420 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
-import f421 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/swe_pivot_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
-import f422 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/toolcall_schema_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
-import f423 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/example.jsonl" with { type: "text" };
-import f424 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/example_metrics.json" with { type: "text" };
-import f425 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/example_rollouts.jsonl" with { type: "text" };
-import f426 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example.jsonl" with { type: "text" };
-import f427 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example_metrics.json" with { type: "text" };
-import f428 from "../../assets/resources_servers/spartqa/README.md" with { type: "text" };
-import f429 from "../../assets/resources_servers/spartqa/configs/spartqa.yaml" with { type: "text" };
-import f430 from "../../assets/resources_servers/spartqa/configs/spartqa_serve.yaml" with { type: "text" };
-import f431 from "../../assets/resources_servers/spartqa/data/example.jsonl" with { type: "text" };
-import f432 from "../../assets/resources_servers/spartqa/data/example_metrics.json" with { type: "text" };
-import f433 from "../../assets/resources_servers/spartqa/data/example_rollouts.jsonl" with { type: "text" };
-import f434 from "../../assets/resources_servers/string_match/README.md" with { type: "text" };
-import f435 from "../../assets/resources_servers/string_match/configs/string_match.yaml" with { type: "text" };
-import f436 from "../../assets/resources_servers/string_match/data/example.jsonl" with { type: "text" };
-import f437 from "../../assets/resources_servers/string_match/data/example_metrics.json" with { type: "text" };
-import f438 from "../../assets/resources_servers/string_match/data/example_rollouts.jsonl" with { type: "text" };
-import f439 from "../../assets/resources_servers/structeval/README.md" with { type: "text" };
-import f440 from "../../assets/resources_servers/structeval/configs/structeval_nonrenderable.yaml" with { type: "text" };
-import f441 from "../../assets/resources_servers/structeval/data/example.jsonl" with { type: "text" };
-import f442 from "../../assets/resources_servers/structeval/data/example_metrics.json" with { type: "text" };
-import f443 from "../../assets/resources_servers/structeval/data/example_rollouts.jsonl" with { type: "text" };
-import f444 from "../../assets/resources_servers/structeval/data/example_rollouts_aggregate_metrics.json" with { type: "text" };
-import f445 from "../../assets/resources_servers/structeval/data/structeval_nonrenderable_example.jsonl" with { type: "text" };
-import f446 from "../../assets/resources_servers/structeval/data/structeval_nonrenderable_example_rollouts.jsonl" with { type: "text" };
-import f447 from "../../assets/resources_servers/structeval/data/structeval_nonrenderable_example_rollouts_aggregate_metrics.json" with { type: "text" };
-import f448 from "../../assets/resources_servers/structured_outputs/README.md" with { type: "text" };
-import f449 from "../../assets/resources_servers/structured_outputs/configs/structured_outputs_json.yaml" with { type: "text" };
-import f450 from "../../assets/resources_servers/structured_outputs/configs/structured_outputs_json_yaml_xml_v1.yaml" with { type: "text" };
-import f451 from "../../assets/resources_servers/structured_outputs/configs/structured_outputs_v3.yaml" with { type: "text" };
-import f452 from "../../assets/resources_servers/structured_outputs/configs/structured_outputs_v4.yaml" with { type: "text" };
-import f453 from "../../assets/resources_servers/structured_outputs/data/example.jsonl" with { type: "text" };
-import f454 from "../../assets/resources_servers/structured_outputs/data/example_metrics.json" with { type: "text" };
-import f455 from "../../assets/resources_servers/structured_outputs/data/example_rollouts.jsonl" with { type: "text" };
-import f456 from "../../assets/resources_servers/structured_outputs/data/structured_outputs_251027_nano_v3_sdg_json_train_metrics.json" with { type: "text" };
-import f457 from "../../assets/resources_servers/structured_outputs/data/structured_outputs_251027_nano_v3_sdg_json_val_metrics.json" with { type: "text" };
-import f458 from "../../assets/resources_servers/structured_outputs/data/structured_outputs_v3_example.jsonl" with { type: "text" };
-import f459 from "../../assets/resources_servers/structured_outputs/data/structured_outputs_v3_example_metrics.json" with { type: "text" };
-import f460 from "../../assets/resources_servers/structured_outputs/data/structured_outputs_v4_example.jsonl" with { type: "text" };
-import f461 from "../../assets/resources_servers/text_to_sql/configs/text_to_sql.yaml" with { type: "text" };
-import f462 from "../../assets/resources_servers/text_to_sql/data/example.jsonl" with { type: "text" };
-import f463 from "../../assets/resources_servers/text_to_sql/data/example_metrics.json" with { type: "text" };
-import f464 from "../../assets/resources_servers/text_to_sql/data/example_rollouts.jsonl" with { type: "text" };
-import f465 from "../../assets/resources_servers/text_to_sql/prompts/judge_prompt_template.txt" with { type: "text" };
-import f466 from "../../assets/resources_servers/text_to_sql/prompts/judge_system_message.txt" with { type: "text" };
-import f467 from "../../assets/resources_servers/ugphysics_judge/README.md" with { type: "text" };
-import f468 from "../../assets/resources_servers/ugphysics_judge/configs/ugphysics_judge.yaml" with { type: "text" };
-import f469 from "../../assets/resources_servers/ugphysics_judge/data/example.jsonl" with { type: "text" };
-import f470 from "../../assets/resources_servers/ugphysics_judge/data/example_metrics.json" with { type: "text" };
-import f471 from "../../assets/resources_servers/ugphysics_judge/data/example_rollouts.jsonl" with { type: "text" };
-import f472 from "../../assets/resources_servers/ugphysics_judge/prompts/judge.yaml" with { type: "text" };
-import f473 from "../../assets/resources_servers/xlam_fc/README.md" with { type: "text" };
-import f474 from "../../assets/resources_servers/xlam_fc/configs/xlam_fc.yaml" with { type: "text" };
-import f475 from "../../assets/resources_servers/xlam_fc/data/example.jsonl" with { type: "text" };
-import f476 from "../../assets/resources_servers/xlam_fc/data/example_metrics.json" with { type: "text" };
-import f477 from "../../assets/resources_servers/xlam_fc/data/example_rollouts.jsonl" with { type: "text" };
-import f478 from "../../assets/resources_servers/xstest/configs/xstest.yaml" with { type: "text" };
-import f479 from "../../assets/resources_servers/xstest/data/example.jsonl" with { type: "text" };
-import f480 from "../../assets/resources_servers/xstest/data/example_metrics.json" with { type: "text" };
-import f481 from "../../assets/resources_servers/xstest/data/example_rollouts.jsonl" with { type: "text" };
-import f482 from "../../assets/resources_servers/xstest/prompt_templates/wildguard_judge.txt" with { type: "text" };
-import f483 from "../../assets/resources_servers/xstest/prompt_templates/xstest_judge.txt" with { type: "text" };
-import f484 from "../../assets/responses_api_agents/gymnasium_agent/README.md" with { type: "text" };
-import f485 from "../../assets/responses_api_agents/gymnasium_agent/configs/gymnasium_agent.yaml" with { type: "text" };
-import f486 from "../../assets/responses_api_agents/non_executing_simple_agent/configs/non_executing_simple_agent.yaml" with { type: "text" };
-import f487 from "../../assets/responses_api_agents/proof_refinement_agent/configs/proof_refinement_agent.yaml" with { type: "text" };
-import f488 from "../../assets/responses_api_agents/remote_agent/configs/remote_agent.yaml" with { type: "text" };
-import f489 from "../../assets/responses_api_agents/simple_agent/configs/simple_agent.yaml" with { type: "text" };
-import f490 from "../../assets/responses_api_agents/speed_bench_agent/configs/speed_bench_agent.yaml" with { type: "text" };
-import f491 from "../../assets/responses_api_agents/tool_simulation_agent/configs/tool_simulation_agent.yaml" with { type: "text" };
-import f492 from "../../assets/responses_api_models/azure_openai_model/configs/azure_openai_model.yaml" with { type: "text" };
-import f493 from "../../assets/responses_api_models/genrm_model/configs/genrm_model.yaml" with { type: "text" };
-import f494 from "../../assets/responses_api_models/inference_provider/configs/baseten.yaml" with { type: "text" };
-import f495 from "../../assets/responses_api_models/inference_provider/configs/deepinfra.yaml" with { type: "text" };
-import f496 from "../../assets/responses_api_models/inference_provider/configs/fireworks.yaml" with { type: "text" };
-import f497 from "../../assets/responses_api_models/inference_provider/configs/friendli.yaml" with { type: "text" };
-import f498 from "../../assets/responses_api_models/inference_provider/configs/gemini.yaml" with { type: "text" };
-import f499 from "../../assets/responses_api_models/inference_provider/configs/hf_inference.yaml" with { type: "text" };
-import f500 from "../../assets/responses_api_models/inference_provider/configs/inference_provider.yaml" with { type: "text" };
-import f501 from "../../assets/responses_api_models/inference_provider/configs/nebius.yaml" with { type: "text" };
-import f502 from "../../assets/responses_api_models/inference_provider/configs/openrouter.yaml" with { type: "text" };
-import f503 from "../../assets/responses_api_models/inference_provider/configs/together.yaml" with { type: "text" };
-import f504 from "../../assets/responses_api_models/litellm_model/configs/litellm_model.yaml" with { type: "text" };
-import f505 from "../../assets/responses_api_models/local_vllm_model_proxy/configs/local_vllm_model_proxy.yaml" with { type: "text" };
-import f506 from "../../assets/responses_api_models/openai_model/configs/openai_model.yaml" with { type: "text" };
-import f507 from "../../assets/responses_api_models/scripted_model/configs/scripted_model.yaml" with { type: "text" };
-import f508 from "../../assets/responses_api_models/vllm_model/configs/vllm_model.yaml" with { type: "text" };
-import f509 from "../../assets/responses_api_models/vllm_model/configs/vllm_model_for_training.yaml" with { type: "text" };
+import f395 from "../../assets/resources_servers/proof_judge/README.md" with { type: "text" };
+import f396 from "../../assets/resources_servers/proof_judge/configs/proof_judge.yaml" with { type: "text" };
+import f397 from "../../assets/resources_servers/proof_judge/data/example.jsonl" with { type: "text" };
+import f398 from "../../assets/resources_servers/proof_judge/data/example_metrics.json" with { type: "text" };
+import f399 from "../../assets/resources_servers/proof_judge/data/example_rollouts.jsonl" with { type: "text" };
+import f400 from "../../assets/resources_servers/proof_judge/data/example_rollouts_materialized_inputs.jsonl" with { type: "text" };
+import f401 from "../../assets/resources_servers/proof_judge/prompt_templates/meta-verifier.yaml" with { type: "text" };
+import f402 from "../../assets/resources_servers/proof_judge/prompt_templates/prover.yaml" with { type: "text" };
+import f403 from "../../assets/resources_servers/proof_judge/prompt_templates/verifier.yaml" with { type: "text" };
+import f404 from "../../assets/resources_servers/proof_verification/README.md" with { type: "text" };
+import f405 from "../../assets/resources_servers/proof_verification/configs/proof_verification.yaml" with { type: "text" };
+import f406 from "../../assets/resources_servers/proof_verification/data/example.jsonl" with { type: "text" };
+import f407 from "../../assets/resources_servers/proof_verification/data/example_metrics.json" with { type: "text" };
+import f408 from "../../assets/resources_servers/proof_verification/data/example_rollouts.jsonl" with { type: "text" };
+import f409 from "../../assets/resources_servers/proof_verification/data/example_rollouts_materialized_inputs.jsonl" with { type: "text" };
+import f410 from "../../assets/resources_servers/proof_verification/prompt_templates/meta-verifier.yaml" with { type: "text" };
+import f411 from "../../assets/resources_servers/proof_verification/prompt_templates/verifier.yaml" with { type: "text" };
+import f412 from "../../assets/resources_servers/ragtruth/README.md" with { type: "text" };
+import f413 from "../../assets/resources_servers/ragtruth/configs/ragtruth.yaml" with { type: "text" };
+import f414 from "../../assets/resources_servers/ragtruth/configs/ragtruth_serve.yaml" with { type: "text" };
+import f415 from "../../assets/resources_servers/ragtruth/data/example.jsonl" with { type: "text" };
+import f416 from "../../assets/resources_servers/ragtruth/data/example_metrics.json" with { type: "text" };
+import f417 from "../../assets/resources_servers/ragtruth/data/example_rollouts.jsonl" with { type: "text" };
+import f418 from "../../assets/resources_servers/ruler/README.md" with { type: "text" };
+import f419 from "../../assets/resources_servers/ruler/configs/ruler.yaml" with { type: "text" };
+import f420 from "../../assets/resources_servers/ruler/data/example.jsonl" with { type: "text" };
+import f421 from "../../assets/resources_servers/ruler/data/example_metrics.json" with { type: "text" };
+import f422 from "../../assets/resources_servers/ruler/data/example_rollouts.jsonl" with { type: "text" };
+import f423 from "../../assets/resources_servers/ruler2/README.md" with { type: "text" };
+import f424 from "../../assets/resources_servers/ruler2/configs/ruler2.yaml" with { type: "text" };
+import f425 from "../../assets/resources_servers/ruler2/data/example.jsonl" with { type: "text" };
+import f426 from "../../assets/resources_servers/ruler2/data/example_metrics.json" with { type: "text" };
+import f427 from "../../assets/resources_servers/ruler2/data/example_rollouts.jsonl" with { type: "text" };
+import f428 from "../../assets/resources_servers/simpleqa/configs/simpleqa.yaml" with { type: "text" };
+import f429 from "../../assets/resources_servers/simpleqa/data/example.jsonl" with { type: "text" };
+import f430 from "../../assets/resources_servers/simpleqa/data/example_metrics.json" with { type: "text" };
+import f431 from "../../assets/resources_servers/simpleqa/data/example_rollouts.jsonl" with { type: "text" };
+import f432 from "../../assets/resources_servers/simpleqa/prompts/judge.yaml" with { type: "text" };
+import f433 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/README.md" with { type: "text" };
+import f434 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/droid_pivot_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
+import f435 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/parallel_tool_calls_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
+import f436 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/search_pivot_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
+import f437 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
+import f438 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/swe_pivot_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
+import f439 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/toolcall_schema_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
+import f440 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/example.jsonl" with { type: "text" };
+import f441 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/example_metrics.json" with { type: "text" };
+import f442 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/example_rollouts.jsonl" with { type: "text" };
+import f443 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example.jsonl" with { type: "text" };
+import f444 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example_metrics.json" with { type: "text" };
+import f445 from "../../assets/resources_servers/spartqa/README.md" with { type: "text" };
+import f446 from "../../assets/resources_servers/spartqa/configs/spartqa.yaml" with { type: "text" };
+import f447 from "../../assets/resources_servers/spartqa/configs/spartqa_serve.yaml" with { type: "text" };
+import f448 from "../../assets/resources_servers/spartqa/data/example.jsonl" with { type: "text" };
+import f449 from "../../assets/resources_servers/spartqa/data/example_metrics.json" with { type: "text" };
+import f450 from "../../assets/resources_servers/spartqa/data/example_rollouts.jsonl" with { type: "text" };
+import f451 from "../../assets/resources_servers/string_match/README.md" with { type: "text" };
+import f452 from "../../assets/resources_servers/string_match/configs/string_match.yaml" with { type: "text" };
+import f453 from "../../assets/resources_servers/string_match/data/example.jsonl" with { type: "text" };
+import f454 from "../../assets/resources_servers/string_match/data/example_metrics.json" with { type: "text" };
+import f455 from "../../assets/resources_servers/string_match/data/example_rollouts.jsonl" with { type: "text" };
+import f456 from "../../assets/resources_servers/structeval/README.md" with { type: "text" };
+import f457 from "../../assets/resources_servers/structeval/configs/structeval_nonrenderable.yaml" with { type: "text" };
+import f458 from "../../assets/resources_servers/structeval/data/example.jsonl" with { type: "text" };
+import f459 from "../../assets/resources_servers/structeval/data/example_metrics.json" with { type: "text" };
+import f460 from "../../assets/resources_servers/structeval/data/example_rollouts.jsonl" with { type: "text" };
+import f461 from "../../assets/resources_servers/structeval/data/example_rollouts_aggregate_metrics.json" with { type: "text" };
+import f462 from "../../assets/resources_servers/structeval/data/structeval_nonrenderable_example.jsonl" with { type: "text" };
+import f463 from "../../assets/resources_servers/structeval/data/structeval_nonrenderable_example_rollouts.jsonl" with { type: "text" };
+import f464 from "../../assets/resources_servers/structeval/data/structeval_nonrenderable_example_rollouts_aggregate_metrics.json" with { type: "text" };
+import f465 from "../../assets/resources_servers/structured_outputs/README.md" with { type: "text" };
+import f466 from "../../assets/resources_servers/structured_outputs/configs/structured_outputs_json.yaml" with { type: "text" };
+import f467 from "../../assets/resources_servers/structured_outputs/configs/structured_outputs_json_yaml_xml_v1.yaml" with { type: "text" };
+import f468 from "../../assets/resources_servers/structured_outputs/configs/structured_outputs_v3.yaml" with { type: "text" };
+import f469 from "../../assets/resources_servers/structured_outputs/configs/structured_outputs_v4.yaml" with { type: "text" };
+import f470 from "../../assets/resources_servers/structured_outputs/data/example.jsonl" with { type: "text" };
+import f471 from "../../assets/resources_servers/structured_outputs/data/example_metrics.json" with { type: "text" };
+import f472 from "../../assets/resources_servers/structured_outputs/data/example_rollouts.jsonl" with { type: "text" };
+import f473 from "../../assets/resources_servers/structured_outputs/data/structured_outputs_251027_nano_v3_sdg_json_train_metrics.json" with { type: "text" };
+import f474 from "../../assets/resources_servers/structured_outputs/data/structured_outputs_251027_nano_v3_sdg_json_val_metrics.json" with { type: "text" };
+import f475 from "../../assets/resources_servers/structured_outputs/data/structured_outputs_v3_example.jsonl" with { type: "text" };
+import f476 from "../../assets/resources_servers/structured_outputs/data/structured_outputs_v3_example_metrics.json" with { type: "text" };
+import f477 from "../../assets/resources_servers/structured_outputs/data/structured_outputs_v4_example.jsonl" with { type: "text" };
+import f478 from "../../assets/resources_servers/text_to_sql/configs/text_to_sql.yaml" with { type: "text" };
+import f479 from "../../assets/resources_servers/text_to_sql/data/example.jsonl" with { type: "text" };
+import f480 from "../../assets/resources_servers/text_to_sql/data/example_metrics.json" with { type: "text" };
+import f481 from "../../assets/resources_servers/text_to_sql/data/example_rollouts.jsonl" with { type: "text" };
+import f482 from "../../assets/resources_servers/text_to_sql/prompts/judge_prompt_template.txt" with { type: "text" };
+import f483 from "../../assets/resources_servers/text_to_sql/prompts/judge_system_message.txt" with { type: "text" };
+import f484 from "../../assets/resources_servers/ugphysics_judge/README.md" with { type: "text" };
+import f485 from "../../assets/resources_servers/ugphysics_judge/configs/ugphysics_judge.yaml" with { type: "text" };
+import f486 from "../../assets/resources_servers/ugphysics_judge/data/example.jsonl" with { type: "text" };
+import f487 from "../../assets/resources_servers/ugphysics_judge/data/example_metrics.json" with { type: "text" };
+import f488 from "../../assets/resources_servers/ugphysics_judge/data/example_rollouts.jsonl" with { type: "text" };
+import f489 from "../../assets/resources_servers/ugphysics_judge/prompts/judge.yaml" with { type: "text" };
+import f490 from "../../assets/resources_servers/xlam_fc/README.md" with { type: "text" };
+import f491 from "../../assets/resources_servers/xlam_fc/configs/xlam_fc.yaml" with { type: "text" };
+import f492 from "../../assets/resources_servers/xlam_fc/data/example.jsonl" with { type: "text" };
+import f493 from "../../assets/resources_servers/xlam_fc/data/example_metrics.json" with { type: "text" };
+import f494 from "../../assets/resources_servers/xlam_fc/data/example_rollouts.jsonl" with { type: "text" };
+import f495 from "../../assets/resources_servers/xstest/configs/xstest.yaml" with { type: "text" };
+import f496 from "../../assets/resources_servers/xstest/data/example.jsonl" with { type: "text" };
+import f497 from "../../assets/resources_servers/xstest/data/example_metrics.json" with { type: "text" };
+import f498 from "../../assets/resources_servers/xstest/data/example_rollouts.jsonl" with { type: "text" };
+import f499 from "../../assets/resources_servers/xstest/prompt_templates/wildguard_judge.txt" with { type: "text" };
+import f500 from "../../assets/resources_servers/xstest/prompt_templates/xstest_judge.txt" with { type: "text" };
+import f501 from "../../assets/responses_api_agents/gymnasium_agent/README.md" with { type: "text" };
+import f502 from "../../assets/responses_api_agents/gymnasium_agent/configs/gymnasium_agent.yaml" with { type: "text" };
+import f503 from "../../assets/responses_api_agents/non_executing_simple_agent/configs/non_executing_simple_agent.yaml" with { type: "text" };
+import f504 from "../../assets/responses_api_agents/proof_refinement_agent/configs/proof_refinement_agent.yaml" with { type: "text" };
+import f505 from "../../assets/responses_api_agents/remote_agent/configs/remote_agent.yaml" with { type: "text" };
+import f506 from "../../assets/responses_api_agents/simple_agent/configs/simple_agent.yaml" with { type: "text" };
+import f507 from "../../assets/responses_api_agents/speed_bench_agent/configs/speed_bench_agent.yaml" with { type: "text" };
+import f508 from "../../assets/responses_api_agents/tool_simulation_agent/configs/tool_simulation_agent.yaml" with { type: "text" };
+import f509 from "../../assets/responses_api_models/azure_openai_model/configs/azure_openai_model.yaml" with { type: "text" };
+import f510 from "../../assets/responses_api_models/genrm_model/configs/genrm_model.yaml" with { type: "text" };
+import f511 from "../../assets/responses_api_models/inference_provider/configs/baseten.yaml" with { type: "text" };
+import f512 from "../../assets/responses_api_models/inference_provider/configs/deepinfra.yaml" with { type: "text" };
+import f513 from "../../assets/responses_api_models/inference_provider/configs/fireworks.yaml" with { type: "text" };
+import f514 from "../../assets/responses_api_models/inference_provider/configs/friendli.yaml" with { type: "text" };
+import f515 from "../../assets/responses_api_models/inference_provider/configs/gemini.yaml" with { type: "text" };
+import f516 from "../../assets/responses_api_models/inference_provider/configs/hf_inference.yaml" with { type: "text" };
+import f517 from "../../assets/responses_api_models/inference_provider/configs/inference_provider.yaml" with { type: "text" };
+import f518 from "../../assets/responses_api_models/inference_provider/configs/nebius.yaml" with { type: "text" };
+import f519 from "../../assets/responses_api_models/inference_provider/configs/openrouter.yaml" with { type: "text" };
+import f520 from "../../assets/responses_api_models/inference_provider/configs/together.yaml" with { type: "text" };
+import f521 from "../../assets/responses_api_models/litellm_model/configs/litellm_model.yaml" with { type: "text" };
+import f522 from "../../assets/responses_api_models/local_vllm_model_proxy/configs/local_vllm_model_proxy.yaml" with { type: "text" };
+import f523 from "../../assets/responses_api_models/openai_model/configs/openai_model.yaml" with { type: "text" };
+import f524 from "../../assets/responses_api_models/scripted_model/configs/scripted_model.yaml" with { type: "text" };
+import f525 from "../../assets/responses_api_models/vllm_model/configs/vllm_model.yaml" with { type: "text" };
+import f526 from "../../assets/responses_api_models/vllm_model/configs/vllm_model_for_training.yaml" with { type: "text" };
 
 /** Embedded install root: [relative path, file text] pairs (digest.gen.ts holds their digest). */
 export const ASSET_FILES: [string, string][] = [
@@ -907,119 +924,136 @@ export const ASSET_FILES: [string, string][] = [
   ["resources_servers/proof_genselect/data/example_rollouts_aggregate_metrics.json", f392 as unknown as string],
   ["resources_servers/proof_genselect/data/example_rollouts_materialized_inputs.jsonl", f393 as unknown as string],
   ["resources_servers/proof_genselect/prompt_templates/genselect.yaml", f394 as unknown as string],
-  ["resources_servers/ragtruth/README.md", f395 as unknown as string],
-  ["resources_servers/ragtruth/configs/ragtruth.yaml", f396 as unknown as string],
-  ["resources_servers/ragtruth/configs/ragtruth_serve.yaml", f397 as unknown as string],
-  ["resources_servers/ragtruth/data/example.jsonl", f398 as unknown as string],
-  ["resources_servers/ragtruth/data/example_metrics.json", f399 as unknown as string],
-  ["resources_servers/ragtruth/data/example_rollouts.jsonl", f400 as unknown as string],
-  ["resources_servers/ruler/README.md", f401 as unknown as string],
-  ["resources_servers/ruler/configs/ruler.yaml", f402 as unknown as string],
-  ["resources_servers/ruler/data/example.jsonl", f403 as unknown as string],
-  ["resources_servers/ruler/data/example_metrics.json", f404 as unknown as string],
-  ["resources_servers/ruler/data/example_rollouts.jsonl", f405 as unknown as string],
-  ["resources_servers/ruler2/README.md", f406 as unknown as string],
-  ["resources_servers/ruler2/configs/ruler2.yaml", f407 as unknown as string],
-  ["resources_servers/ruler2/data/example.jsonl", f408 as unknown as string],
-  ["resources_servers/ruler2/data/example_metrics.json", f409 as unknown as string],
-  ["resources_servers/ruler2/data/example_rollouts.jsonl", f410 as unknown as string],
-  ["resources_servers/simpleqa/configs/simpleqa.yaml", f411 as unknown as string],
-  ["resources_servers/simpleqa/data/example.jsonl", f412 as unknown as string],
-  ["resources_servers/simpleqa/data/example_metrics.json", f413 as unknown as string],
-  ["resources_servers/simpleqa/data/example_rollouts.jsonl", f414 as unknown as string],
-  ["resources_servers/simpleqa/prompts/judge.yaml", f415 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/README.md", f416 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/droid_pivot_single_step_tool_use_with_argument_comparison.yaml", f417 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/parallel_tool_calls_single_step_tool_use_with_argument_comparison.yaml", f418 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/search_pivot_single_step_tool_use_with_argument_comparison.yaml", f419 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/single_step_tool_use_with_argument_comparison.yaml", f420 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/swe_pivot_single_step_tool_use_with_argument_comparison.yaml", f421 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/toolcall_schema_single_step_tool_use_with_argument_comparison.yaml", f422 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/data/example.jsonl", f423 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/data/example_metrics.json", f424 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/data/example_rollouts.jsonl", f425 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example.jsonl", f426 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example_metrics.json", f427 as unknown as string],
-  ["resources_servers/spartqa/README.md", f428 as unknown as string],
-  ["resources_servers/spartqa/configs/spartqa.yaml", f429 as unknown as string],
-  ["resources_servers/spartqa/configs/spartqa_serve.yaml", f430 as unknown as string],
-  ["resources_servers/spartqa/data/example.jsonl", f431 as unknown as string],
-  ["resources_servers/spartqa/data/example_metrics.json", f432 as unknown as string],
-  ["resources_servers/spartqa/data/example_rollouts.jsonl", f433 as unknown as string],
-  ["resources_servers/string_match/README.md", f434 as unknown as string],
-  ["resources_servers/string_match/configs/string_match.yaml", f435 as unknown as string],
-  ["resources_servers/string_match/data/example.jsonl", f436 as unknown as string],
-  ["resources_servers/string_match/data/example_metrics.json", f437 as unknown as string],
-  ["resources_servers/string_match/data/example_rollouts.jsonl", f438 as unknown as string],
-  ["resources_servers/structeval/README.md", f439 as unknown as string],
-  ["resources_servers/structeval/configs/structeval_nonrenderable.yaml", f440 as unknown as string],
-  ["resources_servers/structeval/data/example.jsonl", f441 as unknown as string],
-  ["resources_servers/structeval/data/example_metrics.json", f442 as unknown as string],
-  ["resources_servers/structeval/data/example_rollouts.jsonl", f443 as unknown as string],
-  ["resources_servers/structeval/data/example_rollouts_aggregate_metrics.json", f444 as unknown as string],
-  ["resources_servers/structeval/data/structeval_nonrenderable_example.jsonl", f445 as unknown as string],
-  ["resources_servers/structeval/data/structeval_nonrenderable_example_rollouts.jsonl", f446 as unknown as string],
-  ["resources_servers/structeval/data/structeval_nonrenderable_example_rollouts_aggregate_metrics.json", f447 as unknown as string],
-  ["resources_servers/structured_outputs/README.md", f448 as unknown as string],
-  ["resources_servers/structured_outputs/configs/structured_outputs_json.yaml", f449 as unknown as string],
-  ["resources_servers/structured_outputs/configs/structured_outputs_json_yaml_xml_v1.yaml", f450 as unknown as string],
-  ["resources_servers/structured_outputs/configs/structured_outputs_v3.yaml", f451 as unknown as string],
-  ["resources_servers/structured_outputs/configs/structured_outputs_v4.yaml", f452 as unknown as string],
-  ["resources_servers/structured_outputs/data/example.jsonl", f453 as unknown as string],
-  ["resources_servers/structured_outputs/data/example_metrics.json", f454 as unknown as string],
-  ["resources_servers/structured_outputs/data/example_rollouts.jsonl", f455 as unknown as string],
-  ["resources_servers/structured_outputs/data/structured_outputs_251027_nano_v3_sdg_json_train_metrics.json", f456 as unknown as string],
-  ["resources_servers/structured_outputs/data/structured_outputs_251027_nano_v3_sdg_json_val_metrics.json", f457 as unknown as string],
-  ["resources_servers/structured_outputs/data/structured_outputs_v3_example.jsonl", f458 as unknown as string],
-  ["resources_servers/structured_outputs/data/structured_outputs_v3_example_metrics.json", f459 as unknown as string],
-  ["resources_servers/structured_outputs/data/structured_outputs_v4_example.jsonl", f460 as unknown as string],
-  ["resources_servers/text_to_sql/configs/text_to_sql.yaml", f461 as unknown as string],
-  ["resources_servers/text_to_sql/data/example.jsonl", f462 as unknown as string],
-  ["resources_servers/text_to_sql/data/example_metrics.json", f463 as unknown as string],
-  ["resources_servers/text_to_sql/data/example_rollouts.jsonl", f464 as unknown as string],
-  ["resources_servers/text_to_sql/prompts/judge_prompt_template.txt", f465 as unknown as string],
-  ["resources_servers/text_to_sql/prompts/judge_system_message.txt", f466 as unknown as string],
-  ["resources_servers/ugphysics_judge/README.md", f467 as unknown as string],
-  ["resources_servers/ugphysics_judge/configs/ugphysics_judge.yaml", f468 as unknown as string],
-  ["resources_servers/ugphysics_judge/data/example.jsonl", f469 as unknown as string],
-  ["resources_servers/ugphysics_judge/data/example_metrics.json", f470 as unknown as string],
-  ["resources_servers/ugphysics_judge/data/example_rollouts.jsonl", f471 as unknown as string],
-  ["resources_servers/ugphysics_judge/prompts/judge.yaml", f472 as unknown as string],
-  ["resources_servers/xlam_fc/README.md", f473 as unknown as string],
-  ["resources_servers/xlam_fc/configs/xlam_fc.yaml", f474 as unknown as string],
-  ["resources_servers/xlam_fc/data/example.jsonl", f475 as unknown as string],
-  ["resources_servers/xlam_fc/data/example_metrics.json", f476 as unknown as string],
-  ["resources_servers/xlam_fc/data/example_rollouts.jsonl", f477 as unknown as string],
-  ["resources_servers/xstest/configs/xstest.yaml", f478 as unknown as string],
-  ["resources_servers/xstest/data/example.jsonl", f479 as unknown as string],
-  ["resources_servers/xstest/data/example_metrics.json", f480 as unknown as string],
-  ["resources_servers/xstest/data/example_rollouts.jsonl", f481 as unknown as string],
-  ["resources_servers/xstest/prompt_templates/wildguard_judge.txt", f482 as unknown as string],
-  ["resources_servers/xstest/prompt_templates/xstest_judge.txt", f483 as unknown as string],
-  ["responses_api_agents/gymnasium_agent/README.md", f484 as unknown as string],
-  ["responses_api_agents/gymnasium_agent/configs/gymnasium_agent.yaml", f485 as unknown as string],
-  ["responses_api_agents/non_executing_simple_agent/configs/non_executing_simple_agent.yaml", f486 as unknown as string],
-  ["responses_api_agents/proof_refinement_agent/configs/proof_refinement_agent.yaml", f487 as unknown as string],
-  ["responses_api_agents/remote_agent/configs/remote_agent.yaml", f488 as unknown as string],
-  ["responses_api_agents/simple_agent/configs/simple_agent.yaml", f489 as unknown as string],
-  ["responses_api_agents/speed_bench_agent/configs/speed_bench_agent.yaml", f490 as unknown as string],
-  ["responses_api_agents/tool_simulation_agent/configs/tool_simulation_agent.yaml", f491 as unknown as string],
-  ["responses_api_models/azure_openai_model/configs/azure_openai_model.yaml", f492 as unknown as string],
-  ["responses_api_models/genrm_model/configs/genrm_model.yaml", f493 as unknown as string],
-  ["responses_api_models/inference_provider/configs/baseten.yaml", f494 as unknown as string],
-  ["responses_api_models/inference_provider/configs/deepinfra.yaml", f495 as unknown as string],
-  ["responses_api_models/inference_provider/configs/fireworks.yaml", f496 as unknown as string],
-  ["responses_api_models/inference_provider/configs/friendli.yaml", f497 as unknown as string],
-  ["responses_api_models/inference_provider/configs/gemini.yaml", f498 as unknown as string],
-  ["responses_api_models/inference_provider/configs/hf_inference.yaml", f499 as unknown as string],
-  ["responses_api_models/inference_provider/configs/inference_provider.yaml", f500 as unknown as string],
-  ["responses_api_models/inference_provider/configs/nebius.yaml", f501 as unknown as string],
-  ["responses_api_models/inference_provider/configs/openrouter.yaml", f502 as unknown as string],
-  ["responses_api_models/inference_provider/configs/together.yaml", f503 as unknown as string],
-  ["responses_api_models/litellm_model/configs/litellm_model.yaml", f504 as unknown as string],
-  ["responses_api_models/local_vllm_model_proxy/configs/local_vllm_model_proxy.yaml", f505 as unknown as string],
-  ["responses_api_models/openai_model/configs/openai_model.yaml", f506 as unknown as string],
-  ["responses_api_models/scripted_model/configs/scripted_model.yaml", f507 as unknown as string],
-  ["responses_api_models/vllm_model/configs/vllm_model.yaml", f508 as unknown as string],
-  ["responses_api_models/vllm_model/configs/vllm_model_for_training.yaml", f509 as unknown as string],
+  ["resources_servers/proof_judge/README.md", f395 as unknown as string],
+  ["resources_servers/proof_judge/configs/proof_judge.yaml", f396 as unknown as string],
+  ["resources_servers/proof_judge/data/example.jsonl", f397 as unknown as string],
+  ["resources_servers/proof_judge/data/example_metrics.json", f398 as unknown as string],
+  ["resources_servers/proof_judge/data/example_rollouts.jsonl", f399 as unknown as string],
+  ["resources_servers/proof_judge/data/example_rollouts_materialized_inputs.jsonl", f400 as unknown as string],
+  ["resources_servers/proof_judge/prompt_templates/meta-verifier.yaml", f401 as unknown as string],
+  ["resources_servers/proof_judge/prompt_templates/prover.yaml", f402 as unknown as string],
+  ["resources_servers/proof_judge/prompt_templates/verifier.yaml", f403 as unknown as string],
+  ["resources_servers/proof_verification/README.md", f404 as unknown as string],
+  ["resources_servers/proof_verification/configs/proof_verification.yaml", f405 as unknown as string],
+  ["resources_servers/proof_verification/data/example.jsonl", f406 as unknown as string],
+  ["resources_servers/proof_verification/data/example_metrics.json", f407 as unknown as string],
+  ["resources_servers/proof_verification/data/example_rollouts.jsonl", f408 as unknown as string],
+  ["resources_servers/proof_verification/data/example_rollouts_materialized_inputs.jsonl", f409 as unknown as string],
+  ["resources_servers/proof_verification/prompt_templates/meta-verifier.yaml", f410 as unknown as string],
+  ["resources_servers/proof_verification/prompt_templates/verifier.yaml", f411 as unknown as string],
+  ["resources_servers/ragtruth/README.md", f412 as unknown as string],
+  ["resources_servers/ragtruth/configs/ragtruth.yaml", f413 as unknown as string],
+  ["resources_servers/ragtruth/configs/ragtruth_serve.yaml", f414 as unknown as string],
+  ["resources_servers/ragtruth/data/example.jsonl", f415 as unknown as string],
+  ["resources_servers/ragtruth/data/example_metrics.json", f416 as unknown as string],
+  ["resources_servers/ragtruth/data/example_rollouts.jsonl", f417 as unknown as string],
+  ["resources_servers/ruler/README.md", f418 as unknown as string],
+  ["resources_servers/ruler/configs/ruler.yaml", f419 as unknown as string],
+  ["resources_servers/ruler/data/example.jsonl", f420 as unknown as string],
+  ["resources_servers/ruler/data/example_metrics.json", f421 as unknown as string],
+  ["resources_servers/ruler/data/example_rollouts.jsonl", f422 as unknown as string],
+  ["resources_servers/ruler2/README.md", f423 as unknown as string],
+  ["resources_servers/ruler2/configs/ruler2.yaml", f424 as unknown as string],
+  ["resources_servers/ruler2/data/example.jsonl", f425 as unknown as string],
+  ["resources_servers/ruler2/data/example_metrics.json", f426 as unknown as string],
+  ["resources_servers/ruler2/data/example_rollouts.jsonl", f427 as unknown as string],
+  ["resources_servers/simpleqa/configs/simpleqa.yaml", f428 as unknown as string],
+  ["resources_servers/simpleqa/data/example.jsonl", f429 as unknown as string],
+  ["resources_servers/simpleqa/data/example_metrics.json", f430 as unknown as string],
+  ["resources_servers/simpleqa/data/example_rollouts.jsonl", f431 as unknown as string],
+  ["resources_servers/simpleqa/prompts/judge.yaml", f432 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/README.md", f433 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/droid_pivot_single_step_tool_use_with_argument_comparison.yaml", f434 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/parallel_tool_calls_single_step_tool_use_with_argument_comparison.yaml", f435 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/search_pivot_single_step_tool_use_with_argument_comparison.yaml", f436 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/single_step_tool_use_with_argument_comparison.yaml", f437 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/swe_pivot_single_step_tool_use_with_argument_comparison.yaml", f438 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/toolcall_schema_single_step_tool_use_with_argument_comparison.yaml", f439 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/data/example.jsonl", f440 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/data/example_metrics.json", f441 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/data/example_rollouts.jsonl", f442 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example.jsonl", f443 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example_metrics.json", f444 as unknown as string],
+  ["resources_servers/spartqa/README.md", f445 as unknown as string],
+  ["resources_servers/spartqa/configs/spartqa.yaml", f446 as unknown as string],
+  ["resources_servers/spartqa/configs/spartqa_serve.yaml", f447 as unknown as string],
+  ["resources_servers/spartqa/data/example.jsonl", f448 as unknown as string],
+  ["resources_servers/spartqa/data/example_metrics.json", f449 as unknown as string],
+  ["resources_servers/spartqa/data/example_rollouts.jsonl", f450 as unknown as string],
+  ["resources_servers/string_match/README.md", f451 as unknown as string],
+  ["resources_servers/string_match/configs/string_match.yaml", f452 as unknown as string],
+  ["resources_servers/string_match/data/example.jsonl", f453 as unknown as string],
+  ["resources_servers/string_match/data/example_metrics.json", f454 as unknown as string],
+  ["resources_servers/string_match/data/example_rollouts.jsonl", f455 as unknown as string],
+  ["resources_servers/structeval/README.md", f456 as unknown as string],
+  ["resources_servers/structeval/configs/structeval_nonrenderable.yaml", f457 as unknown as string],
+  ["resources_servers/structeval/data/example.jsonl", f458 as unknown as string],
+  ["resources_servers/structeval/data/example_metrics.json", f459 as unknown as string],
+  ["resources_servers/structeval/data/example_rollouts.jsonl", f460 as unknown as string],
+  ["resources_servers/structeval/data/example_rollouts_aggregate_metrics.json", f461 as unknown as string],
+  ["resources_servers/structeval/data/structeval_nonrenderable_example.jsonl", f462 as unknown as string],
+  ["resources_servers/structeval/data/structeval_nonrenderable_example_rollouts.jsonl", f463 as unknown as string],
+  ["resources_servers/structeval/data/structeval_nonrenderable_example_rollouts_aggregate_metrics.json", f464 as unknown as string],
+  ["resources_servers/structured_outputs/README.md", f465 as unknown as string],
+  ["resources_servers/structured_outputs/configs/structured_outputs_json.yaml", f466 as unknown as string],
+  ["resources_servers/structured_outputs/configs/structured_outputs_json_yaml_xml_v1.yaml", f467 as unknown as string],
+  ["resources_servers/structured_outputs/configs/structured_outputs_v3.yaml", f468 as unknown as string],
+  ["resources_servers/structured_outputs/configs/structured_outputs_v4.yaml", f469 as unknown as string],
+  ["resources_servers/structured_outputs/data/example.jsonl", f470 as unknown as string],
+  ["resources_servers/structured_outputs/data/example_metrics.json", f471 as unknown as string],
+  ["resources_servers/structured_outputs/data/example_rollouts.jsonl", f472 as unknown as string],
+  ["resources_servers/structured_outputs/data/structured_outputs_251027_nano_v3_sdg_json_train_metrics.json", f473 as unknown as string],
+  ["resources_servers/structured_outputs/data/structured_outputs_251027_nano_v3_sdg_json_val_metrics.json", f474 as unknown as string],
+  ["resources_servers/structured_outputs/data/structured_outputs_v3_example.jsonl", f475 as unknown as string],
+  ["resources_servers/structured_outputs/data/structured_outputs_v3_example_metrics.json", f476 as unknown as string],
+  ["resources_servers/structured_outputs/data/structured_outputs_v4_example.jsonl", f477 as unknown as string],
+  ["resources_servers/text_to_sql/configs/text_to_sql.yaml", f478 as unknown as string],
+  ["resources_servers/text_to_sql/data/example.jsonl", f479 as unknown as string],
+  ["resources_servers/text_to_sql/data/example_metrics.json", f480 as unknown as string],
+  ["resources_servers/text_to_sql/data/example_rollouts.jsonl", f481 as unknown as string],
+  ["resources_servers/text_to_sql/prompts/judge_prompt_template.txt", f482 as unknown as string],
+  ["resources_servers/text_to_sql/prompts/judge_system_message.txt", f483 as unknown as string],
+  ["resources_servers/ugphysics_judge/README.md", f484 as unknown as string],
+  ["resources_servers/ugphysics_judge/configs/ugphysics_judge.yaml", f485 as unknown as string],
+  ["resources_servers/ugphysics_judge/data/example.jsonl", f486 as unknown as string],
+  ["resources_servers/ugphysics_judge/data/example_metrics.json", f487 as unknown as string],
+  ["resources_servers/ugphysics_judge/data/example_rollouts.jsonl", f488 as unknown as string],
+  ["resources_servers/ugphysics_judge/prompts/judge.yaml", f489 as unknown as string],
+  ["resources_servers/xlam_fc/README.md", f490 as unknown as string],
+  ["resources_servers/xlam_fc/configs/xlam_fc.yaml", f491 as unknown as string],
+  ["resources_servers/xlam_fc/data/example.jsonl", f492 as unknown as string],
+  ["resources_servers/xlam_fc/data/example_metrics.json", f493 as unknown as string],
+  ["resources_servers/xlam_fc/data/example_rollouts.jsonl", f494 as unknown as string],
+  ["resources_servers/xstest/configs/xstest.yaml", f495 as unknown as string],
+  ["resources_servers/xstest/data/example.jsonl", f496 as unknown as string],
+  ["resources_servers/xstest/data/example_metrics.json", f497 as unknown as string],
+  ["resources_servers/xstest/data/example_rollouts.jsonl", f498 as unknown as string],
+  ["resources_servers/xstest/prompt_templates/wildguard_judge.txt", f499 as unknown as string],
+  ["resources_servers/xstest/prompt_templates/xstest_judge.txt", f500 as unknown as string],
+  ["responses_api_agents/gymnasium_agent/README.md", f501 as unknown as string],
+  ["responses_api_agents/gymnasium_agent/configs/gymnasium_agent.yaml", f502 as unknown as string],
+  ["responses_api_agents/non_executing_simple_agent/configs/non_executing_simple_agent.yaml", f503 as unknown as string],
+  ["responses_api_agents/proof_refinement_agent/configs/proof_refinement_agent.yaml", f504 as unknown as string],
+  ["responses_api_agents/remote_agent/configs/remote_agent.yaml", f505 as unknown as string],
+  ["responses_api_agents/simple_agent/configs/simple_agent.yaml", f506 as unknown as string],
+  ["responses_api_agents/speed_bench_agent/configs/speed_bench_agent.yaml", f507 as unknown as string],
+  ["responses_api_agents/tool_simulation_agent/configs/tool_simulation_agent.yaml", f508 as unknown as string],
+  ["responses_api_models/azure_openai_model/configs/azure_openai_model.yaml", f509 as unknown as string],
+  ["responses_api_models/genrm_model/configs/genrm_model.yaml", f510 as unknown as string],
+  ["responses_api_models/inference_provider/configs/baseten.yaml", f511 as unknown as string],
+  ["responses_api_models/inference_provider/configs/deepinfra.yaml", f512 as unknown as string],
+  ["responses_api_models/inference_provider/configs/fireworks.yaml", f513 as unknown as string],
+  ["responses_api_models/inference_provider/configs/friendli.yaml", f514 as unknown as string],
+  ["responses_api_models/inference_provider/configs/gemini.yaml", f515 as unknown as string],
+  ["responses_api_models/inference_provider/configs/hf_inference.yaml", f516 as unknown as string],
+  ["responses_api_models/inference_provider/configs/inference_provider.yaml", f517 as unknown as string],
+  ["responses_api_models/inference_provider/configs/nebius.yaml", f518 as unknown as string],
+  ["responses_api_models/inference_provider/configs/openrouter.yaml", f519 as unknown as string],
+  ["responses_api_models/inference_provider/configs/together.yaml", f520 as unknown as string],
+  ["responses_api_models/litellm_model/configs/litellm_model.yaml", f521 as unknown as string],
+  ["responses_api_models/local_vllm_model_proxy/configs/local_vllm_model_proxy.yaml", f522 as unknown as string],
+  ["responses_api_models/openai_model/configs/openai_model.yaml", f523 as unknown as string],
+  ["responses_api_models/scripted_model/configs/scripted_model.yaml", f524 as unknown as string],
+  ["responses_api_models/vllm_model/configs/vllm_model.yaml", f525 as unknown as string],
+  ["responses_api_models/vllm_model/configs/vllm_model_for_training.yaml", f526 as unknown as string],
 ];

@@ -30,6 +30,8 @@ const ENV_TEST_CANNOT_RUN: Record<string, string> = {
   nvarc: "2 of its 5 example rows are inductive (executing the model's Python transform()), which gym does not build in",
   grl_tetris: "scripted answers carry no <action> tag, which upstream answers 400; its piece weights depend on an unseeded reset, as upstream",
   code_fim: "needs the HumanEval-Infilling problems, which `gym eval prepare --benchmark human_eval_infilling` downloads (no network here)",
+  proof_judge: "recordings keep only rewards, not the verifier judge's answers; test/e2e/reverify-proof-judges.test.ts reverifies them against a judge that knows upstream's rendered prompts",
+  proof_verification: "recordings keep only rewards, not the meta-verifier's answers; test/e2e/reverify-proof-judges.test.ts reverifies them against a judge that knows upstream's rendered prompts",
   evalplus: "needs the HumanEval+ release and its expected outputs, which `gym eval prepare --benchmark human_eval` downloads and computes (no network here)",
 };
 
