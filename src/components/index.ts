@@ -83,3 +83,4 @@ registerBuiltin("resources_servers", "jailbreak_detection", async () => (await i
 registerBuiltin("resources_servers", "code_fim", async () => (await import("./resources/code-fim.ts")).component);
 registerBuiltin("resources_servers", "proof_judge", async () => (await import("./resources/proof-judge.ts")).component);
 registerBuiltin("resources_servers", "proof_verification", async () => (await import("./resources/proof-verification.ts")).component);
+registerBuiltin("resources_servers", "arena_judge", async () => (await import("./resources/arena-judge.ts")).component);

@@ -10,7 +10,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { PyRandom } from "../../src/util/py-random.ts";
 import { blackjackDecision, blackjackStep, dealBlackjack, handValue } from "../../src/verify/games/blackjack.ts";
-import { npRandint } from "../../src/verify/games/sokoban-generate.ts";
+import { npRandint } from "../../src/util/np-random.ts";
 import { globalRngs, SokobanGame } from "../../src/verify/games/sokoban.ts";
 import { TetrisGame } from "../../src/verify/games/tetris.ts";
 

@@ -6,6 +6,7 @@
  * that pulls the box away from its target. Same seed, same room.
  * Cells: 0 wall, 1 floor, 2 target, 3 box on target, 4 box, 5 player.
  */
+import { npRandint } from "../../util/np-random.ts";
 import { PyRandom } from "../../util/py-random.ts";
 
 /** A room as rows of cells (`grid[row][col]`). */
@@ -29,19 +30,6 @@ const MASKS: Grid[] = [
   [[0, 0, 0], [0, 1, 1], [0, 1, 0]],
 ];
 const DIRECTIONS: Pos[] = [[1, 0], [0, 1], [-1, 0], [0, -1]];
-
-/** numpy's legacy `RandomState.randint(n)`: masked rejection on 32-bit draws. */
-export function npRandint(np: PyRandom, n: number): number {
-  const rng = n - 1;
-  if (rng === 0) return 0;
-  let mask = rng;
-  for (let s = 1; s < 32; s <<= 1) mask |= mask >>> s;
-  mask >>>= 0;
-  let v: number;
-  do v = (np.nextUint32() & mask) >>> 0;
-  while (v > rng);
-  return v;
-}
 
 /** The two generators upstream seeds together. */
 export interface Rngs {
