@@ -3,6 +3,7 @@
  * (raw mirror with a redirect, a 500 then success, a gated Hub parquet needing the token), a
  * bundle round trip and --data-dir with every endpoint closed, and the bad-input errors.
  */
+import { ARENA_JSONL } from "../fixtures/benchmarks/arena-files.ts";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -27,6 +28,7 @@ const JSONL = {
   human_eval: "benchmarks/human_eval/data/human_eval_benchmark.jsonl",
   mbpp: "benchmarks/mbpp/data/mbpp_benchmark.jsonl",
   human_eval_infilling: "benchmarks/human_eval_infilling/data/random_span.jsonl",
+  ...ARENA_JSONL,
 } as const;
 /** Side files preparers leave beside the JSONL (evalplus' release and expected outputs). */
 const EXTRA = ["HumanEvalPlus-v0.1.10.jsonl", "HumanEvalPlus-v0.1.10.expected.json", "MbppPlus-v0.2.0.jsonl", "MbppPlus-v0.2.0.expected.json"].map((f) => `evalplus/${f}`).concat(

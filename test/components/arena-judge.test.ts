@@ -18,7 +18,7 @@ test.each([
   ["my final verdict is [[A>B]]", "A>B"], ["verdict: [[A>>B]]", "A>>B"], ["close call, [[A=B]]", "A=B"], ["[[B>>A]]", "B>>A"], ["[[B>A]]", "B>A"],
   ["first: [[A>B]] then again [[A>B]]", "A>B"], ["[[A>B]] ... [[B>A]]", null], ["no verdict was given", null], ["", null], ["my verdict: [[A=]]", null],
   ["[[A>B]] and [[a>b]]", "A>B"], ["[[ A>B ]]", null],
-] as [string, string | null][])("parseArenaVerdict(%p) = %p", (text, want) => expect(parseArenaVerdict(text)).toBe(want));
+] as [string, string | null][])("parseArenaVerdict(%p) = %p", (text, want) => expect(parseArenaVerdict(text) as string | null).toBe(want));
 
 describe("sanitizeGeneration (upstream's TestSanitizeGeneration)", () => {
   test("clean text and valid pairs pass through; lone halves become replacement characters", () => {
