@@ -82,3 +82,4 @@ registerBuiltin("resources_servers", "over_refusal_detection", async () => (awai
 registerBuiltin("resources_servers", "jailbreak_detection", async () => (await import("./resources/jailbreak-detection.ts")).component);
 registerBuiltin("resources_servers", "code_fim", async () => (await import("./resources/code-fim.ts")).component);
 registerBuiltin("resources_servers", "swerl_llm_judge", async () => (await import("./resources/swerl-llm-judge.ts")).component);
+registerBuiltin("resources_servers", "swe_pivot", async () => (await import("./resources/swe-pivot.ts")).component);
