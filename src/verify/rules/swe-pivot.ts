@@ -53,7 +53,7 @@ export function parseArguments(raw: unknown): unknown {
   return {};
 }
 
-const isDict = (v: unknown): v is Obj => pyType(v) === "dict";
+const isDict = (v: unknown): v is Obj => v !== null && typeof v === "object" && !Array.isArray(v) && !(v instanceof PyFloat);
 
 /** Python `key in args` for whatever the arguments decoded to. */
 function has(args: unknown, key: string): boolean {
