@@ -470,55 +470,63 @@ import f467 from "../../assets/resources_servers/swerl_llm_judge/configs/swerl_l
 import f468 from "../../assets/resources_servers/swerl_llm_judge/data/example.jsonl" with { type: "text" };
 import f469 from "../../assets/resources_servers/swerl_llm_judge/data/example_metrics.json" with { type: "text" };
 import f470 from "../../assets/resources_servers/swerl_llm_judge/data/example_rollouts.jsonl" with { type: "text" };
-import f471 from "../../assets/resources_servers/text_to_sql/configs/text_to_sql.yaml" with { type: "text" };
-import f472 from "../../assets/resources_servers/text_to_sql/data/example.jsonl" with { type: "text" };
-import f473 from "../../assets/resources_servers/text_to_sql/data/example_metrics.json" with { type: "text" };
-import f474 from "../../assets/resources_servers/text_to_sql/data/example_rollouts.jsonl" with { type: "text" };
-import f475 from "../../assets/resources_servers/text_to_sql/prompts/judge_prompt_template.txt" with { type: "text" };
-import f476 from "../../assets/resources_servers/text_to_sql/prompts/judge_system_message.txt" with { type: "text" };
-import f477 from "../../assets/resources_servers/ugphysics_judge/README.md" with { type: "text" };
-import f478 from "../../assets/resources_servers/ugphysics_judge/configs/ugphysics_judge.yaml" with { type: "text" };
-import f479 from "../../assets/resources_servers/ugphysics_judge/data/example.jsonl" with { type: "text" };
-import f480 from "../../assets/resources_servers/ugphysics_judge/data/example_metrics.json" with { type: "text" };
-import f481 from "../../assets/resources_servers/ugphysics_judge/data/example_rollouts.jsonl" with { type: "text" };
-import f482 from "../../assets/resources_servers/ugphysics_judge/prompts/judge.yaml" with { type: "text" };
-import f483 from "../../assets/resources_servers/xlam_fc/README.md" with { type: "text" };
-import f484 from "../../assets/resources_servers/xlam_fc/configs/xlam_fc.yaml" with { type: "text" };
-import f485 from "../../assets/resources_servers/xlam_fc/data/example.jsonl" with { type: "text" };
-import f486 from "../../assets/resources_servers/xlam_fc/data/example_metrics.json" with { type: "text" };
-import f487 from "../../assets/resources_servers/xlam_fc/data/example_rollouts.jsonl" with { type: "text" };
-import f488 from "../../assets/resources_servers/xstest/configs/xstest.yaml" with { type: "text" };
-import f489 from "../../assets/resources_servers/xstest/data/example.jsonl" with { type: "text" };
-import f490 from "../../assets/resources_servers/xstest/data/example_metrics.json" with { type: "text" };
-import f491 from "../../assets/resources_servers/xstest/data/example_rollouts.jsonl" with { type: "text" };
-import f492 from "../../assets/resources_servers/xstest/prompt_templates/wildguard_judge.txt" with { type: "text" };
-import f493 from "../../assets/resources_servers/xstest/prompt_templates/xstest_judge.txt" with { type: "text" };
-import f494 from "../../assets/responses_api_agents/gymnasium_agent/README.md" with { type: "text" };
-import f495 from "../../assets/responses_api_agents/gymnasium_agent/configs/gymnasium_agent.yaml" with { type: "text" };
-import f496 from "../../assets/responses_api_agents/non_executing_simple_agent/configs/non_executing_simple_agent.yaml" with { type: "text" };
-import f497 from "../../assets/responses_api_agents/proof_refinement_agent/configs/proof_refinement_agent.yaml" with { type: "text" };
-import f498 from "../../assets/responses_api_agents/remote_agent/configs/remote_agent.yaml" with { type: "text" };
-import f499 from "../../assets/responses_api_agents/simple_agent/configs/simple_agent.yaml" with { type: "text" };
-import f500 from "../../assets/responses_api_agents/speed_bench_agent/configs/speed_bench_agent.yaml" with { type: "text" };
-import f501 from "../../assets/responses_api_agents/tool_simulation_agent/configs/tool_simulation_agent.yaml" with { type: "text" };
-import f502 from "../../assets/responses_api_models/azure_openai_model/configs/azure_openai_model.yaml" with { type: "text" };
-import f503 from "../../assets/responses_api_models/genrm_model/configs/genrm_model.yaml" with { type: "text" };
-import f504 from "../../assets/responses_api_models/inference_provider/configs/baseten.yaml" with { type: "text" };
-import f505 from "../../assets/responses_api_models/inference_provider/configs/deepinfra.yaml" with { type: "text" };
-import f506 from "../../assets/responses_api_models/inference_provider/configs/fireworks.yaml" with { type: "text" };
-import f507 from "../../assets/responses_api_models/inference_provider/configs/friendli.yaml" with { type: "text" };
-import f508 from "../../assets/responses_api_models/inference_provider/configs/gemini.yaml" with { type: "text" };
-import f509 from "../../assets/responses_api_models/inference_provider/configs/hf_inference.yaml" with { type: "text" };
-import f510 from "../../assets/responses_api_models/inference_provider/configs/inference_provider.yaml" with { type: "text" };
-import f511 from "../../assets/responses_api_models/inference_provider/configs/nebius.yaml" with { type: "text" };
-import f512 from "../../assets/responses_api_models/inference_provider/configs/openrouter.yaml" with { type: "text" };
-import f513 from "../../assets/responses_api_models/inference_provider/configs/together.yaml" with { type: "text" };
-import f514 from "../../assets/responses_api_models/litellm_model/configs/litellm_model.yaml" with { type: "text" };
-import f515 from "../../assets/responses_api_models/local_vllm_model_proxy/configs/local_vllm_model_proxy.yaml" with { type: "text" };
-import f516 from "../../assets/responses_api_models/openai_model/configs/openai_model.yaml" with { type: "text" };
-import f517 from "../../assets/responses_api_models/scripted_model/configs/scripted_model.yaml" with { type: "text" };
-import f518 from "../../assets/responses_api_models/vllm_model/configs/vllm_model.yaml" with { type: "text" };
-import f519 from "../../assets/responses_api_models/vllm_model/configs/vllm_model_for_training.yaml" with { type: "text" };
+import f471 from "../../assets/resources_servers/terminal_multi_harness/README.md" with { type: "text" };
+import f472 from "../../assets/resources_servers/terminal_multi_harness/configs/terminal_multi_harness_agent006.yaml" with { type: "text" };
+import f473 from "../../assets/resources_servers/terminal_multi_harness/configs/terminal_multi_harness_codex.yaml" with { type: "text" };
+import f474 from "../../assets/resources_servers/terminal_multi_harness/configs/terminal_multi_harness_opencode.yaml" with { type: "text" };
+import f475 from "../../assets/resources_servers/terminal_multi_harness/configs/terminal_multi_harness_stirrup.yaml" with { type: "text" };
+import f476 from "../../assets/resources_servers/terminal_multi_harness/data/example.jsonl" with { type: "text" };
+import f477 from "../../assets/resources_servers/terminal_multi_harness/data/example_metrics.json" with { type: "text" };
+import f478 from "../../assets/resources_servers/terminal_multi_harness/data/example_rollouts.jsonl" with { type: "text" };
+import f479 from "../../assets/resources_servers/text_to_sql/configs/text_to_sql.yaml" with { type: "text" };
+import f480 from "../../assets/resources_servers/text_to_sql/data/example.jsonl" with { type: "text" };
+import f481 from "../../assets/resources_servers/text_to_sql/data/example_metrics.json" with { type: "text" };
+import f482 from "../../assets/resources_servers/text_to_sql/data/example_rollouts.jsonl" with { type: "text" };
+import f483 from "../../assets/resources_servers/text_to_sql/prompts/judge_prompt_template.txt" with { type: "text" };
+import f484 from "../../assets/resources_servers/text_to_sql/prompts/judge_system_message.txt" with { type: "text" };
+import f485 from "../../assets/resources_servers/ugphysics_judge/README.md" with { type: "text" };
+import f486 from "../../assets/resources_servers/ugphysics_judge/configs/ugphysics_judge.yaml" with { type: "text" };
+import f487 from "../../assets/resources_servers/ugphysics_judge/data/example.jsonl" with { type: "text" };
+import f488 from "../../assets/resources_servers/ugphysics_judge/data/example_metrics.json" with { type: "text" };
+import f489 from "../../assets/resources_servers/ugphysics_judge/data/example_rollouts.jsonl" with { type: "text" };
+import f490 from "../../assets/resources_servers/ugphysics_judge/prompts/judge.yaml" with { type: "text" };
+import f491 from "../../assets/resources_servers/xlam_fc/README.md" with { type: "text" };
+import f492 from "../../assets/resources_servers/xlam_fc/configs/xlam_fc.yaml" with { type: "text" };
+import f493 from "../../assets/resources_servers/xlam_fc/data/example.jsonl" with { type: "text" };
+import f494 from "../../assets/resources_servers/xlam_fc/data/example_metrics.json" with { type: "text" };
+import f495 from "../../assets/resources_servers/xlam_fc/data/example_rollouts.jsonl" with { type: "text" };
+import f496 from "../../assets/resources_servers/xstest/configs/xstest.yaml" with { type: "text" };
+import f497 from "../../assets/resources_servers/xstest/data/example.jsonl" with { type: "text" };
+import f498 from "../../assets/resources_servers/xstest/data/example_metrics.json" with { type: "text" };
+import f499 from "../../assets/resources_servers/xstest/data/example_rollouts.jsonl" with { type: "text" };
+import f500 from "../../assets/resources_servers/xstest/prompt_templates/wildguard_judge.txt" with { type: "text" };
+import f501 from "../../assets/resources_servers/xstest/prompt_templates/xstest_judge.txt" with { type: "text" };
+import f502 from "../../assets/responses_api_agents/gymnasium_agent/README.md" with { type: "text" };
+import f503 from "../../assets/responses_api_agents/gymnasium_agent/configs/gymnasium_agent.yaml" with { type: "text" };
+import f504 from "../../assets/responses_api_agents/non_executing_simple_agent/configs/non_executing_simple_agent.yaml" with { type: "text" };
+import f505 from "../../assets/responses_api_agents/proof_refinement_agent/configs/proof_refinement_agent.yaml" with { type: "text" };
+import f506 from "../../assets/responses_api_agents/remote_agent/configs/remote_agent.yaml" with { type: "text" };
+import f507 from "../../assets/responses_api_agents/simple_agent/configs/simple_agent.yaml" with { type: "text" };
+import f508 from "../../assets/responses_api_agents/speed_bench_agent/configs/speed_bench_agent.yaml" with { type: "text" };
+import f509 from "../../assets/responses_api_agents/tool_simulation_agent/configs/tool_simulation_agent.yaml" with { type: "text" };
+import f510 from "../../assets/responses_api_models/azure_openai_model/configs/azure_openai_model.yaml" with { type: "text" };
+import f511 from "../../assets/responses_api_models/genrm_model/configs/genrm_model.yaml" with { type: "text" };
+import f512 from "../../assets/responses_api_models/inference_provider/configs/baseten.yaml" with { type: "text" };
+import f513 from "../../assets/responses_api_models/inference_provider/configs/deepinfra.yaml" with { type: "text" };
+import f514 from "../../assets/responses_api_models/inference_provider/configs/fireworks.yaml" with { type: "text" };
+import f515 from "../../assets/responses_api_models/inference_provider/configs/friendli.yaml" with { type: "text" };
+import f516 from "../../assets/responses_api_models/inference_provider/configs/gemini.yaml" with { type: "text" };
+import f517 from "../../assets/responses_api_models/inference_provider/configs/hf_inference.yaml" with { type: "text" };
+import f518 from "../../assets/responses_api_models/inference_provider/configs/inference_provider.yaml" with { type: "text" };
+import f519 from "../../assets/responses_api_models/inference_provider/configs/nebius.yaml" with { type: "text" };
+import f520 from "../../assets/responses_api_models/inference_provider/configs/openrouter.yaml" with { type: "text" };
+import f521 from "../../assets/responses_api_models/inference_provider/configs/together.yaml" with { type: "text" };
+import f522 from "../../assets/responses_api_models/litellm_model/configs/litellm_model.yaml" with { type: "text" };
+import f523 from "../../assets/responses_api_models/local_vllm_model_proxy/configs/local_vllm_model_proxy.yaml" with { type: "text" };
+import f524 from "../../assets/responses_api_models/openai_model/configs/openai_model.yaml" with { type: "text" };
+import f525 from "../../assets/responses_api_models/scripted_model/configs/scripted_model.yaml" with { type: "text" };
+import f526 from "../../assets/responses_api_models/vllm_model/configs/vllm_model.yaml" with { type: "text" };
+import f527 from "../../assets/responses_api_models/vllm_model/configs/vllm_model_for_training.yaml" with { type: "text" };
 
 /** Embedded install root: [relative path, file text] pairs (digest.gen.ts holds their digest). */
 export const ASSET_FILES: [string, string][] = [
@@ -993,53 +1001,61 @@ export const ASSET_FILES: [string, string][] = [
   ["resources_servers/swerl_llm_judge/data/example.jsonl", f468 as unknown as string],
   ["resources_servers/swerl_llm_judge/data/example_metrics.json", f469 as unknown as string],
   ["resources_servers/swerl_llm_judge/data/example_rollouts.jsonl", f470 as unknown as string],
-  ["resources_servers/text_to_sql/configs/text_to_sql.yaml", f471 as unknown as string],
-  ["resources_servers/text_to_sql/data/example.jsonl", f472 as unknown as string],
-  ["resources_servers/text_to_sql/data/example_metrics.json", f473 as unknown as string],
-  ["resources_servers/text_to_sql/data/example_rollouts.jsonl", f474 as unknown as string],
-  ["resources_servers/text_to_sql/prompts/judge_prompt_template.txt", f475 as unknown as string],
-  ["resources_servers/text_to_sql/prompts/judge_system_message.txt", f476 as unknown as string],
-  ["resources_servers/ugphysics_judge/README.md", f477 as unknown as string],
-  ["resources_servers/ugphysics_judge/configs/ugphysics_judge.yaml", f478 as unknown as string],
-  ["resources_servers/ugphysics_judge/data/example.jsonl", f479 as unknown as string],
-  ["resources_servers/ugphysics_judge/data/example_metrics.json", f480 as unknown as string],
-  ["resources_servers/ugphysics_judge/data/example_rollouts.jsonl", f481 as unknown as string],
-  ["resources_servers/ugphysics_judge/prompts/judge.yaml", f482 as unknown as string],
-  ["resources_servers/xlam_fc/README.md", f483 as unknown as string],
-  ["resources_servers/xlam_fc/configs/xlam_fc.yaml", f484 as unknown as string],
-  ["resources_servers/xlam_fc/data/example.jsonl", f485 as unknown as string],
-  ["resources_servers/xlam_fc/data/example_metrics.json", f486 as unknown as string],
-  ["resources_servers/xlam_fc/data/example_rollouts.jsonl", f487 as unknown as string],
-  ["resources_servers/xstest/configs/xstest.yaml", f488 as unknown as string],
-  ["resources_servers/xstest/data/example.jsonl", f489 as unknown as string],
-  ["resources_servers/xstest/data/example_metrics.json", f490 as unknown as string],
-  ["resources_servers/xstest/data/example_rollouts.jsonl", f491 as unknown as string],
-  ["resources_servers/xstest/prompt_templates/wildguard_judge.txt", f492 as unknown as string],
-  ["resources_servers/xstest/prompt_templates/xstest_judge.txt", f493 as unknown as string],
-  ["responses_api_agents/gymnasium_agent/README.md", f494 as unknown as string],
-  ["responses_api_agents/gymnasium_agent/configs/gymnasium_agent.yaml", f495 as unknown as string],
-  ["responses_api_agents/non_executing_simple_agent/configs/non_executing_simple_agent.yaml", f496 as unknown as string],
-  ["responses_api_agents/proof_refinement_agent/configs/proof_refinement_agent.yaml", f497 as unknown as string],
-  ["responses_api_agents/remote_agent/configs/remote_agent.yaml", f498 as unknown as string],
-  ["responses_api_agents/simple_agent/configs/simple_agent.yaml", f499 as unknown as string],
-  ["responses_api_agents/speed_bench_agent/configs/speed_bench_agent.yaml", f500 as unknown as string],
-  ["responses_api_agents/tool_simulation_agent/configs/tool_simulation_agent.yaml", f501 as unknown as string],
-  ["responses_api_models/azure_openai_model/configs/azure_openai_model.yaml", f502 as unknown as string],
-  ["responses_api_models/genrm_model/configs/genrm_model.yaml", f503 as unknown as string],
-  ["responses_api_models/inference_provider/configs/baseten.yaml", f504 as unknown as string],
-  ["responses_api_models/inference_provider/configs/deepinfra.yaml", f505 as unknown as string],
-  ["responses_api_models/inference_provider/configs/fireworks.yaml", f506 as unknown as string],
-  ["responses_api_models/inference_provider/configs/friendli.yaml", f507 as unknown as string],
-  ["responses_api_models/inference_provider/configs/gemini.yaml", f508 as unknown as string],
-  ["responses_api_models/inference_provider/configs/hf_inference.yaml", f509 as unknown as string],
-  ["responses_api_models/inference_provider/configs/inference_provider.yaml", f510 as unknown as string],
-  ["responses_api_models/inference_provider/configs/nebius.yaml", f511 as unknown as string],
-  ["responses_api_models/inference_provider/configs/openrouter.yaml", f512 as unknown as string],
-  ["responses_api_models/inference_provider/configs/together.yaml", f513 as unknown as string],
-  ["responses_api_models/litellm_model/configs/litellm_model.yaml", f514 as unknown as string],
-  ["responses_api_models/local_vllm_model_proxy/configs/local_vllm_model_proxy.yaml", f515 as unknown as string],
-  ["responses_api_models/openai_model/configs/openai_model.yaml", f516 as unknown as string],
-  ["responses_api_models/scripted_model/configs/scripted_model.yaml", f517 as unknown as string],
-  ["responses_api_models/vllm_model/configs/vllm_model.yaml", f518 as unknown as string],
-  ["responses_api_models/vllm_model/configs/vllm_model_for_training.yaml", f519 as unknown as string],
+  ["resources_servers/terminal_multi_harness/README.md", f471 as unknown as string],
+  ["resources_servers/terminal_multi_harness/configs/terminal_multi_harness_agent006.yaml", f472 as unknown as string],
+  ["resources_servers/terminal_multi_harness/configs/terminal_multi_harness_codex.yaml", f473 as unknown as string],
+  ["resources_servers/terminal_multi_harness/configs/terminal_multi_harness_opencode.yaml", f474 as unknown as string],
+  ["resources_servers/terminal_multi_harness/configs/terminal_multi_harness_stirrup.yaml", f475 as unknown as string],
+  ["resources_servers/terminal_multi_harness/data/example.jsonl", f476 as unknown as string],
+  ["resources_servers/terminal_multi_harness/data/example_metrics.json", f477 as unknown as string],
+  ["resources_servers/terminal_multi_harness/data/example_rollouts.jsonl", f478 as unknown as string],
+  ["resources_servers/text_to_sql/configs/text_to_sql.yaml", f479 as unknown as string],
+  ["resources_servers/text_to_sql/data/example.jsonl", f480 as unknown as string],
+  ["resources_servers/text_to_sql/data/example_metrics.json", f481 as unknown as string],
+  ["resources_servers/text_to_sql/data/example_rollouts.jsonl", f482 as unknown as string],
+  ["resources_servers/text_to_sql/prompts/judge_prompt_template.txt", f483 as unknown as string],
+  ["resources_servers/text_to_sql/prompts/judge_system_message.txt", f484 as unknown as string],
+  ["resources_servers/ugphysics_judge/README.md", f485 as unknown as string],
+  ["resources_servers/ugphysics_judge/configs/ugphysics_judge.yaml", f486 as unknown as string],
+  ["resources_servers/ugphysics_judge/data/example.jsonl", f487 as unknown as string],
+  ["resources_servers/ugphysics_judge/data/example_metrics.json", f488 as unknown as string],
+  ["resources_servers/ugphysics_judge/data/example_rollouts.jsonl", f489 as unknown as string],
+  ["resources_servers/ugphysics_judge/prompts/judge.yaml", f490 as unknown as string],
+  ["resources_servers/xlam_fc/README.md", f491 as unknown as string],
+  ["resources_servers/xlam_fc/configs/xlam_fc.yaml", f492 as unknown as string],
+  ["resources_servers/xlam_fc/data/example.jsonl", f493 as unknown as string],
+  ["resources_servers/xlam_fc/data/example_metrics.json", f494 as unknown as string],
+  ["resources_servers/xlam_fc/data/example_rollouts.jsonl", f495 as unknown as string],
+  ["resources_servers/xstest/configs/xstest.yaml", f496 as unknown as string],
+  ["resources_servers/xstest/data/example.jsonl", f497 as unknown as string],
+  ["resources_servers/xstest/data/example_metrics.json", f498 as unknown as string],
+  ["resources_servers/xstest/data/example_rollouts.jsonl", f499 as unknown as string],
+  ["resources_servers/xstest/prompt_templates/wildguard_judge.txt", f500 as unknown as string],
+  ["resources_servers/xstest/prompt_templates/xstest_judge.txt", f501 as unknown as string],
+  ["responses_api_agents/gymnasium_agent/README.md", f502 as unknown as string],
+  ["responses_api_agents/gymnasium_agent/configs/gymnasium_agent.yaml", f503 as unknown as string],
+  ["responses_api_agents/non_executing_simple_agent/configs/non_executing_simple_agent.yaml", f504 as unknown as string],
+  ["responses_api_agents/proof_refinement_agent/configs/proof_refinement_agent.yaml", f505 as unknown as string],
+  ["responses_api_agents/remote_agent/configs/remote_agent.yaml", f506 as unknown as string],
+  ["responses_api_agents/simple_agent/configs/simple_agent.yaml", f507 as unknown as string],
+  ["responses_api_agents/speed_bench_agent/configs/speed_bench_agent.yaml", f508 as unknown as string],
+  ["responses_api_agents/tool_simulation_agent/configs/tool_simulation_agent.yaml", f509 as unknown as string],
+  ["responses_api_models/azure_openai_model/configs/azure_openai_model.yaml", f510 as unknown as string],
+  ["responses_api_models/genrm_model/configs/genrm_model.yaml", f511 as unknown as string],
+  ["responses_api_models/inference_provider/configs/baseten.yaml", f512 as unknown as string],
+  ["responses_api_models/inference_provider/configs/deepinfra.yaml", f513 as unknown as string],
+  ["responses_api_models/inference_provider/configs/fireworks.yaml", f514 as unknown as string],
+  ["responses_api_models/inference_provider/configs/friendli.yaml", f515 as unknown as string],
+  ["responses_api_models/inference_provider/configs/gemini.yaml", f516 as unknown as string],
+  ["responses_api_models/inference_provider/configs/hf_inference.yaml", f517 as unknown as string],
+  ["responses_api_models/inference_provider/configs/inference_provider.yaml", f518 as unknown as string],
+  ["responses_api_models/inference_provider/configs/nebius.yaml", f519 as unknown as string],
+  ["responses_api_models/inference_provider/configs/openrouter.yaml", f520 as unknown as string],
+  ["responses_api_models/inference_provider/configs/together.yaml", f521 as unknown as string],
+  ["responses_api_models/litellm_model/configs/litellm_model.yaml", f522 as unknown as string],
+  ["responses_api_models/local_vllm_model_proxy/configs/local_vllm_model_proxy.yaml", f523 as unknown as string],
+  ["responses_api_models/openai_model/configs/openai_model.yaml", f524 as unknown as string],
+  ["responses_api_models/scripted_model/configs/scripted_model.yaml", f525 as unknown as string],
+  ["responses_api_models/vllm_model/configs/vllm_model.yaml", f526 as unknown as string],
+  ["responses_api_models/vllm_model/configs/vllm_model_for_training.yaml", f527 as unknown as string],
 ];

@@ -83,3 +83,4 @@ registerBuiltin("resources_servers", "jailbreak_detection", async () => (await i
 registerBuiltin("resources_servers", "code_fim", async () => (await import("./resources/code-fim.ts")).component);
 registerBuiltin("resources_servers", "swerl_llm_judge", async () => (await import("./resources/swerl-llm-judge.ts")).component);
 registerBuiltin("resources_servers", "swe_pivot", async () => (await import("./resources/swe-pivot.ts")).component);
+registerBuiltin("resources_servers", "terminal_multi_harness", async () => (await import("./resources/terminal-multi-harness.ts")).component);

@@ -53,14 +53,33 @@ function dumpFloat(v: number): string {
   return Number.isNaN(v) ? "NaN" : !Number.isFinite(v) ? (v > 0 ? "Infinity" : "-Infinity") : pyFloatRepr(v);
 }
 
+/** json.dumps options: `sort_keys` (by code point, as Python sorts str) and compact `(",", ":")` separators. */
+export interface PyDumpsOptions {
+  sortKeys?: boolean;
+  compact?: boolean;
+}
+
+/** Python str ordering: by code point (JS compares UTF-16 units, which differs past U+FFFF). */
+export function byCodePoint(a: string, b: string): number {
+  const x = [...a], y = [...b];
+  for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return x[i]!.codePointAt(0)! - y[i]!.codePointAt(0)!;
+  return x.length - y.length;
+}
+
 /** `json.dumps(v)` with Python's defaults (`", "`, `": "`, ensure_ascii), PyFloat printed as a float. */
-export function pyTypedDumps(v: unknown): string {
-  if (v === null || v === undefined) return "null";
-  if (v === true) return "true";
-  if (v === false) return "false";
-  if (v instanceof PyFloat) return dumpFloat(v.value);
-  if (typeof v === "number") return Number.isInteger(v) ? String(v) : dumpFloat(v);
-  if (typeof v === "string") return dumpStr(v);
-  if (Array.isArray(v)) return `[${v.map(pyTypedDumps).join(", ")}]`;
-  return `{${Object.entries(v as Record<string, unknown>).map(([k, x]) => `${dumpStr(k)}: ${pyTypedDumps(x)}`).join(", ")}}`;
+export function pyTypedDumps(v: unknown, opts: PyDumpsOptions = {}): string {
+  const item = opts.compact ? "," : ", ", kv = opts.compact ? ":" : ": ";
+  const go = (x: unknown): string => {
+    if (x === null || x === undefined) return "null";
+    if (x === true) return "true";
+    if (x === false) return "false";
+    if (x instanceof PyFloat) return dumpFloat(x.value);
+    if (typeof x === "number") return Number.isInteger(x) ? String(x) : dumpFloat(x);
+    if (typeof x === "string") return dumpStr(x);
+    if (Array.isArray(x)) return `[${x.map(go).join(item)}]`;
+    const entries = Object.entries(x as Record<string, unknown>);
+    if (opts.sortKeys) entries.sort(([a], [b]) => byCodePoint(a, b));
+    return `{${entries.map(([k, y]) => `${dumpStr(k)}${kv}${go(y)}`).join(item)}}`;
+  };
+  return go(v);
 }
