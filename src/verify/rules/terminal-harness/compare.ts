@@ -9,6 +9,7 @@
 import { jsonLoadsTyped, PyFloat } from "../../../util/py-json-typed.ts";
 import { pyStrip } from "../../../util/py-str.ts";
 import { byCodePoint, pyTypedDumps } from "../../../util/py-typed-str.ts";
+import { schemaShapeError } from "../../structured/schema-check.ts";
 import { validateAgainstSchema } from "../../structured/structured-outputs.ts";
 import type { BatchAction, CallAction, HarnessAction } from "./actions.ts";
 import { result, STEP, type StepResult } from "./categories.ts";
@@ -73,7 +74,8 @@ function compareCall(expected: CallAction, actual: CallAction, schemas: Map<stri
   const schema = schemas.get(actual.name);
   if (!schema) return result(false, STEP.TOOL_SCHEMA_NOT_FOUND);
   coerceJsonStringArguments(a.args, schema);
-  if (validateAgainstSchema(plain(a.args), schema) !== null) return result(false, STEP.TOOL_SCHEMA_VALIDATION_FAILED);
+  // The schema itself is checked first (a malformed one fails every call, as openapi-schema-validator raises SchemaError).
+  if (schemaShapeError(schema) !== null || validateAgainstSchema(plain(a.args), schema) !== null) return result(false, STEP.TOOL_SCHEMA_VALIDATION_FAILED);
   if (expected.name !== actual.name) return result(false, STEP.UNEXPECTED_TOOL);
   if (!Object.keys(a.args).every((k) => Object.hasOwn(e.args, k))) return result(false, STEP.UNEXPECTED_ARGUMENT_KEYS);
   return harnessRule(harness, expected.name, e.args, a.args, threshold) ?? result(true, STEP.EXPECTED_TOOL_CALL);
