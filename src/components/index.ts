@@ -84,3 +84,6 @@ registerBuiltin("resources_servers", "code_fim", async () => (await import("./re
 registerBuiltin("resources_servers", "proof_judge", async () => (await import("./resources/proof-judge.ts")).component);
 registerBuiltin("resources_servers", "proof_verification", async () => (await import("./resources/proof-verification.ts")).component);
 registerBuiltin("resources_servers", "arena_judge", async () => (await import("./resources/arena-judge.ts")).component);
+registerBuiltin("resources_servers", "swerl_llm_judge", async () => (await import("./resources/swerl-llm-judge.ts")).component);
+registerBuiltin("resources_servers", "swe_pivot", async () => (await import("./resources/swe-pivot.ts")).component);
+registerBuiltin("resources_servers", "terminal_multi_harness", async () => (await import("./resources/terminal-multi-harness.ts")).component);
