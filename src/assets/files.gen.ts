@@ -506,55 +506,65 @@ import f503 from "../../assets/resources_servers/terminal_multi_harness/configs/
 import f504 from "../../assets/resources_servers/terminal_multi_harness/data/example.jsonl" with { type: "text" };
 import f505 from "../../assets/resources_servers/terminal_multi_harness/data/example_metrics.json" with { type: "text" };
 import f506 from "../../assets/resources_servers/terminal_multi_harness/data/example_rollouts.jsonl" with { type: "text" };
-import f507 from "../../assets/resources_servers/text_to_sql/configs/text_to_sql.yaml" with { type: "text" };
-import f508 from "../../assets/resources_servers/text_to_sql/data/example.jsonl" with { type: "text" };
-import f509 from "../../assets/resources_servers/text_to_sql/data/example_metrics.json" with { type: "text" };
-import f510 from "../../assets/resources_servers/text_to_sql/data/example_rollouts.jsonl" with { type: "text" };
-import f511 from "../../assets/resources_servers/text_to_sql/prompts/judge_prompt_template.txt" with { type: "text" };
-import f512 from "../../assets/resources_servers/text_to_sql/prompts/judge_system_message.txt" with { type: "text" };
-import f513 from "../../assets/resources_servers/ugphysics_judge/README.md" with { type: "text" };
-import f514 from "../../assets/resources_servers/ugphysics_judge/configs/ugphysics_judge.yaml" with { type: "text" };
-import f515 from "../../assets/resources_servers/ugphysics_judge/data/example.jsonl" with { type: "text" };
-import f516 from "../../assets/resources_servers/ugphysics_judge/data/example_metrics.json" with { type: "text" };
-import f517 from "../../assets/resources_servers/ugphysics_judge/data/example_rollouts.jsonl" with { type: "text" };
-import f518 from "../../assets/resources_servers/ugphysics_judge/prompts/judge.yaml" with { type: "text" };
-import f519 from "../../assets/resources_servers/xlam_fc/README.md" with { type: "text" };
-import f520 from "../../assets/resources_servers/xlam_fc/configs/xlam_fc.yaml" with { type: "text" };
-import f521 from "../../assets/resources_servers/xlam_fc/data/example.jsonl" with { type: "text" };
-import f522 from "../../assets/resources_servers/xlam_fc/data/example_metrics.json" with { type: "text" };
-import f523 from "../../assets/resources_servers/xlam_fc/data/example_rollouts.jsonl" with { type: "text" };
-import f524 from "../../assets/resources_servers/xstest/configs/xstest.yaml" with { type: "text" };
-import f525 from "../../assets/resources_servers/xstest/data/example.jsonl" with { type: "text" };
-import f526 from "../../assets/resources_servers/xstest/data/example_metrics.json" with { type: "text" };
-import f527 from "../../assets/resources_servers/xstest/data/example_rollouts.jsonl" with { type: "text" };
-import f528 from "../../assets/resources_servers/xstest/prompt_templates/wildguard_judge.txt" with { type: "text" };
-import f529 from "../../assets/resources_servers/xstest/prompt_templates/xstest_judge.txt" with { type: "text" };
-import f530 from "../../assets/responses_api_agents/gymnasium_agent/README.md" with { type: "text" };
-import f531 from "../../assets/responses_api_agents/gymnasium_agent/configs/gymnasium_agent.yaml" with { type: "text" };
-import f532 from "../../assets/responses_api_agents/non_executing_simple_agent/configs/non_executing_simple_agent.yaml" with { type: "text" };
-import f533 from "../../assets/responses_api_agents/proof_refinement_agent/configs/proof_refinement_agent.yaml" with { type: "text" };
-import f534 from "../../assets/responses_api_agents/remote_agent/configs/remote_agent.yaml" with { type: "text" };
-import f535 from "../../assets/responses_api_agents/simple_agent/configs/simple_agent.yaml" with { type: "text" };
-import f536 from "../../assets/responses_api_agents/speed_bench_agent/configs/speed_bench_agent.yaml" with { type: "text" };
-import f537 from "../../assets/responses_api_agents/tool_simulation_agent/configs/tool_simulation_agent.yaml" with { type: "text" };
-import f538 from "../../assets/responses_api_models/azure_openai_model/configs/azure_openai_model.yaml" with { type: "text" };
-import f539 from "../../assets/responses_api_models/genrm_model/configs/genrm_model.yaml" with { type: "text" };
-import f540 from "../../assets/responses_api_models/inference_provider/configs/baseten.yaml" with { type: "text" };
-import f541 from "../../assets/responses_api_models/inference_provider/configs/deepinfra.yaml" with { type: "text" };
-import f542 from "../../assets/responses_api_models/inference_provider/configs/fireworks.yaml" with { type: "text" };
-import f543 from "../../assets/responses_api_models/inference_provider/configs/friendli.yaml" with { type: "text" };
-import f544 from "../../assets/responses_api_models/inference_provider/configs/gemini.yaml" with { type: "text" };
-import f545 from "../../assets/responses_api_models/inference_provider/configs/hf_inference.yaml" with { type: "text" };
-import f546 from "../../assets/responses_api_models/inference_provider/configs/inference_provider.yaml" with { type: "text" };
-import f547 from "../../assets/responses_api_models/inference_provider/configs/nebius.yaml" with { type: "text" };
-import f548 from "../../assets/responses_api_models/inference_provider/configs/openrouter.yaml" with { type: "text" };
-import f549 from "../../assets/responses_api_models/inference_provider/configs/together.yaml" with { type: "text" };
-import f550 from "../../assets/responses_api_models/litellm_model/configs/litellm_model.yaml" with { type: "text" };
-import f551 from "../../assets/responses_api_models/local_vllm_model_proxy/configs/local_vllm_model_proxy.yaml" with { type: "text" };
-import f552 from "../../assets/responses_api_models/openai_model/configs/openai_model.yaml" with { type: "text" };
-import f553 from "../../assets/responses_api_models/scripted_model/configs/scripted_model.yaml" with { type: "text" };
-import f554 from "../../assets/responses_api_models/vllm_model/configs/vllm_model.yaml" with { type: "text" };
-import f555 from "../../assets/responses_api_models/vllm_model/configs/vllm_model_for_training.yaml" with { type: "text" };
+import f507 from "../../assets/resources_servers/terminus_judge/README.md" with { type: "text" };
+import f508 from "../../assets/resources_servers/terminus_judge/configs/terminus_judge.yaml" with { type: "text" };
+import f509 from "../../assets/resources_servers/terminus_judge/configs/terminus_judge_simple.yaml" with { type: "text" };
+import f510 from "../../assets/resources_servers/terminus_judge/configs/terminus_judge_string_only.yaml" with { type: "text" };
+import f511 from "../../assets/resources_servers/terminus_judge/data/example.jsonl" with { type: "text" };
+import f512 from "../../assets/resources_servers/terminus_judge/data/example_metrics.json" with { type: "text" };
+import f513 from "../../assets/resources_servers/terminus_judge/data/example_rollouts.jsonl" with { type: "text" };
+import f514 from "../../assets/resources_servers/terminus_judge/prompt_templates/rubrics_v4.txt" with { type: "text" };
+import f515 from "../../assets/resources_servers/terminus_judge/prompt_templates/terminus_prompt.txt" with { type: "text" };
+import f516 from "../../assets/resources_servers/terminus_judge/scripts/README.md" with { type: "text" };
+import f517 from "../../assets/resources_servers/text_to_sql/configs/text_to_sql.yaml" with { type: "text" };
+import f518 from "../../assets/resources_servers/text_to_sql/data/example.jsonl" with { type: "text" };
+import f519 from "../../assets/resources_servers/text_to_sql/data/example_metrics.json" with { type: "text" };
+import f520 from "../../assets/resources_servers/text_to_sql/data/example_rollouts.jsonl" with { type: "text" };
+import f521 from "../../assets/resources_servers/text_to_sql/prompts/judge_prompt_template.txt" with { type: "text" };
+import f522 from "../../assets/resources_servers/text_to_sql/prompts/judge_system_message.txt" with { type: "text" };
+import f523 from "../../assets/resources_servers/ugphysics_judge/README.md" with { type: "text" };
+import f524 from "../../assets/resources_servers/ugphysics_judge/configs/ugphysics_judge.yaml" with { type: "text" };
+import f525 from "../../assets/resources_servers/ugphysics_judge/data/example.jsonl" with { type: "text" };
+import f526 from "../../assets/resources_servers/ugphysics_judge/data/example_metrics.json" with { type: "text" };
+import f527 from "../../assets/resources_servers/ugphysics_judge/data/example_rollouts.jsonl" with { type: "text" };
+import f528 from "../../assets/resources_servers/ugphysics_judge/prompts/judge.yaml" with { type: "text" };
+import f529 from "../../assets/resources_servers/xlam_fc/README.md" with { type: "text" };
+import f530 from "../../assets/resources_servers/xlam_fc/configs/xlam_fc.yaml" with { type: "text" };
+import f531 from "../../assets/resources_servers/xlam_fc/data/example.jsonl" with { type: "text" };
+import f532 from "../../assets/resources_servers/xlam_fc/data/example_metrics.json" with { type: "text" };
+import f533 from "../../assets/resources_servers/xlam_fc/data/example_rollouts.jsonl" with { type: "text" };
+import f534 from "../../assets/resources_servers/xstest/configs/xstest.yaml" with { type: "text" };
+import f535 from "../../assets/resources_servers/xstest/data/example.jsonl" with { type: "text" };
+import f536 from "../../assets/resources_servers/xstest/data/example_metrics.json" with { type: "text" };
+import f537 from "../../assets/resources_servers/xstest/data/example_rollouts.jsonl" with { type: "text" };
+import f538 from "../../assets/resources_servers/xstest/prompt_templates/wildguard_judge.txt" with { type: "text" };
+import f539 from "../../assets/resources_servers/xstest/prompt_templates/xstest_judge.txt" with { type: "text" };
+import f540 from "../../assets/responses_api_agents/gymnasium_agent/README.md" with { type: "text" };
+import f541 from "../../assets/responses_api_agents/gymnasium_agent/configs/gymnasium_agent.yaml" with { type: "text" };
+import f542 from "../../assets/responses_api_agents/non_executing_simple_agent/configs/non_executing_simple_agent.yaml" with { type: "text" };
+import f543 from "../../assets/responses_api_agents/proof_refinement_agent/configs/proof_refinement_agent.yaml" with { type: "text" };
+import f544 from "../../assets/responses_api_agents/remote_agent/configs/remote_agent.yaml" with { type: "text" };
+import f545 from "../../assets/responses_api_agents/simple_agent/configs/simple_agent.yaml" with { type: "text" };
+import f546 from "../../assets/responses_api_agents/speed_bench_agent/configs/speed_bench_agent.yaml" with { type: "text" };
+import f547 from "../../assets/responses_api_agents/tool_simulation_agent/configs/tool_simulation_agent.yaml" with { type: "text" };
+import f548 from "../../assets/responses_api_models/azure_openai_model/configs/azure_openai_model.yaml" with { type: "text" };
+import f549 from "../../assets/responses_api_models/genrm_model/configs/genrm_model.yaml" with { type: "text" };
+import f550 from "../../assets/responses_api_models/inference_provider/configs/baseten.yaml" with { type: "text" };
+import f551 from "../../assets/responses_api_models/inference_provider/configs/deepinfra.yaml" with { type: "text" };
+import f552 from "../../assets/responses_api_models/inference_provider/configs/fireworks.yaml" with { type: "text" };
+import f553 from "../../assets/responses_api_models/inference_provider/configs/friendli.yaml" with { type: "text" };
+import f554 from "../../assets/responses_api_models/inference_provider/configs/gemini.yaml" with { type: "text" };
+import f555 from "../../assets/responses_api_models/inference_provider/configs/hf_inference.yaml" with { type: "text" };
+import f556 from "../../assets/responses_api_models/inference_provider/configs/inference_provider.yaml" with { type: "text" };
+import f557 from "../../assets/responses_api_models/inference_provider/configs/nebius.yaml" with { type: "text" };
+import f558 from "../../assets/responses_api_models/inference_provider/configs/openrouter.yaml" with { type: "text" };
+import f559 from "../../assets/responses_api_models/inference_provider/configs/together.yaml" with { type: "text" };
+import f560 from "../../assets/responses_api_models/litellm_model/configs/litellm_model.yaml" with { type: "text" };
+import f561 from "../../assets/responses_api_models/local_vllm_model_proxy/configs/local_vllm_model_proxy.yaml" with { type: "text" };
+import f562 from "../../assets/responses_api_models/openai_model/configs/openai_model.yaml" with { type: "text" };
+import f563 from "../../assets/responses_api_models/scripted_model/configs/scripted_model.yaml" with { type: "text" };
+import f564 from "../../assets/responses_api_models/vllm_model/configs/vllm_model.yaml" with { type: "text" };
+import f565 from "../../assets/responses_api_models/vllm_model/configs/vllm_model_for_training.yaml" with { type: "text" };
 
 /** Embedded install root: [relative path, file text] pairs (digest.gen.ts holds their digest). */
 export const ASSET_FILES: [string, string][] = [
@@ -1065,53 +1075,63 @@ export const ASSET_FILES: [string, string][] = [
   ["resources_servers/terminal_multi_harness/data/example.jsonl", f504 as unknown as string],
   ["resources_servers/terminal_multi_harness/data/example_metrics.json", f505 as unknown as string],
   ["resources_servers/terminal_multi_harness/data/example_rollouts.jsonl", f506 as unknown as string],
-  ["resources_servers/text_to_sql/configs/text_to_sql.yaml", f507 as unknown as string],
-  ["resources_servers/text_to_sql/data/example.jsonl", f508 as unknown as string],
-  ["resources_servers/text_to_sql/data/example_metrics.json", f509 as unknown as string],
-  ["resources_servers/text_to_sql/data/example_rollouts.jsonl", f510 as unknown as string],
-  ["resources_servers/text_to_sql/prompts/judge_prompt_template.txt", f511 as unknown as string],
-  ["resources_servers/text_to_sql/prompts/judge_system_message.txt", f512 as unknown as string],
-  ["resources_servers/ugphysics_judge/README.md", f513 as unknown as string],
-  ["resources_servers/ugphysics_judge/configs/ugphysics_judge.yaml", f514 as unknown as string],
-  ["resources_servers/ugphysics_judge/data/example.jsonl", f515 as unknown as string],
-  ["resources_servers/ugphysics_judge/data/example_metrics.json", f516 as unknown as string],
-  ["resources_servers/ugphysics_judge/data/example_rollouts.jsonl", f517 as unknown as string],
-  ["resources_servers/ugphysics_judge/prompts/judge.yaml", f518 as unknown as string],
-  ["resources_servers/xlam_fc/README.md", f519 as unknown as string],
-  ["resources_servers/xlam_fc/configs/xlam_fc.yaml", f520 as unknown as string],
-  ["resources_servers/xlam_fc/data/example.jsonl", f521 as unknown as string],
-  ["resources_servers/xlam_fc/data/example_metrics.json", f522 as unknown as string],
-  ["resources_servers/xlam_fc/data/example_rollouts.jsonl", f523 as unknown as string],
-  ["resources_servers/xstest/configs/xstest.yaml", f524 as unknown as string],
-  ["resources_servers/xstest/data/example.jsonl", f525 as unknown as string],
-  ["resources_servers/xstest/data/example_metrics.json", f526 as unknown as string],
-  ["resources_servers/xstest/data/example_rollouts.jsonl", f527 as unknown as string],
-  ["resources_servers/xstest/prompt_templates/wildguard_judge.txt", f528 as unknown as string],
-  ["resources_servers/xstest/prompt_templates/xstest_judge.txt", f529 as unknown as string],
-  ["responses_api_agents/gymnasium_agent/README.md", f530 as unknown as string],
-  ["responses_api_agents/gymnasium_agent/configs/gymnasium_agent.yaml", f531 as unknown as string],
-  ["responses_api_agents/non_executing_simple_agent/configs/non_executing_simple_agent.yaml", f532 as unknown as string],
-  ["responses_api_agents/proof_refinement_agent/configs/proof_refinement_agent.yaml", f533 as unknown as string],
-  ["responses_api_agents/remote_agent/configs/remote_agent.yaml", f534 as unknown as string],
-  ["responses_api_agents/simple_agent/configs/simple_agent.yaml", f535 as unknown as string],
-  ["responses_api_agents/speed_bench_agent/configs/speed_bench_agent.yaml", f536 as unknown as string],
-  ["responses_api_agents/tool_simulation_agent/configs/tool_simulation_agent.yaml", f537 as unknown as string],
-  ["responses_api_models/azure_openai_model/configs/azure_openai_model.yaml", f538 as unknown as string],
-  ["responses_api_models/genrm_model/configs/genrm_model.yaml", f539 as unknown as string],
-  ["responses_api_models/inference_provider/configs/baseten.yaml", f540 as unknown as string],
-  ["responses_api_models/inference_provider/configs/deepinfra.yaml", f541 as unknown as string],
-  ["responses_api_models/inference_provider/configs/fireworks.yaml", f542 as unknown as string],
-  ["responses_api_models/inference_provider/configs/friendli.yaml", f543 as unknown as string],
-  ["responses_api_models/inference_provider/configs/gemini.yaml", f544 as unknown as string],
-  ["responses_api_models/inference_provider/configs/hf_inference.yaml", f545 as unknown as string],
-  ["responses_api_models/inference_provider/configs/inference_provider.yaml", f546 as unknown as string],
-  ["responses_api_models/inference_provider/configs/nebius.yaml", f547 as unknown as string],
-  ["responses_api_models/inference_provider/configs/openrouter.yaml", f548 as unknown as string],
-  ["responses_api_models/inference_provider/configs/together.yaml", f549 as unknown as string],
-  ["responses_api_models/litellm_model/configs/litellm_model.yaml", f550 as unknown as string],
-  ["responses_api_models/local_vllm_model_proxy/configs/local_vllm_model_proxy.yaml", f551 as unknown as string],
-  ["responses_api_models/openai_model/configs/openai_model.yaml", f552 as unknown as string],
-  ["responses_api_models/scripted_model/configs/scripted_model.yaml", f553 as unknown as string],
-  ["responses_api_models/vllm_model/configs/vllm_model.yaml", f554 as unknown as string],
-  ["responses_api_models/vllm_model/configs/vllm_model_for_training.yaml", f555 as unknown as string],
+  ["resources_servers/terminus_judge/README.md", f507 as unknown as string],
+  ["resources_servers/terminus_judge/configs/terminus_judge.yaml", f508 as unknown as string],
+  ["resources_servers/terminus_judge/configs/terminus_judge_simple.yaml", f509 as unknown as string],
+  ["resources_servers/terminus_judge/configs/terminus_judge_string_only.yaml", f510 as unknown as string],
+  ["resources_servers/terminus_judge/data/example.jsonl", f511 as unknown as string],
+  ["resources_servers/terminus_judge/data/example_metrics.json", f512 as unknown as string],
+  ["resources_servers/terminus_judge/data/example_rollouts.jsonl", f513 as unknown as string],
+  ["resources_servers/terminus_judge/prompt_templates/rubrics_v4.txt", f514 as unknown as string],
+  ["resources_servers/terminus_judge/prompt_templates/terminus_prompt.txt", f515 as unknown as string],
+  ["resources_servers/terminus_judge/scripts/README.md", f516 as unknown as string],
+  ["resources_servers/text_to_sql/configs/text_to_sql.yaml", f517 as unknown as string],
+  ["resources_servers/text_to_sql/data/example.jsonl", f518 as unknown as string],
+  ["resources_servers/text_to_sql/data/example_metrics.json", f519 as unknown as string],
+  ["resources_servers/text_to_sql/data/example_rollouts.jsonl", f520 as unknown as string],
+  ["resources_servers/text_to_sql/prompts/judge_prompt_template.txt", f521 as unknown as string],
+  ["resources_servers/text_to_sql/prompts/judge_system_message.txt", f522 as unknown as string],
+  ["resources_servers/ugphysics_judge/README.md", f523 as unknown as string],
+  ["resources_servers/ugphysics_judge/configs/ugphysics_judge.yaml", f524 as unknown as string],
+  ["resources_servers/ugphysics_judge/data/example.jsonl", f525 as unknown as string],
+  ["resources_servers/ugphysics_judge/data/example_metrics.json", f526 as unknown as string],
+  ["resources_servers/ugphysics_judge/data/example_rollouts.jsonl", f527 as unknown as string],
+  ["resources_servers/ugphysics_judge/prompts/judge.yaml", f528 as unknown as string],
+  ["resources_servers/xlam_fc/README.md", f529 as unknown as string],
+  ["resources_servers/xlam_fc/configs/xlam_fc.yaml", f530 as unknown as string],
+  ["resources_servers/xlam_fc/data/example.jsonl", f531 as unknown as string],
+  ["resources_servers/xlam_fc/data/example_metrics.json", f532 as unknown as string],
+  ["resources_servers/xlam_fc/data/example_rollouts.jsonl", f533 as unknown as string],
+  ["resources_servers/xstest/configs/xstest.yaml", f534 as unknown as string],
+  ["resources_servers/xstest/data/example.jsonl", f535 as unknown as string],
+  ["resources_servers/xstest/data/example_metrics.json", f536 as unknown as string],
+  ["resources_servers/xstest/data/example_rollouts.jsonl", f537 as unknown as string],
+  ["resources_servers/xstest/prompt_templates/wildguard_judge.txt", f538 as unknown as string],
+  ["resources_servers/xstest/prompt_templates/xstest_judge.txt", f539 as unknown as string],
+  ["responses_api_agents/gymnasium_agent/README.md", f540 as unknown as string],
+  ["responses_api_agents/gymnasium_agent/configs/gymnasium_agent.yaml", f541 as unknown as string],
+  ["responses_api_agents/non_executing_simple_agent/configs/non_executing_simple_agent.yaml", f542 as unknown as string],
+  ["responses_api_agents/proof_refinement_agent/configs/proof_refinement_agent.yaml", f543 as unknown as string],
+  ["responses_api_agents/remote_agent/configs/remote_agent.yaml", f544 as unknown as string],
+  ["responses_api_agents/simple_agent/configs/simple_agent.yaml", f545 as unknown as string],
+  ["responses_api_agents/speed_bench_agent/configs/speed_bench_agent.yaml", f546 as unknown as string],
+  ["responses_api_agents/tool_simulation_agent/configs/tool_simulation_agent.yaml", f547 as unknown as string],
+  ["responses_api_models/azure_openai_model/configs/azure_openai_model.yaml", f548 as unknown as string],
+  ["responses_api_models/genrm_model/configs/genrm_model.yaml", f549 as unknown as string],
+  ["responses_api_models/inference_provider/configs/baseten.yaml", f550 as unknown as string],
+  ["responses_api_models/inference_provider/configs/deepinfra.yaml", f551 as unknown as string],
+  ["responses_api_models/inference_provider/configs/fireworks.yaml", f552 as unknown as string],
+  ["responses_api_models/inference_provider/configs/friendli.yaml", f553 as unknown as string],
+  ["responses_api_models/inference_provider/configs/gemini.yaml", f554 as unknown as string],
+  ["responses_api_models/inference_provider/configs/hf_inference.yaml", f555 as unknown as string],
+  ["responses_api_models/inference_provider/configs/inference_provider.yaml", f556 as unknown as string],
+  ["responses_api_models/inference_provider/configs/nebius.yaml", f557 as unknown as string],
+  ["responses_api_models/inference_provider/configs/openrouter.yaml", f558 as unknown as string],
+  ["responses_api_models/inference_provider/configs/together.yaml", f559 as unknown as string],
+  ["responses_api_models/litellm_model/configs/litellm_model.yaml", f560 as unknown as string],
+  ["responses_api_models/local_vllm_model_proxy/configs/local_vllm_model_proxy.yaml", f561 as unknown as string],
+  ["responses_api_models/openai_model/configs/openai_model.yaml", f562 as unknown as string],
+  ["responses_api_models/scripted_model/configs/scripted_model.yaml", f563 as unknown as string],
+  ["responses_api_models/vllm_model/configs/vllm_model.yaml", f564 as unknown as string],
+  ["responses_api_models/vllm_model/configs/vllm_model_for_training.yaml", f565 as unknown as string],
 ];

@@ -87,3 +87,4 @@ registerBuiltin("resources_servers", "arena_judge", async () => (await import(".
 registerBuiltin("resources_servers", "swerl_llm_judge", async () => (await import("./resources/swerl-llm-judge.ts")).component);
 registerBuiltin("resources_servers", "swe_pivot", async () => (await import("./resources/swe-pivot.ts")).component);
 registerBuiltin("resources_servers", "terminal_multi_harness", async () => (await import("./resources/terminal-multi-harness.ts")).component);
+registerBuiltin("resources_servers", "terminus_judge", async () => (await import("./resources/terminus-judge.ts")).component);

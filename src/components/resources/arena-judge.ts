@@ -21,6 +21,7 @@ import { checkedPrompt, serverFile } from "../_judge.ts";
 import type { BuiltinComponent, ComponentContext } from "../registry.ts";
 import { subsetMetricsBy } from "./_physics-judge.ts";
 import { echoFields } from "./_proof-support.ts";
+import { replaceLoneSurrogates } from "../../util/py-surrogates.ts";
 import { numberKey } from "./_proof-verifier.ts";
 
 type Obj = Record<string, unknown>;
@@ -39,12 +40,11 @@ interface CategoryPrompt {
 }
 
 /**
- * Upstream's `sanitize_generation`: lone UTF-16 surrogates become U+FFFD ×3 (what Python's
- * surrogatepass encode + replace decode yields for their three bytes). Its NUL removal is a no-op
- * there (json.dumps has already escaped NUL as \u0000), so NULs stay, as upstream's do.
+ * Upstream's `sanitize_generation`: a json.dumps/loads round trip around the surrogate scrub. Its NUL
+ * removal is a no-op there (json.dumps has already escaped NUL as \u0000), so NULs stay, as upstream's do.
  */
 export function sanitizeGeneration(s: string): string {
-  return s.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, "\uFFFD\uFFFD\uFFFD");
+  return replaceLoneSurrogates(s);
 }
 
 /** Every message item's `output_text` parts, concatenated (upstream reads all message items, any role). */
