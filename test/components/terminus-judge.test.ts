@@ -140,7 +140,7 @@ describe("terminus_judge server", () => {
 test("gym eval reverify of upstream's recordings (terminus_judge_simple.yaml, judge replayed): rewards, similarity, every judge verdict", async () => {
   await using dir = await tempDir();
   // The recordings carry no task indices; they were made with the simple config's prompt and swap check.
-  const recs = readJsonl(join(ASSETS, "data", "example_rollouts.jsonl")).map((r, i) => ({ ...r, agent_ref: { type: "responses_api_agents", name: "terminus_judge_simple_agent" }, _ng_task_index: i, _ng_rollout_index: 0 }));
+  const recs: Record<string, any>[] = readJsonl(join(ASSETS, "data", "example_rollouts.jsonl")).map((r, i) => ({ ...r, agent_ref: { type: "responses_api_agents", name: "terminus_judge_simple_agent" }, _ng_task_index: i, _ng_rollout_index: 0 }));
   const rollouts = join(dir.path, "rollouts.jsonl");
   writeFileSync(rollouts, recs.map((r) => JSON.stringify(r)).join("\n") + "\n");
   const out = join(dir.path, "out.jsonl");
