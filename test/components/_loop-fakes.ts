@@ -52,13 +52,9 @@ export function fakeServer(handle: (path: string, body: Obj, seen: Seen[]) => An
   return { port: server.port!, seen, stop: () => void server.stop(true) };
 }
 
-/** A model whose n-th call (1-based, counting /v1/responses calls) is answered by `script(n, body)`. */
+/** A model whose n-th call (1-based, counted since `seen` was last emptied) is answered by `script(n, body)`. */
 export function scriptedModel(script: (n: number, body: Obj) => Answer | Promise<Answer>): Fake & { bodies(): Obj[] } {
-  let n = 0;
-  const f = fakeServer((path, body) => {
-    n++;
-    return script(n, body);
-  });
+  const f = fakeServer((_path, body, seen) => script(seen.length, body));
   return { ...f, bodies: () => f.seen.map((s) => s.body) };
 }
 
