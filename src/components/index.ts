@@ -83,3 +83,4 @@ registerBuiltin("resources_servers", "jailbreak_detection", async () => (await i
 registerBuiltin("resources_servers", "code_fim", async () => (await import("./resources/code-fim.ts")).component);
 registerBuiltin("responses_api_agents", "critpt_agent", async () => (await import("./agents/critpt-agent.ts")).component);
 registerBuiltin("responses_api_agents", "scicode_agent", async () => (await import("./agents/scicode-agent.ts")).component);
+registerBuiltin("responses_api_agents", "finance_agent", async () => (await import("./agents/finance-agent.ts")).component);
