@@ -84,3 +84,4 @@ registerBuiltin("resources_servers", "code_fim", async () => (await import("./re
 registerBuiltin("responses_api_agents", "critpt_agent", async () => (await import("./agents/critpt-agent.ts")).component);
 registerBuiltin("responses_api_agents", "scicode_agent", async () => (await import("./agents/scicode-agent.ts")).component);
 registerBuiltin("responses_api_agents", "finance_agent", async () => (await import("./agents/finance-agent.ts")).component);
+registerBuiltin("responses_api_agents", "browsecomp_agent", async () => (await import("./agents/browsecomp-agent.ts")).component);
