@@ -35,10 +35,9 @@ const res = fakeServer((path, body): Answer => {
   if (path === "/aggregate_metrics") return { group_level_metrics: [], agent_metrics: { "mean/reward": 0.5 }, key_metrics: { "mean/reward": 0.5 } };
   return toolScript(path, body);
 });
-// A resources server that is gone: its port was bound once, then released.
+// A resources server that is gone: bound while the stack starts (so no later server takes its port), then stopped.
 const gone = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response("") });
 const deadPort = gone.port;
-gone.stop(true);
 
 const agents: Record<string, Obj> = {
   v1: { ...V1 },
@@ -70,6 +69,7 @@ beforeAll(async () => {
       request_retry_budget_seconds: 0.2,
     },
   );
+  gone.stop(true);
 });
 afterAll(async () => {
   await stack.stop();
@@ -289,7 +289,7 @@ describe("the loop over loopback servers (upstream TestResponses)", () => {
     reset((n) => (n === 1 ? toolCall("sec_filing_search", { ticker: "AAPL" }) : text("Something went wrong.")));
     const r = await ask("dead_tools");
     const out = r.output.filter((o: Obj) => o.type === "function_call_output");
-    expect(JSON.parse(out[0].output).error).toStartWith("Tool call failed: ");
+    expect(JSON.parse(out[0].output).error).toStartWith("Tool call failed: ClientConnectorError: ");
     expect(model.seen).toHaveLength(2);
   });
 
