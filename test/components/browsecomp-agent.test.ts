@@ -116,7 +116,7 @@ describe("context helpers (upstream test_app cases as data)", () => {
   });
   test("compaction: other items unaffected", () => {
     const r = compactOldToolMessages([message("some text"), out("c1", "old result"), out("c2", "new result")], 1);
-    expect(r[0]!.content[0].text).toBe("some text");
+    expect((r[0] as Obj).content[0].text).toBe("some text");
     expect(r.slice(1).map((m) => m.output)).toEqual([HIDDEN_TOOL_RESULT, "new result"]);
   });
   const fc = (name: string, id: string) => functionCall(name, {}, id);
