@@ -1,6 +1,7 @@
 /** critpt_agent: two turns (solve, fill the template) against a scripted loopback model and a loopback CritPt-protocol resources server. */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { findBuiltin } from "../../src/components/registry.ts";
+import { outputText } from "../../src/components/agents/_agent-calls.ts";
 import { stripThinkingBlocks, turn2Params } from "../../src/verify/agents/critpt.ts";
 import { postJson, startStack, type Stack } from "../servers/_stack.ts";
 import { fakeRefs, fakeServer, message, REFS, responseWith, scriptedModel, type Answer } from "./_loop-fakes.ts";
@@ -49,6 +50,13 @@ describe("critpt_agent helpers (upstream tests as data)", () => {
     ["an unclosed tag is left intact", "<think>partial reasoning", "<think>partial reasoning"],
   ];
   for (const [name, input, want] of strip) test(`strip: ${name}`, () => expect(stripThinkingBlocks(input)).toBe(want));
+
+  const texts: [string, Obj, string][] = [
+    ["one message, parts joined", { output: [{ type: "message", content: [{ type: "output_text", text: "Hello " }, { type: "output_text", text: "world" }] }] }, "Hello world"],
+    ["non-message items skipped", { output: [{ type: "function_call", content: [] }, { type: "message", content: [{ type: "output_text", text: "Answer" }] }] }, "Answer"],
+    ["empty output", { output: [] }, ""],
+  ];
+  for (const [name, resp, want] of texts) test(`output text: ${name}`, () => expect(outputText(resp)).toBe(want));
 
   test("turn-2 params extend the conversation and keep the other keys", () => {
     expect(turn2Params({ input: "q", temperature: 0.5 }, "a1", "fill")).toEqual({ input: [{ role: "user", content: "q" }, { role: "assistant", content: "a1" }, { role: "user", content: "fill" }], temperature: 0.5 });

@@ -121,7 +121,17 @@ export function browsecompAgentApp(opts: { instanceName: string; config: Browsec
   const threshold = resetThreshold(cfg);
   if (cfg.tokenizeBeforeCall && !opts.countTokens) throw new Error("browsecompAgentApp: the tokenize path needs countTokens");
 
+  /** Whatever escapes the loop is logged with a greppable marker, then re-raised unchanged (/run contains it). */
   async function responses(ctx: RequestContext): Promise<Obj> {
+    try {
+      return await loop(ctx);
+    } catch (e) {
+      log.error(`(${instanceName}) [browsecomp][responses_exc] error_type=${errorTypeName(e)} error=${errorText(e).slice(0, 300)}`);
+      throw e;
+    }
+  }
+
+  async function loop(ctx: RequestContext): Promise<Obj> {
     const body = structuredClone(createParams.parse(ctx.body)) as Obj;
     let input: Obj[] = typeof body.input === "string" ? [{ role: "user", content: body.input }] : [...(body.input as Obj[])];
     let outputs: Obj[] = [];
