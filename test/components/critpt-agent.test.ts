@@ -1,5 +1,7 @@
 /** critpt_agent: two turns (solve, fill the template) against a scripted loopback model and a loopback CritPt-protocol resources server. */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { findBuiltin } from "../../src/components/registry.ts";
 import { outputText } from "../../src/components/agents/_agent-calls.ts";
 import { stripThinkingBlocks, turn2Params } from "../../src/verify/agents/critpt.ts";
@@ -146,4 +148,19 @@ describe("critpt_agent over loopback servers", () => {
     expect(() => comp.checkConfig!({ instanceName: "a", config: { ...REFS } })).toThrow(/turn2_prompt_fpath/);
     await expect(comp.create({ instanceName: "a", config: { ...REFS, turn2_prompt_fpath: "nope/turn2.yaml", name: "a" }, globalConfig: {} })).rejects.toThrow(/turn2_prompt_fpath/);
   });
+});
+
+describe("upstream's critpt example rows (resources_servers/critpt/data/example.jsonl, kept as a fixture)", () => {
+  const rows = readFileSync(join(import.meta.dir, "../fixtures/loop-agents/critpt_example.jsonl"), "utf8").trim().split("\n").map((l: string) => JSON.parse(l)) as Obj[];
+  for (const row of rows) {
+    test(`${row.problem_id}: turn 2 carries the row's code template; verify gets the row`, async () => {
+      reset();
+      const r = await postJson(`${stack.url.agent}/run`, row);
+      expect(r.status).toBe(200);
+      const turn2 = model.bodies()[1]!.input as Obj[];
+      expect(turn2.length).toBe(row.responses_create_params.input.length + 2);
+      expect(turn2.at(-1)!.content).toContain(row.code_template);
+      expect(res.seen.find((s) => s.path === "/verify")!.body.problem_id).toBe(row.problem_id);
+    });
+  }
 });

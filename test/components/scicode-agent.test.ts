@@ -1,5 +1,7 @@
 /** scicode_agent: per-sub-step generation with accumulated code, against a scripted loopback model and a loopback SciCode-protocol resources server. */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { findBuiltin } from "../../src/components/registry.ts";
 import { scicodeKeyMetrics, scicodeMetrics } from "../../src/verify/agents/scicode-metrics.ts";
 import { PREFILLED_STEPS_CODE } from "../../src/verify/agents/scicode-prefilled.ts";
@@ -215,4 +217,25 @@ describe("scicode_agent over loopback servers", () => {
     const { scicodeConfig } = await import("../../src/components/agents/scicode-agent.ts");
     expect(scicodeConfig({ instanceName: "a", config: { ...REFS, prompt_fpath: "p.yaml" } }).withBackground).toBe(true);
   });
+});
+
+describe("upstream's scicode example rows (resources_servers/scicode/data/example.jsonl, kept as a fixture)", () => {
+  const rows = readFileSync(join(import.meta.dir, "../fixtures/loop-agents/scicode_example.jsonl"), "utf8").trim().split("\n").map((l: string) => JSON.parse(l)) as Obj[];
+  for (const row of rows) {
+    test(`problem ${row.problem_id}: one model call per sub-step, one solution per step, each holding the dependencies`, async () => {
+      reset();
+      const r = await postJson(`${stack.url.agent}/run`, row);
+      expect(r.status).toBe(200);
+      const n = row.sub_steps.length;
+      expect(model.seen).toHaveLength(n);
+      const v = verifyBody();
+      expect(Object.keys(v.solutions)).toEqual([...Array(n).keys()].map((i) => `${row.problem_id}.${i + 1}`));
+      for (const sol of Object.values(v.solutions) as string[]) expect(sol.startsWith(`${row.required_dependencies}\n`)).toBe(true);
+      // The last step's prompt names its own function header and every earlier step's description.
+      const last = model.bodies()[n - 1]!.input[0].content as string;
+      expect(last).toContain(row.sub_steps[n - 1].function_header);
+      for (const s of row.sub_steps.slice(0, -1)) expect(last).toContain(s.step_description_prompt);
+      expect(v.uuid).toBe(row.uuid);
+    });
+  }
 });

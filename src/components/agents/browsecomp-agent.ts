@@ -109,6 +109,12 @@ export function isInfrastructureFailure(e: unknown): boolean {
   return e instanceof RequestFailedError;
 }
 
+/** A short stable id of a question (its input's sha256, 10 hex digits), the snapshot key of a row without a task index. */
+function questionId(params: Obj): string {
+  const input = typeof params.input === "string" ? [{ role: "user", content: params.input }] : params.input;
+  return new Bun.CryptoHasher("sha256").update(pyJsonDumps(input ?? [])).digest("hex").slice(0, 10);
+}
+
 /** Snapshot files under `snap_dir/sample_<key>/` (one JSON object per line). */
 function writeJsonl(dir: string, file: string, lines: string[]): void {
   mkdirSync(dir, { recursive: true });
@@ -339,7 +345,7 @@ export function browsecompAgentApp(opts: { instanceName: string; config: Browsec
       for (let attempt = 0; attempt < cfg.maxRunRetries; attempt++) {
         let params = row.responses_create_params;
         if (cfg.snapDir) {
-          const md: Record<string, string> = { ...((params.metadata as Record<string, string> | null | undefined) ?? {}), task_index: String(row._ng_task_index ?? "None"), attempt: String(attempt) };
+          const md: Record<string, string> = { ...((params.metadata as Record<string, string> | null | undefined) ?? {}), task_index: String(row._ng_task_index ?? questionId(params)), attempt: String(attempt) };
           if (row._ng_rollout_index !== undefined && row._ng_rollout_index !== null) md.rollout_index = String(row._ng_rollout_index);
           params = { ...params, metadata: md };
           row.responses_create_params = params;
