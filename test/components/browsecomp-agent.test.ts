@@ -169,6 +169,12 @@ describe("context helpers (upstream test_app cases as data)", () => {
       expect(() => comp.checkConfig!({ instanceName: "a", config: { ...REFS, ...leaf } })).toThrow(Object.keys(leaf)[0]);
     });
   }
+  test("the /tokenize path on a model server without base_url is a config error naming the key", async () => {
+    const comp = (await findBuiltin("responses_api_agents", "browsecomp_agent"))!;
+    const globalConfig = { policy: { responses_api_models: { scripted_model: { entrypoint: "app.py" } } } };
+    await expect(comp.create({ instanceName: "a", config: { ...REFS, name: "a", save_model_call_using_vllm_tokenize_endpoint: true }, globalConfig })).rejects.toThrow(/save_model_call_using_vllm_tokenize_endpoint needs the model server policy to have a base_url/);
+  });
+
   test("the shipped config needs its resources_server named", async () => {
     const comp = (await findBuiltin("responses_api_agents", "browsecomp_agent"))!;
     expect(() => comp.checkConfig!({ instanceName: "browsecomp_agent", config: { resources_server: { type: "resources_servers", name: "???" }, model_server: REFS.model_server } })).toThrow(/resources_server\.name/);

@@ -12,17 +12,15 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import Type from "typebox";
-import { configAccess } from "../../config/access.ts";
 import { ConfigError } from "../../errors.ts";
 import { log } from "../../log.ts";
-import { answerText, RequestFailedError } from "../../runtime/http/http-client.ts";
+import { RequestFailedError } from "../../runtime/http/http-client.ts";
 import { InnerServerError, type RequestContext, type ServerApp } from "../../runtime/http/http-types.ts";
 import { PATHS } from "../../servers/episode-protocol.ts";
 import { innerJson, type InnerClient } from "../../servers/inner-client.ts";
 import { ResponseCreateParams } from "../../servers/openai-schemas.ts";
 import { pyJsonLoads } from "../../servers/py-json.ts";
 import { bodyValidator } from "../../servers/validation.ts";
-import { responsesToChatParams } from "../../servers/vllm-request.ts";
 import { pyJsonDumps } from "../../util/py-json.ts";
 import { pyStr } from "../../util/py-str-of.ts";
 import {
@@ -43,6 +41,7 @@ import {
 import { bool, clientsFor, refName, str } from "../_support.ts";
 import type { BuiltinComponent, ComponentContext } from "../registry.ts";
 import { addUsage, type Usage } from "./_usage.ts";
+import { vllmTokenCounter, type CountTokens } from "./_vllm-tokenize.ts";
 import { callModel, emptyResponse, errorText, errorTypeName, modelPath, ok, proxiedAggregateMetricsRoute, selfPath } from "./_agent-calls.ts";
 
 const CLASS_NAME = "BrowsecompAgent";
@@ -100,8 +99,6 @@ export function browsecompConfig(ctx: Pick<ComponentContext, "instanceName" | "c
   };
 }
 
-/** Counts a request's prompt tokens before the call (vLLM `/tokenize`). */
-export type CountTokens = (body: Obj, signal: AbortSignal) => Promise<number>;
 
 /** A harness failure (a 5xx from a gym server, a connection error, a timeout), not this sample's. */
 export function isInfrastructureFailure(e: unknown): boolean {
@@ -384,32 +381,6 @@ export function browsecompAgentApp(opts: { instanceName: string; config: Browsec
   };
 }
 
-/** `countTokens` over the policy model's vLLM `/tokenize` (its `base_url` without `/v1`, its `api_key`). */
-function tokenizeCounter(ctx: ComponentContext, modelServer: string): CountTokens {
-  const access = configAccess({ dict: ctx.globalConfig });
-  const top = access.at([modelServer]) as Record<string, Record<string, Obj>> | undefined;
-  const leaf = top?.responses_api_models ? Object.values(top.responses_api_models)[0] : undefined;
-  const raw = leaf?.base_url;
-  const baseUrl = Array.isArray(raw) ? raw[0] : raw;
-  if (typeof baseUrl !== "string" || baseUrl === "") {
-    throw new ConfigError(`${ctx.instanceName}: save_model_call_using_vllm_tokenize_endpoint needs the model server ${modelServer} to have a base_url (a vLLM endpoint)`, { key: "save_model_call_using_vllm_tokenize_endpoint" });
-  }
-  const url = `${baseUrl.replace(/\/+$/, "").replace(/\/v1$/, "")}/tokenize`;
-  const headers: Record<string, string> = typeof leaf?.api_key === "string" && leaf.api_key ? { authorization: `Bearer ${leaf.api_key}` } : {};
-  const http = clientsFor(ctx).http;
-  return async (body, signal) => {
-    const chat = responsesToChatParams(body);
-    const req: Obj = {};
-    for (const k of ["model", "messages", "tools", "chat_template_kwargs"]) if (k in chat && chat[k] !== undefined) req[k] = chat[k];
-    const a = await http.exchange(url, { method: "POST", json: req, headers, signal });
-    const text = answerText(a);
-    if (a.status < 200 || a.status >= 300) throw new InnerServerError(a.status, text, url);
-    const tokens = (JSON.parse(text) as { tokens?: unknown }).tokens;
-    if (!Array.isArray(tokens)) throw new InnerServerError(a.status, `no tokens list in ${text.slice(0, 200)}`, url);
-    return tokens.length;
-  };
-}
-
 /** The component. */
 export const component: BuiltinComponent = {
   serverType: "responses_api_agents",
@@ -418,7 +389,7 @@ export const component: BuiltinComponent = {
   checkConfig: (ctx) => void browsecompConfig(ctx),
   async create(ctx) {
     const config = browsecompConfig(ctx);
-    const countTokens = config.tokenizeBeforeCall ? tokenizeCounter(ctx, config.modelServer) : undefined;
+    const countTokens = config.tokenizeBeforeCall ? vllmTokenCounter(ctx, config.modelServer, "save_model_call_using_vllm_tokenize_endpoint") : undefined;
     return browsecompAgentApp({ instanceName: ctx.instanceName, config, client: clientsFor(ctx).inner, countTokens });
   },
 };
