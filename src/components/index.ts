@@ -88,3 +88,7 @@ registerBuiltin("resources_servers", "swerl_llm_judge", async () => (await impor
 registerBuiltin("resources_servers", "swe_pivot", async () => (await import("./resources/swe-pivot.ts")).component);
 registerBuiltin("resources_servers", "terminal_multi_harness", async () => (await import("./resources/terminal-multi-harness.ts")).component);
 registerBuiltin("resources_servers", "terminus_judge", async () => (await import("./resources/terminus-judge.ts")).component);
+registerBuiltin("responses_api_agents", "critpt_agent", async () => (await import("./agents/critpt-agent.ts")).component);
+registerBuiltin("responses_api_agents", "scicode_agent", async () => (await import("./agents/scicode-agent.ts")).component);
+registerBuiltin("responses_api_agents", "finance_agent", async () => (await import("./agents/finance-agent.ts")).component);
+registerBuiltin("responses_api_agents", "browsecomp_agent", async () => (await import("./agents/browsecomp-agent.ts")).component);
