@@ -4,12 +4,10 @@
  * one analytics table the verifier compares). Date bounds compare as strings, as the pandas column
  * comparison does; per-day results come back keyed by date in sorted order (groupby sorts its keys).
  */
-import { fstr, strCompare, truthy } from "./py-ops.ts";
 import { pyFloat } from "../../../util/py-int.ts";
-import { PyError } from "./py-ops.ts";
+import { codePointCompare, fstr, PyError, strCompare, truthy } from "./py-ops.ts";
 import { appendAtLen, filterRows, records, type Row, type Table } from "./table.ts";
 import type { ToolDef, WorkplaceState } from "./tool-def.ts";
-import { codePointCompare } from "./py-ops.ts";
 
 const OWNER = "AnalyticsTool";
 const VALUES = ["total_visits", "session_duration_seconds", "user_engaged", "visits_direct", "visits_referral", "visits_search_engine", "visits_social_media"];

@@ -6,11 +6,10 @@
  */
 import { pyInt, PyIntError } from "../../../util/py-int.ts";
 import { containsMask } from "./pandas-str.ts";
-import { lower, truthy } from "./py-ops.ts";
+import { lower, PyError, truthy } from "./py-ops.ts";
 import { appendRow, columnHas, filterRows, intOfMax, records, setWhere, zfill8 } from "./table.ts";
 import { compareStamps, pdTimestamp, type Stamp } from "./timestamp.ts";
-import { paginate, pySlice } from "./email.ts";
-import { PyError } from "./py-ops.ts";
+import { paginate, pySlice } from "./paging.ts";
 import type { ToolDef } from "./tool-def.ts";
 
 const OWNER = "CalendarTool";

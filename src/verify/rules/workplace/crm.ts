@@ -7,7 +7,7 @@
 import { containsMask } from "./pandas-str.ts";
 import { hashable, lower, strCompare, truthy, isNa } from "./py-ops.ts";
 import { appendRow, columnHas, filterRows, intOfMax, records, setWhere, type Table, zfill8 } from "./table.ts";
-import { paginate, pySlice } from "./email.ts";
+import { paginate, pySlice } from "./paging.ts";
 import type { ToolDef } from "./tool-def.ts";
 
 const OWNER = "CustomerRelationshipManagerTool";

@@ -4,9 +4,10 @@
  * string max, as upstream) and the fixed clock 2023-11-30 23:59:00; recipients are lowercased.
  */
 import { pySplit } from "../../../util/py-str.ts";
-import { fstr, lower, pyIn, PyError, truthy, hashable, pyIndex } from "./py-ops.ts";
+import { paginate, pySlice } from "./paging.ts";
+import { fstr, hashable, lower, pyIn, PyError, truthy } from "./py-ops.ts";
 import { appendRow, columnHas, filterRows, intOfMax, records } from "./table.ts";
-import { compareStamps, dayOf, pdTimestamp, type Stamp } from "./timestamp.ts";
+import { compareStamps, dayOf, pdTimestamp } from "./timestamp.ts";
 import type { ToolDef, WorkplaceState } from "./tool-def.ts";
 
 /** str(pd.to_datetime("2023-11-30T23:59:00")): the environment's fixed "now". */
@@ -26,24 +27,6 @@ function send(state: WorkplaceState, recipient: unknown, subject: unknown, body:
 
 function findEmail(state: WorkplaceState, id: unknown): Record<string, unknown> | undefined {
   return records(filterRows(state.emails, (r) => r.email_id === id))[0];
-}
-
-/** Page arithmetic shared by the paged searches: `(page, start, end, total_pages)`. */
-export function paginate(total: number, pageArg: unknown, sizeArg: unknown): { page: number; start: number; end: number; totalPages: number; size: number } {
-  const size = pyIndex(sizeArg, "page_size");
-  if (size === 0) throw new PyError("ZeroDivisionError", "integer division or modulo by zero");
-  const totalPages = Math.floor((total + size - 1) / size);
-  const p = pyIndex(pageArg, "page");
-  const page = totalPages > 0 ? Math.max(1, Math.min(p, totalPages)) : 1;
-  const start = (page - 1) * size;
-  return { page, start, end: Math.min(start + size, total), totalPages, size };
-}
-
-/** Python's list slice `xs[start:end]` (negative bounds count from the end). */
-export function pySlice<T>(xs: readonly T[], start: number, end: number): T[] {
-  const n = xs.length;
-  const norm = (i: number) => (i < 0 ? Math.max(0, n + i) : Math.min(i, n));
-  return xs.slice(norm(start), Math.max(norm(start), norm(end)));
 }
 
 /** The email tools by their public name. */
@@ -80,7 +63,12 @@ export const EMAIL_TOOLS: Record<string, ToolDef> = {
         const stamped = records(hit).map((e) => ({ e, t: pdTimestamp(e.sent_datetime) }));
         stamped.sort((a, b) => (a.t === null || b.t === null ? (a.t === null ? (b.t === null ? 0 : 1) : -1) : compareStamps(b.t, a.t)));
         let emails = stamped.map((x) => x.e);
-        const day = (v: unknown) => dayOf(pdTimestamp(v) as Stamp);
+        const day = (v: unknown) => {
+          const t = pdTimestamp(v);
+          // NaT.date() is NaT, which a date comparison refuses.
+          if (t === null) throw new PyError("TypeError", "'>=' not supported between instances of 'datetime.date' and 'NaTType'");
+          return dayOf(t);
+        };
         if (truthy(date_min)) emails = emails.filter((e) => day(e.sent_datetime) >= day(date_min));
         if (truthy(date_max)) emails = emails.filter((e) => day(e.sent_datetime) <= day(date_max));
         const pg = paginate(emails.length, page, page_size);

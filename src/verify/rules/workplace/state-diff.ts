@@ -7,8 +7,7 @@
 import { lowerColumn } from "./pandas-str.ts";
 import { cellEqual } from "./py-ops.ts";
 import type { Table } from "./table.ts";
-import { callTool } from "./tools.ts";
-import { copyState } from "./tools.ts";
+import { callTool, copyState } from "./tools.ts";
 import type { WorkplaceState } from "./tool-def.ts";
 
 /** Columns whose case matters (upstream leaves them as they are). */

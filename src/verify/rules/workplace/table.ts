@@ -7,7 +7,7 @@
  * sessions share the pristine tables until they change them.
  */
 import { csvRows } from "../../structured/csv.ts";
-import { isNa, PyError, pyTypeName, codePointCompare } from "./py-ops.ts";
+import { codePointCompare, isNa, PyError, pyTypeName } from "./py-ops.ts";
 
 /** One row: column name → cell (a str from the CSV, null for NaN/None, or a raw JSON argument value). */
 export type Row = Readonly<Record<string, unknown>>;
