@@ -94,10 +94,3 @@ export function fstr(v: unknown): string {
   if (typeof v === "boolean") return v ? "True" : "False";
   return typeof v === "string" ? v : JSON.stringify(v);
 }
-
-/** A page number or size as Python slices it: an int (bools count), else TypeError. */
-export function pyIndex(v: unknown, what: string): number {
-  if (typeof v === "boolean") return v ? 1 : 0;
-  if (typeof v === "number" && Number.isInteger(v)) return v;
-  throw new PyError("TypeError", `${what} must be an int, not ${pyTypeName(v)}`);
-}

@@ -23,7 +23,7 @@ function monthOf(word: string): number | undefined {
 }
 
 function bad(s: string): never {
-  throw new PyError("ValueError", `could not convert string to Timestamp: ${JSON.stringify(s)}`);
+  throw new PyError("ValueError", "could not convert string to Timestamp"); // pandas 1.5 wording, no value
 }
 
 function build(s: string, y: number, mo: number, d: number, h = 0, mi = 0, sec = 0, frac = "", tz?: string): Stamp {
@@ -59,7 +59,7 @@ export function pdTimestamp(x: unknown, now: Date = new Date()): Stamp | null {
   const s = x.trim();
   if (s === "" || /^nat$/i.test(s)) return null;
   if (/^(now|today)$/i.test(s)) return { wallMs: now.getTime() };
-  let m = /^(\d{4})-(\d{1,2})-(\d{1,2})(?:[T ](\d{1,2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?)?\s*(Z|[+-]\d{2}:?\d{2})?$/i.exec(s);
+  let m = /^(\d{4})-(\d{1,2})-(\d{1,2})(?:[T ](\d{1,2})(?::(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?)?)?\s*(Z|[+-]\d{2}:?\d{2})?$/i.exec(s);
   if (m) return build(x, Number(m[1]), Number(m[2]), Number(m[3]), Number(m[4] ?? 0), Number(m[5] ?? 0), Number(m[6] ?? 0), m[7] ?? "", m[8]);
   m = /^(\d{4})(\d{2})(\d{2})$/.exec(s);
   if (m) return build(x, Number(m[1]), Number(m[2]), Number(m[3]));
