@@ -68,6 +68,6 @@ describe("workplace verifier: final-state comparison", () => {
 
   test("a column with no str at all cannot be lowercased: pandas raises and so does the verifier", () => {
     const ints = fromRecords([{ a: 1 }, { a: 2 }]);
-    expect(() => tablesEqual(ints, ints)).toThrow("Can only use .str accessor with string values!");
+    expect(() => tablesEqual(ints, fromRecords([{ a: 1 }, { a: 2 }]))).toThrow("Can only use .str accessor with string values!");
   });
 });
