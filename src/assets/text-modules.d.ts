@@ -19,3 +19,7 @@ declare module "*.jinja" {
   const text: string;
   export default text;
 }
+declare module "*.csv" {
+  const text: string;
+  export default text;
+}
