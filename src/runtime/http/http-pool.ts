@@ -7,9 +7,12 @@
  * whatever the concurrency and their number never exceeds the peak in flight, which the client's
  * per-host limiter bounds (http-fd-budget.ts). Idle sockets close after 15 s (upstream's
  * `keepalive_timeout`). The wire stays plain HTTP/1.1: Host, Content-Length, the caller's headers.
+ * A gym server on this machine is reached over its Unix-domain socket when it has one
+ * (unix-socket.ts): the same bytes with less kernel work per hop; TCP otherwise.
  */
-import type { Socket } from "bun";
+import type { Socket, SocketHandler } from "bun";
 import { poolMetrics } from "./pool-metrics.ts";
+import { clientSocketPath } from "./unix-socket.ts";
 
 /** An answer read whole. */
 export interface PooledAnswer {
@@ -25,6 +28,8 @@ const IDLE_CLOSE_MS = 15_000;
 const MAX_HEAD_BYTES = 64 * 1024;
 /** A chunk-size or trailer line longer than this is refused. */
 const MAX_LINE_BYTES = 8 * 1024;
+/** How long a host found without a Unix socket stays on TCP before the socket directory is looked at again. */
+const UNIX_RECHECK_MS = 5_000;
 /** Default cap on a response body (HttpClient passes the policy's `maxResponseBytes`). */
 export const DEFAULT_MAX_RESPONSE_BYTES = 1024 * 1024 * 1024;
 
@@ -83,10 +88,23 @@ interface Conn {
 
 class HostPool {
   readonly idle: Conn[] = [];
+  /** The host's Unix socket (a gym server on this machine), or undefined: TCP. */
+  unix: string | undefined;
+  /** performance.now() of the last look for a socket; -Infinity: never looked. */
+  unixCheckedAt = Number.NEGATIVE_INFINITY;
   constructor(
     readonly hostname: string,
     readonly port: number,
   ) {}
+
+  /** The socket to connect through, looked up again now and then while there is none (a server may start later). */
+  socketPath(): string | undefined {
+    if (this.unix !== undefined) return this.unix;
+    const now = performance.now();
+    if (now - this.unixCheckedAt < UNIX_RECHECK_MS) return undefined;
+    this.unixCheckedAt = now;
+    return (this.unix = clientSocketPath(this.hostname, this.port));
+  }
 }
 
 const pools = new Map<string, HostPool>();
@@ -324,30 +342,37 @@ function flush(conn: Conn): void {
   conn.pending = n >= data.length ? undefined : data.subarray(Math.max(0, n));
 }
 
+/** The socket callbacks of every pooled connection (one object, shared). */
+const SOCKET_HANDLERS: SocketHandler<Conn> = {
+  data: (s, d) => onData(s.data, d as Buffer),
+  drain: (s) => flush(s.data),
+  close: (s) => onClose(s.data),
+  end: (s) => void s.end(),
+  error: (s, e) => fail(s.data, Object.assign(e, { code: (e as { code?: string }).code ?? "ECONNRESET" })),
+};
+
 async function connect(pool: HostPool): Promise<Conn> {
   while (live >= budget && evictOldestIdle()) {
     // Make room: an idle socket elsewhere costs the same descriptor as the one we need.
   }
   const conn: Conn = { socket: undefined, counted: false, pool, exchange: undefined, pending: undefined, pendingBytes: 0, closed: false, idleSince: 0, reused: false };
-  conn.socket = await Bun.connect<Conn>({
-    hostname: pool.hostname,
-    port: pool.port,
-    data: conn,
-    socket: {
-      data: (s, d) => onData(s.data, d as Buffer),
-      drain: (s) => flush(s.data),
-      close: (s) => onClose(s.data),
-      end: (s) => void s.end(),
-      error: (s, e) => fail(s.data, Object.assign(e, { code: (e as { code?: string }).code ?? "ECONNRESET" })),
-    },
-  });
+  const unix = pool.socketPath();
+  if (unix !== undefined) {
+    try {
+      conn.socket = await Bun.connect<Conn>({ unix, data: conn, socket: SOCKET_HANDLERS });
+    } catch {
+      // A socket left by a server that is gone (or one that stopped listening): TCP from now on.
+      pool.unix = undefined;
+    }
+  }
+  conn.socket ??= await Bun.connect<Conn>({ hostname: pool.hostname, port: pool.port, data: conn, socket: SOCKET_HANDLERS });
   if (!conn.closed) {
     conn.counted = true;
     live++;
   }
   poolMetrics.connected(pool.port === 80 ? pool.hostname : `${pool.hostname}:${pool.port}`);
-  // Small request/answer pairs: send each write at once.
-  conn.socket.setNoDelay(true);
+  // Small request/answer pairs: send each write at once (TCP only; a Unix socket has no Nagle).
+  if (pool.unix === undefined) conn.socket.setNoDelay(true);
   return conn;
 }
 
@@ -501,6 +526,11 @@ export async function pooledRequest(
 /** Sockets this process holds through the pool (for tests and status lines). */
 export function liveSockets(): number {
   return live;
+}
+
+/** Whether calls to this host go over its Unix-domain socket (for tests). */
+export function viaUnixSocket(hostname: string, port: number): boolean {
+  return pools.get(`${hostname}:${port}`)?.unix !== undefined;
 }
 
 /** Idle pooled sockets per host (for tests). */
