@@ -42,6 +42,10 @@ enum Chunk {
 }
 const CRLF2 = Buffer.from("\r\n\r\n");
 const SAFE_TARGET = /^[\x21-\x7e]+$/;
+/** `HTTP/1.x NNN[ reason]` (the reason phrase, when present, follows one space). */
+const STATUS_LINE = /^HTTP\/1\.[01] \d{3}(?: .*)?$/;
+/** A header name that needs no trimming or lower-casing. */
+const LOWER_NAME = /^[a-z0-9-]+$/;
 const BAD_HEADER = /[\r\n\0]/;
 /** Anything outside printable ASCII and tab: such a header needs the checks and Latin-1 path below. */
 const NOT_PLAIN = /[^\x20-\x7e\t]/;
@@ -186,24 +190,33 @@ function parseHead(ex: Exchange, buf: Buffer): Buffer | undefined {
     ex.head = buf;
     return undefined;
   }
-  const lines = buf.toString("latin1", 0, end).split("\r\n");
-  const m = /^HTTP\/1\.([01]) (\d{3})(?: (.*))?$/.exec(lines[0]!);
-  if (!m) throw connError(`malformed HTTP status line: ${JSON.stringify(lines[0]!.slice(0, 80))}`, "EPROTO");
-  const status = Number(m[2]);
+  // One Latin-1 decode of the head, then a walk over its lines (no split array, no regex per answer).
+  const text = buf.toString("latin1", 0, end);
+  const firstEnd = text.indexOf("\r\n");
+  const statusLine = firstEnd < 0 ? text : text.slice(0, firstEnd);
+  const minor = statusLine.charCodeAt(7);
+  if (!STATUS_LINE.test(statusLine)) throw connError(`malformed HTTP status line: ${JSON.stringify(statusLine.slice(0, 80))}`, "EPROTO");
+  const status = Number(statusLine.slice(9, 12));
   let length = -1;
   let chunked = false;
   let connection = "";
   const headers: [string, string][] = [];
-  for (let i = 1; i < lines.length; i++) {
-    const line = lines[i]!;
-    const colon = line.indexOf(":");
-    if (colon <= 0) continue;
-    const name = line.slice(0, colon).trim().toLowerCase();
-    const value = line.slice(colon + 1).trim();
-    if (name === "content-length") length = Number(value);
-    else if (name === "transfer-encoding") chunked = value.toLowerCase().includes("chunked");
-    else if (name === "connection") connection = value.toLowerCase();
-    headers.push([name, value]);
+  let at = firstEnd < 0 ? text.length : firstEnd + 2;
+  while (at < text.length) {
+    let lineEnd = text.indexOf("\r\n", at);
+    if (lineEnd < 0) lineEnd = text.length;
+    const colon = text.indexOf(":", at);
+    if (colon > at && colon < lineEnd) {
+      let name = text.slice(at, colon);
+      // Bun, uvicorn and most servers send lower-case names already; only fix the others.
+      if (!LOWER_NAME.test(name)) name = name.trim().toLowerCase();
+      const value = text.slice(colon + 1, lineEnd).trim();
+      if (name === "content-length") length = Number(value);
+      else if (name === "transfer-encoding") chunked = value.toLowerCase().includes("chunked");
+      else if (name === "connection") connection = value.toLowerCase();
+      headers.push([name, value]);
+    }
+    at = lineEnd + 2;
   }
   if (status >= 100 && status < 200) {
     // An interim answer (e.g. 100 Continue): the real head follows.
@@ -212,9 +225,9 @@ function parseHead(ex: Exchange, buf: Buffer): Buffer | undefined {
     return rest.length > 0 ? parseHead(ex, rest) : undefined;
   }
   ex.status = status;
-  ex.statusText = m[3] ?? "";
+  ex.statusText = statusLine.length > 13 ? statusLine.slice(13) : "";
   ex.headers = headers;
-  ex.keepAlive = m[1] === "1" ? connection !== "close" : connection === "keep-alive";
+  ex.keepAlive = minor === 49 /* "1" */ ? connection !== "close" : connection === "keep-alive";
   if (ex.noBody || status === 204 || status === 304) length = 0;
   if (!chunked && length !== -1 && !(Number.isSafeInteger(length) && length >= 0)) throw connError(`malformed content-length ${JSON.stringify(String(length))}`, "EPROTO");
   if (!chunked && length > ex.maxBytes) throw tooLarge(ex.maxBytes, `content-length ${length}`);
