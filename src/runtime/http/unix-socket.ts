@@ -5,7 +5,10 @@
  * (Host header, paths, cookies), only the kernel path is shorter: no TCP stack on either side.
  * TCP stays the address everyone sees (config, head server, URLs, external servers) and the fallback:
  * no socket file, a refused connect, `GYM_UNIX_SOCKETS=0`, a path too long for `sun_path`, a
- * platform without uids, or a socket directory that is not ours alone.
+ * platform without uids, or a socket directory that is not ours alone. One difference: Bun ignores
+ * `server.timeout(req, s)` on a Unix listener, so http.ts's body-idle guard (a caller that stalls
+ * half-way through a body loses its connection after 30 s) does not apply to Unix callers, which
+ * can only be processes of this user.
  */
 import { lstatSync, mkdirSync, statSync, unlinkSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -118,6 +118,9 @@ export async function runChildServer(opts: ChildServeOptions): Promise<number> {
   if (socketPath !== undefined) {
     clearStaleSocket(socketPath);
     try {
+      // Bun 1.4 ignores server.timeout(req, s) on a Unix listener, so the 30 s body-idle guard of
+      // http.ts does not cut a Unix caller that stalls mid-body; only this user's processes can
+      // connect (the socket directory is 0700), and gym's pool writes each request whole.
       unixServer = listen((req) => (viaUnix.add(req), entry(req)), { host, port, unix: socketPath });
     } catch (err) {
       // Not fatal: callers find no socket and use TCP.
