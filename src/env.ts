@@ -49,6 +49,10 @@ export interface GymEnv {
   path: string | undefined;
   /** `GYM_SESSION_SECRET`: the per-run key session cookies are signed with, set by the supervisor for its children (D39). */
   sessionSecret: string | undefined;
+  /** `GYM_UNIX_SOCKETS=0`: gym's own servers talk over TCP only (no Unix-domain sockets between them; runtime/http/unix-socket.ts). */
+  unixSockets: boolean;
+  /** `GYM_SOCKET_DIR`: where gym's servers put their Unix-domain sockets (default `<tmpdir>/gym-sock-<uid>`). */
+  socketDir: string | undefined;
 }
 
 function intOrUndefined(raw: string | undefined): number | undefined {
@@ -85,6 +89,8 @@ export function readEnv(source: Record<string, string | undefined> = process.env
     offline: /^(1|true|yes)$/i.test(source.GYM_OFFLINE ?? ""),
     offlineAllow: source.GYM_OFFLINE_ALLOW || undefined,
     sessionSecret: source.GYM_SESSION_SECRET || undefined,
+    unixSockets: !/^(0|false|no)$/i.test(source.GYM_UNIX_SOCKETS ?? ""),
+    socketDir: source.GYM_SOCKET_DIR || undefined,
   };
 }
 

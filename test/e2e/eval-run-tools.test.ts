@@ -54,5 +54,6 @@ describe("after a run: gym eval reverify / profile / aggregate", () => {
     const m = JSON.parse(readFileSync(join(dir.path, "out", "all_aggregate_metrics.json"), "utf8"));
     expect(m[0].group_level_metrics.length).toBe(5);
     expect(m[0].agent_metrics["mean/reward"]).toBeCloseTo(original.reduce((a, r) => a + Number(r.reward), 0) / 10, 10);
-  });
+    // Six gym commands (two start a whole stack): ~2 s on an idle machine, 10-12 s on a loaded one.
+  }, 120_000);
 });

@@ -7,9 +7,12 @@
  * whatever the concurrency and their number never exceeds the peak in flight, which the client's
  * per-host limiter bounds (http-fd-budget.ts). Idle sockets close after 15 s (upstream's
  * `keepalive_timeout`). The wire stays plain HTTP/1.1: Host, Content-Length, the caller's headers.
+ * A gym server on this machine is reached over its Unix-domain socket when it has one
+ * (unix-socket.ts): the same bytes with less kernel work per hop; TCP otherwise.
  */
-import type { Socket } from "bun";
+import type { Socket, SocketHandler } from "bun";
 import { poolMetrics } from "./pool-metrics.ts";
+import { clientSocketPath } from "./unix-socket.ts";
 
 /** An answer read whole. */
 export interface PooledAnswer {
@@ -25,6 +28,8 @@ const IDLE_CLOSE_MS = 15_000;
 const MAX_HEAD_BYTES = 64 * 1024;
 /** A chunk-size or trailer line longer than this is refused. */
 const MAX_LINE_BYTES = 8 * 1024;
+/** How long a host found without a Unix socket stays on TCP before the socket directory is looked at again. */
+const UNIX_RECHECK_MS = 5_000;
 /** Default cap on a response body (HttpClient passes the policy's `maxResponseBytes`). */
 export const DEFAULT_MAX_RESPONSE_BYTES = 1024 * 1024 * 1024;
 
@@ -37,6 +42,10 @@ enum Chunk {
 }
 const CRLF2 = Buffer.from("\r\n\r\n");
 const SAFE_TARGET = /^[\x21-\x7e]+$/;
+/** `HTTP/1.x NNN[ reason]` (the reason phrase, when present, follows one space). */
+const STATUS_LINE = /^HTTP\/1\.[01] \d{3}(?: .*)?$/;
+/** A header name that needs no trimming or lower-casing. */
+const LOWER_NAME = /^[a-z0-9-]+$/;
 const BAD_HEADER = /[\r\n\0]/;
 /** Anything outside printable ASCII and tab: such a header needs the checks and Latin-1 path below. */
 const NOT_PLAIN = /[^\x20-\x7e\t]/;
@@ -83,10 +92,23 @@ interface Conn {
 
 class HostPool {
   readonly idle: Conn[] = [];
+  /** The host's Unix socket (a gym server on this machine), or undefined: TCP. */
+  unix: string | undefined;
+  /** performance.now() of the last look for a socket; -Infinity: never looked. */
+  unixCheckedAt = Number.NEGATIVE_INFINITY;
   constructor(
     readonly hostname: string,
     readonly port: number,
   ) {}
+
+  /** The socket to connect through, looked up again now and then while there is none (a server may start later). */
+  socketPath(): string | undefined {
+    if (this.unix !== undefined) return this.unix;
+    const now = performance.now();
+    if (now - this.unixCheckedAt < UNIX_RECHECK_MS) return undefined;
+    this.unixCheckedAt = now;
+    return (this.unix = clientSocketPath(this.hostname, this.port));
+  }
 }
 
 const pools = new Map<string, HostPool>();
@@ -168,24 +190,33 @@ function parseHead(ex: Exchange, buf: Buffer): Buffer | undefined {
     ex.head = buf;
     return undefined;
   }
-  const lines = buf.toString("latin1", 0, end).split("\r\n");
-  const m = /^HTTP\/1\.([01]) (\d{3})(?: (.*))?$/.exec(lines[0]!);
-  if (!m) throw connError(`malformed HTTP status line: ${JSON.stringify(lines[0]!.slice(0, 80))}`, "EPROTO");
-  const status = Number(m[2]);
+  // One Latin-1 decode of the head, then a walk over its lines (no split array, no regex per answer).
+  const text = buf.toString("latin1", 0, end);
+  const firstEnd = text.indexOf("\r\n");
+  const statusLine = firstEnd < 0 ? text : text.slice(0, firstEnd);
+  const minor = statusLine.charCodeAt(7);
+  if (!STATUS_LINE.test(statusLine)) throw connError(`malformed HTTP status line: ${JSON.stringify(statusLine.slice(0, 80))}`, "EPROTO");
+  const status = Number(statusLine.slice(9, 12));
   let length = -1;
   let chunked = false;
   let connection = "";
   const headers: [string, string][] = [];
-  for (let i = 1; i < lines.length; i++) {
-    const line = lines[i]!;
-    const colon = line.indexOf(":");
-    if (colon <= 0) continue;
-    const name = line.slice(0, colon).trim().toLowerCase();
-    const value = line.slice(colon + 1).trim();
-    if (name === "content-length") length = Number(value);
-    else if (name === "transfer-encoding") chunked = value.toLowerCase().includes("chunked");
-    else if (name === "connection") connection = value.toLowerCase();
-    headers.push([name, value]);
+  let at = firstEnd < 0 ? text.length : firstEnd + 2;
+  while (at < text.length) {
+    let lineEnd = text.indexOf("\r\n", at);
+    if (lineEnd < 0) lineEnd = text.length;
+    const colon = text.indexOf(":", at);
+    if (colon > at && colon < lineEnd) {
+      let name = text.slice(at, colon);
+      // Bun, uvicorn and most servers send lower-case names already; only fix the others.
+      if (!LOWER_NAME.test(name)) name = name.trim().toLowerCase();
+      const value = text.slice(colon + 1, lineEnd).trim();
+      if (name === "content-length") length = Number(value);
+      else if (name === "transfer-encoding") chunked = value.toLowerCase().includes("chunked");
+      else if (name === "connection") connection = value.toLowerCase();
+      headers.push([name, value]);
+    }
+    at = lineEnd + 2;
   }
   if (status >= 100 && status < 200) {
     // An interim answer (e.g. 100 Continue): the real head follows.
@@ -194,9 +225,9 @@ function parseHead(ex: Exchange, buf: Buffer): Buffer | undefined {
     return rest.length > 0 ? parseHead(ex, rest) : undefined;
   }
   ex.status = status;
-  ex.statusText = m[3] ?? "";
+  ex.statusText = statusLine.length > 13 ? statusLine.slice(13) : "";
   ex.headers = headers;
-  ex.keepAlive = m[1] === "1" ? connection !== "close" : connection === "keep-alive";
+  ex.keepAlive = minor === 49 /* "1" */ ? connection !== "close" : connection === "keep-alive";
   if (ex.noBody || status === 204 || status === 304) length = 0;
   if (!chunked && length !== -1 && !(Number.isSafeInteger(length) && length >= 0)) throw connError(`malformed content-length ${JSON.stringify(String(length))}`, "EPROTO");
   if (!chunked && length > ex.maxBytes) throw tooLarge(ex.maxBytes, `content-length ${length}`);
@@ -324,30 +355,37 @@ function flush(conn: Conn): void {
   conn.pending = n >= data.length ? undefined : data.subarray(Math.max(0, n));
 }
 
+/** The socket callbacks of every pooled connection (one object, shared). */
+const SOCKET_HANDLERS: SocketHandler<Conn> = {
+  data: (s, d) => onData(s.data, d as Buffer),
+  drain: (s) => flush(s.data),
+  close: (s) => onClose(s.data),
+  end: (s) => void s.end(),
+  error: (s, e) => fail(s.data, Object.assign(e, { code: (e as { code?: string }).code ?? "ECONNRESET" })),
+};
+
 async function connect(pool: HostPool): Promise<Conn> {
   while (live >= budget && evictOldestIdle()) {
     // Make room: an idle socket elsewhere costs the same descriptor as the one we need.
   }
   const conn: Conn = { socket: undefined, counted: false, pool, exchange: undefined, pending: undefined, pendingBytes: 0, closed: false, idleSince: 0, reused: false };
-  conn.socket = await Bun.connect<Conn>({
-    hostname: pool.hostname,
-    port: pool.port,
-    data: conn,
-    socket: {
-      data: (s, d) => onData(s.data, d as Buffer),
-      drain: (s) => flush(s.data),
-      close: (s) => onClose(s.data),
-      end: (s) => void s.end(),
-      error: (s, e) => fail(s.data, Object.assign(e, { code: (e as { code?: string }).code ?? "ECONNRESET" })),
-    },
-  });
+  const unix = pool.socketPath();
+  if (unix !== undefined) {
+    try {
+      conn.socket = await Bun.connect<Conn>({ unix, data: conn, socket: SOCKET_HANDLERS });
+    } catch {
+      // A socket left by a server that is gone (or one that stopped listening): TCP from now on.
+      pool.unix = undefined;
+    }
+  }
+  conn.socket ??= await Bun.connect<Conn>({ hostname: pool.hostname, port: pool.port, data: conn, socket: SOCKET_HANDLERS });
   if (!conn.closed) {
     conn.counted = true;
     live++;
   }
   poolMetrics.connected(pool.port === 80 ? pool.hostname : `${pool.hostname}:${pool.port}`);
-  // Small request/answer pairs: send each write at once.
-  conn.socket.setNoDelay(true);
+  // Small request/answer pairs: send each write at once (TCP only; a Unix socket has no Nagle).
+  if (pool.unix === undefined) conn.socket.setNoDelay(true);
   return conn;
 }
 
@@ -501,6 +539,11 @@ export async function pooledRequest(
 /** Sockets this process holds through the pool (for tests and status lines). */
 export function liveSockets(): number {
   return live;
+}
+
+/** Whether calls to this host go over its Unix-domain socket (for tests). */
+export function viaUnixSocket(hostname: string, port: number): boolean {
+  return pools.get(`${hostname}:${port}`)?.unix !== undefined;
 }
 
 /** Idle pooled sockets per host (for tests). */

@@ -346,25 +346,27 @@ export function originOf(host: string, port: number): string {
 export interface ListenOptions {
   host: string;
   port: number;
+  /** Listen on this Unix-domain socket path instead of host:port (unix-socket.ts). */
+  unix?: string;
   /** Share the port with sibling worker processes (`num_workers > 1`, SO_REUSEPORT). */
   reusePort?: boolean;
 }
 
 /** Bind a handler with Bun.serve: `idleTimeout: 0` because handlers wait on model calls (D16). Throws EADDRINUSE when taken. */
 export function listen(handler: (req: Request, server: Server<undefined>) => Response | Promise<Response>, opts: ListenOptions): Server<undefined> {
-  return Bun.serve({
-    hostname: opts.host,
-    port: opts.port,
-    reusePort: opts.reusePort ?? false,
+  const common = {
     idleTimeout: 0,
     // Bun's own cap answers a bare 413; ours (by Content-Length, then while streaming) answers JSON.
     maxRequestBodySize: Number.MAX_SAFE_INTEGER,
     fetch: handler,
-    error(err) {
+    error(err: Error) {
       log.error("unhandled server error:", err);
       return jsonResponse(pyExceptionRepr(err), 500);
     },
-  });
+  };
+  // bun-types leave idleTimeout out of the Unix options, but Bun applies it there too (D16: 0 = none).
+  if (opts.unix !== undefined) return Bun.serve({ ...common, unix: opts.unix } as unknown as Bun.Serve.Options<undefined>);
+  return Bun.serve({ ...common, hostname: opts.host, port: opts.port, reusePort: opts.reusePort ?? false });
 }
 
 /** Options of `serveApp`. */

@@ -18,6 +18,7 @@ import { Profiler, setActiveProfiler } from "./profiling.ts";
 import { proxySettingsFromConfig } from "../http/proxy-headers.ts";
 import { openFileLimits } from "../http/http-fd-budget.ts";
 import { ConfigError, RuntimeError } from "../../errors.ts";
+import { clearStaleSocket, serverSocketPath } from "../http/unix-socket.ts";
 
 /** Messages between supervisor and child. */
 export type ChildMessage = { type: "bound"; port: number } | { type: "serving" } | { type: "error"; message: string };
@@ -93,7 +94,11 @@ export async function runChildServer(opts: ChildServeOptions): Promise<number> {
   let ready: Handler | undefined;
   const { promise: handlerReady, resolve: setHandler } = Promise.withResolvers<Handler>();
   let server: Server<undefined> | undefined;
-  const peer = (req: Request) => server?.requestIP(req)?.address;
+  // The same server also answers on a Unix-domain socket (gym's own processes call it there).
+  let unixServer: Server<undefined> | undefined;
+  const viaUnix = new WeakSet<Request>();
+  // A Unix-socket caller is a loopback caller: it gets the peer a loopback TCP connection would have.
+  const peer = (req: Request) => (viaUnix.has(req) ? "127.0.0.1" : server?.requestIP(req)?.address);
   // Requests that arrive before the final config wait for the app instead of failing.
   const entry = (req: Request) => (ready ? ready(req) : handlerReady.then((h) => h(req)));
   const bind = (port: number) => listen(entry, { host, port, reusePort: opts.reusePort });
@@ -109,6 +114,19 @@ export async function runChildServer(opts: ChildServeOptions): Promise<number> {
     throw new RuntimeError(message, { cause: err });
   }
   const port = server.port ?? wanted;
+  const socketPath = serverSocketPath(host, port, opts.reusePort === true);
+  if (socketPath !== undefined) {
+    clearStaleSocket(socketPath);
+    try {
+      // Bun 1.4 ignores server.timeout(req, s) on a Unix listener, so the 30 s body-idle guard of
+      // http.ts does not cut a Unix caller that stalls mid-body; only this user's processes can
+      // connect (the socket directory is 0700), and gym's pool writes each request whole.
+      unixServer = listen((req) => (viaUnix.add(req), entry(req)), { host, port, unix: socketPath });
+    } catch (err) {
+      // Not fatal: callers find no socket and use TCP.
+      log.debug(`(${opts.instanceName}) no Unix socket at ${socketPath}: ${(err as Error).message}`);
+    }
+  }
   send({ type: "bound", port });
 
   let stopping = false;
@@ -121,8 +139,9 @@ export async function runChildServer(opts: ChildServeOptions): Promise<number> {
     if (stopping) return;
     stopping = true;
     log.debug(`(${opts.instanceName}) stopping: ${why}`);
-    const grace = Bun.sleep(500).then(() => server?.stop(true));
-    await Promise.race([server?.stop(false), grace]);
+    const grace = Bun.sleep(500).then(() => Promise.all([unixServer?.stop(true), server?.stop(true)]));
+    // The socket file goes first (Bun removes it on stop): new callers then use TCP until it closes too.
+    await Promise.race([Promise.all([unixServer?.stop(false), server?.stop(false)]), grace]);
     try {
       await app?.close?.();
       await telemetry?.stop();
@@ -169,7 +188,7 @@ export async function runChildServer(opts: ChildServeOptions): Promise<number> {
   const { handler, local } = createEntries({ ...app, routes }, {
     proxy,
     peerAddress: peer,
-    connectionTimeout: (req, s) => server?.timeout(req, s),
+    connectionTimeout: (req, s) => (viaUnix.has(req) ? unixServer : server)?.timeout(req, s),
     origin: () => originOf(host, port),
     ambientRolloutId: cfg.global.observability_enabled === true, profile: profiler ? (n, fn) => profiler!.time(n, fn) : undefined });
   // uvicorn_logging_show_200_ok: uvicorn's access log line per request (off by default, as upstream).
