@@ -9,7 +9,10 @@ const WS = `[${PY_SPACE_CLASS}]`;
 /** BIRD's answer when no ```sql block holds a letter: runs harmlessly, matches almost nothing. */
 export const BIRD_NO_ANSWER_FILLER = "SELECT 1";
 
-const BIRD_BLOCK = /```sql([\s\S]*?[a-zA-Z][\s\S]*?)```/g;
+const BIRD_BLOCK_SOURCE = /```sql([\s\S]*?[a-zA-Z][\s\S]*?)```/.source;
+// Separate objects: a global regex's lastIndex survives .test() and matchAll() copies it.
+const BIRD_BLOCK_ANY = new RegExp(BIRD_BLOCK_SOURCE);
+const BIRD_BLOCKS = new RegExp(BIRD_BLOCK_SOURCE, "g");
 // `--.*?$` under DOTALL without MULTILINE: a `--` comment eats to the end of the text (bar a final "\n").
 const BIRD_COMMENT = /--[\s\S]*?(?=\n?$)|\/\*[\s\S]*?\*\//g;
 const BIRD_SPACES = new RegExp(`${WS}+`, "g");
@@ -17,8 +20,7 @@ const BIRD_SPACES = new RegExp(`${WS}+`, "g");
 /** BIRD `has_sql_codeblock`: a ```sql … ``` block with at least one ASCII letter. */
 export function birdHasSqlBlock(text: string | null | undefined): boolean {
   if (!text) return false;
-  BIRD_BLOCK.lastIndex = 0;
-  return BIRD_BLOCK.test(text);
+  return BIRD_BLOCK_ANY.test(text);
 }
 
 /**
@@ -27,7 +29,7 @@ export function birdHasSqlBlock(text: string | null | undefined): boolean {
  */
 export function birdExtractSql(text: string | null | undefined): string {
   if (!text) return BIRD_NO_ANSWER_FILLER;
-  const blocks = [...text.matchAll(BIRD_BLOCK)].map((m) => m[1]!);
+  const blocks = [...text.matchAll(BIRD_BLOCKS)].map((m) => m[1]!);
   if (blocks.length === 0) return BIRD_NO_ANSWER_FILLER;
   let ans = blocks[blocks.length - 1]!;
   ans = ans.replace(BIRD_COMMENT, "");
