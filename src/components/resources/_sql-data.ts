@@ -68,9 +68,10 @@ export async function locateDatabases(instanceName: string, settings: SqlSetting
     if (layout.present(dbDir)) return dbDir;
   }
   const shown = isAbsolute(settings.dir) ? settings.dir : resolve(settings.dir);
-  throw new RuntimeError(`${instanceName}: no SQLite databases under ${join(shown, layout.subdir)} (${layout.dirKey} = ${settings.dir}${isAbsolute(settings.dir) ? "" : ", looked under every search root"})`, {
+  // The fetch command goes in the message itself: a failed /verify carries the message only.
+  throw new RuntimeError(`${instanceName}: no SQLite databases under ${join(shown, layout.subdir)} (${layout.dirKey} = ${settings.dir}${isAbsolute(settings.dir) ? "" : ", looked under every search root"}); fetch them with: ${layout.fetchCommand(shown)}`, {
     code: "E_SQL_DATA",
-    hint: `fetch them with: ${layout.fetchCommand(shown)}   — or point ${layout.dirKey} at the folder that holds ${layout.subdir}/`,
+    hint: `or point ${layout.dirKey} at the folder that holds ${layout.subdir}/`,
   });
 }
 
