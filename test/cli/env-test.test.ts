@@ -32,6 +32,8 @@ const ENV_TEST_CANNOT_RUN: Record<string, string> = {
   spartqa: "upstream's spartqa.yaml spells its dataset license CC-BY-SA-4.0, which upstream's DatasetConfig rejects too (almost-server); test/e2e/reverify-text-servers.test.ts reverifies it",
   code_fim: "needs the HumanEval-Infilling problems, which `gym eval prepare --benchmark human_eval_infilling` downloads (no network here)",
   evalplus: "needs the HumanEval+ release and its expected outputs, which `gym eval prepare --benchmark human_eval` downloads and computes (no network here)",
+  bird_sql: "needs the BIRD dev SQLite databases (a 1.4 GB download, no network here); test/e2e/reverify-sql.test.ts reverifies its recordings on fixture databases",
+  spider2_lite: "needs the Spider 2.0-Lite SQLite databases (a ~500 MB download, no network here); test/e2e/reverify-sql.test.ts reverifies its recordings on fixture databases",
 };
 
 /** Built-ins whose replay is skipped with a note because no example row has a recording. */
