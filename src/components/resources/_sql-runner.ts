@@ -62,6 +62,11 @@ export class SqlRunnerPool {
     });
   }
 
+  /** Process ids of the running children (tests and operators). */
+  pids(): number[] {
+    return this.slots.map((s) => s.proc.pid);
+  }
+
   /** Stop every child; queued queries answer `crash`. */
   close(): void {
     this.closed = true;
