@@ -33,7 +33,7 @@ describe("gym eval reverify reproduces upstream's recorded SQL rewards on fixtur
     const data = join(ASSETS, server, "data");
     const examples = new Map(lines(join(data, "example.jsonl")).map((r) => [promptKey(r), r]));
     const stamp = (i: number) => ({ _ng_task_index: i, _ng_rollout_index: 0, agent_ref: { name: agent } });
-    const recs = lines(join(data, "example_rollouts.jsonl")).map((r, i) => ({ ...r, ...stamp(i) }));
+    const recs: Row[] = lines(join(data, "example_rollouts.jsonl")).map((r, i) => ({ ...r, ...stamp(i) }));
     const inputs = recs.map((r, i) => {
       const row = inputOf(r, examples);
       if (!row) throw new Error(`${server}: rollout ${i} has no example row with its prompt`);
