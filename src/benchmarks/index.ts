@@ -36,3 +36,4 @@ registerBenchmark("frontierscience_research", async () => (await import("./front
 registerBenchmark("human_eval_infilling", async () => (await import("./human-eval-infilling.ts")).benchmark);
 registerBenchmark("mmlu_prox", async () => (await import("./mmlu-prox.ts")).benchmark);
 registerBenchmark("longbench_v2", async () => (await import("./longbench-v2.ts")).benchmark);
+registerBenchmark("birdbench", async () => (await import("./birdbench.ts")).benchmark);

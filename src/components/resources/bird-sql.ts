@@ -20,7 +20,8 @@ import { hasSqliteFile, locateDatabases, safeDbId, sqlPool, sqlSettings, type Sq
 
 type Obj = Record<string, unknown>;
 const CLASS_NAME = "BirdSqlResourcesServer";
-const DEV_ZIP_URL = "https://bird-bench.oss-cn-beijing.aliyuncs.com/dev.zip";
+/** Where upstream downloads BIRD dev (dev.json + the SQLite databases). */
+export const BIRD_DEV_ZIP_URL = "https://bird-bench.oss-cn-beijing.aliyuncs.com/dev.zip";
 
 /** Upstream's layout: dev.zip holds dev_20240627/dev_databases.zip, which holds one folder per db_id. */
 export const BIRD_LAYOUT: SqlDataLayout = {
@@ -35,7 +36,7 @@ export const BIRD_LAYOUT: SqlDataLayout = {
     }
   },
   dbFile: (dbDir, dbId) => join(dbDir, dbId, `${dbId}.sqlite`),
-  fetchCommand: (dir) => `mkdir -p '${dir}' && curl -fL -A Mozilla/5.0 -o '${dir}/dev.zip' ${DEV_ZIP_URL} && unzip -q -o '${dir}/dev.zip' -d '${dir}' && unzip -q -o '${dir}/dev_20240627/dev_databases.zip' -d '${dir}/dev_20240627'`,
+  fetchCommand: (dir) => `mkdir -p '${dir}' && curl -fL -A Mozilla/5.0 -o '${dir}/dev.zip' ${BIRD_DEV_ZIP_URL} && unzip -q -o '${dir}/dev.zip' -d '${dir}' && unzip -q -o '${dir}/dev_20240627/dev_databases.zip' -d '${dir}/dev_20240627'`,
 };
 
 /** Upstream `_score_fn`. */
