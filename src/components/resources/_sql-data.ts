@@ -24,7 +24,7 @@ export interface SqlDataLayout {
   present(dbDir: string): boolean;
   /** The file of one db_id inside the databases folder. */
   dbFile(dbDir: string, dbId: string): string;
-  /** Shell command that fetches the databases into `dir` (upstream's download, step by step). */
+  /** The command(s) that fetch the databases into `dir` (upstream's download, step by step). */
   fetchCommand(dir: string): string;
 }
 

@@ -36,7 +36,7 @@ export const BIRD_LAYOUT: SqlDataLayout = {
     }
   },
   dbFile: (dbDir, dbId) => join(dbDir, dbId, `${dbId}.sqlite`),
-  fetchCommand: (dir) => `mkdir -p '${dir}' && curl -fL -A Mozilla/5.0 -o '${dir}/dev.zip' ${BIRD_DEV_ZIP_URL} && unzip -q -o '${dir}/dev.zip' -d '${dir}' && unzip -q -o '${dir}/dev_20240627/dev_databases.zip' -d '${dir}/dev_20240627'`,
+  fetchCommand: (dir) => `gym eval prepare --benchmark birdbench (found through the search roots when bird_sql_dir is relative), or: mkdir -p '${dir}' && curl -fL -A Mozilla/5.0 -o '${dir}/dev.zip' ${BIRD_DEV_ZIP_URL} && unzip -q -o '${dir}/dev.zip' -d '${dir}' && unzip -q -o '${dir}/dev_20240627/dev_databases.zip' -d '${dir}/dev_20240627'`,
 };
 
 /** Upstream `_score_fn`. */
