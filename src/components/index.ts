@@ -93,3 +93,5 @@ registerBuiltin("responses_api_agents", "scicode_agent", async () => (await impo
 registerBuiltin("responses_api_agents", "finance_agent", async () => (await import("./agents/finance-agent.ts")).component);
 registerBuiltin("responses_api_agents", "browsecomp_agent", async () => (await import("./agents/browsecomp-agent.ts")).component);
 registerBuiltin("resources_servers", "workplace_assistant", async () => (await import("./resources/workplace-assistant.ts")).component);
+registerBuiltin("resources_servers", "bird_sql", async () => (await import("./resources/bird-sql.ts")).component);
+registerBuiltin("resources_servers", "spider2_lite", async () => (await import("./resources/spider2-lite.ts")).component);

@@ -29,11 +29,13 @@ const JSONL = {
   mbpp: "benchmarks/mbpp/data/mbpp_benchmark.jsonl",
   human_eval_infilling: "benchmarks/human_eval_infilling/data/random_span.jsonl",
   ...ARENA_JSONL,
+  birdbench: "benchmarks/birdbench/data/birdbench_benchmark.jsonl",
 } as const;
 /** Side files preparers leave beside the JSONL (evalplus' release and expected outputs). */
 const EXTRA = ["HumanEvalPlus-v0.1.10.jsonl", "HumanEvalPlus-v0.1.10.expected.json", "MbppPlus-v0.2.0.jsonl", "MbppPlus-v0.2.0.expected.json"].map((f) => `evalplus/${f}`).concat(
   ["single_line", "multi_line"].map((s) => `benchmarks/human_eval_infilling/data/${s}.jsonl`),
   ["SingleLineInfilling", "MultiLineInfilling", "RandomSpanInfilling", "RandomSpanInfillingLight"].map((f) => `human_eval_infilling/HumanEval-${f}.jsonl`),
+  ["california_schools", "toy_store"].map((d) => `resources_servers/bird_sql/.bird_sql/dev_20240627/dev_databases/${d}/${d}.sqlite`),
 );
 
 let srv: SourceServer;

@@ -5,8 +5,8 @@ import type { TarEntry } from "./tar.ts";
 
 const dec = new TextDecoder();
 
-/** Every file of a zip archive (directories skipped), in central-directory order. */
-export function readZip(bytes: Uint8Array, name: string): TarEntry[] {
+/** Every file of a zip archive (directories skipped), in central-directory order; `keep` picks entries before they inflate. */
+export function readZip(bytes: Uint8Array, name: string, keep: (path: string) => boolean = () => true): TarEntry[] {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   let eocd = -1;
   for (let i = bytes.length - 22; i >= Math.max(0, bytes.length - 22 - 65535); i--) {
@@ -32,7 +32,7 @@ export function readZip(bytes: Uint8Array, name: string): TarEntry[] {
     const local = view.getUint32(p + 42, true);
     const path = dec.decode(bytes.subarray(p + 46, p + 46 + nlen));
     p += 46 + nlen + xlen + clen;
-    if (path.endsWith("/")) continue;
+    if (path.endsWith("/") || !keep(path)) continue;
     if ((flags & 1) !== 0) throw new SourceFormatError(name, `entry '${path}' is encrypted`);
     if (local + 30 > bytes.length || view.getUint32(local, true) !== 0x04034b50) throw new SourceFormatError(name, `damaged local header of '${path}'`);
     const start = local + 30 + view.getUint16(local + 26, true) + view.getUint16(local + 28, true);
