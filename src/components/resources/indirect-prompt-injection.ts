@@ -44,6 +44,8 @@ export const component: BuiltinComponent = {
     const app = resourcesServerApp({
       className: CLASS_NAME,
       instanceName: ctx.instanceName,
+      // Verify reads only the output trace and the task's injection fields, never the session's environment.
+      reverifyMode: "stateless",
       seedSchema: { environment: Type.Record(Type.String(), Type.Unknown()) },
       // A deep copy: tool calls mutate the session's environment, never the row.
       seed: (data, call) => envs.set(call.sessionId, structuredClone(data.environment as Env)),
