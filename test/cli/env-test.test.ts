@@ -46,6 +46,7 @@ const REPLAY_SKIPPED: Record<string, string> = {
   gpqa_diamond: "example_rollouts.jsonl was recorded on training rows, not on data/example.jsonl",
   omniscience: "example_rollouts.jsonl was recorded on other prompts than data/example.jsonl",
   aalcr: "example_rollouts.jsonl was recorded on other prompts than data/example.jsonl",
+  indirect_prompt_injection: "upstream recorded its example rollouts on another prompt than today's example.jsonl (P12345 labs) and they hold no injection fields; reverify pairs them by task index (test/e2e/reverify-indirect-prompt-injection.test.ts)",
 };
 
 describe("gym env test", () => {
