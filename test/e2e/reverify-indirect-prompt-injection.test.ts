@@ -21,7 +21,7 @@ const calledTools = (r: Row): string[] => (r.response.output as Row[]).filter((o
 test("reverify reproduces the recorded injection verdicts; rewards differ only where the paired row's required tool was never called", async () => {
   await using dir = await tempDir();
   const examples = lines(join(DATA, "example.jsonl"));
-  const recs = lines(join(DATA, "example_rollouts.jsonl")).map((r) => ({ ...r, agent_ref: AGENT }));
+  const recs: Row[] = lines(join(DATA, "example_rollouts.jsonl")).map((r) => ({ ...r, agent_ref: AGENT }));
   const inputs = recs.map((r) => ({ ...examples[r._ng_task_index]!, _ng_task_index: r._ng_task_index, _ng_rollout_index: r._ng_rollout_index, agent_ref: AGENT }));
   const rollouts = join(dir.path, "rollouts.jsonl");
   const inputsPath = join(dir.path, "inputs.jsonl");
