@@ -321,288 +321,294 @@ import f318 from "../../assets/resources_servers/imo_proofbench_judge/data/examp
 import f319 from "../../assets/resources_servers/imo_proofbench_judge/data/example_metrics.json" with { type: "text" };
 import f320 from "../../assets/resources_servers/imo_proofbench_judge/data/example_rollouts.jsonl" with { type: "text" };
 import f321 from "../../assets/resources_servers/imo_proofbench_judge/prompts/judge.yaml" with { type: "text" };
-import f322 from "../../assets/resources_servers/instruction_following/configs/instruction_following.yaml" with { type: "text" };
-import f323 from "../../assets/resources_servers/instruction_following/data/example.jsonl" with { type: "text" };
-import f324 from "../../assets/resources_servers/instruction_following/data/example_metrics.json" with { type: "text" };
-import f325 from "../../assets/resources_servers/instruction_following/data/example_rollouts.jsonl" with { type: "text" };
-import f326 from "../../assets/resources_servers/instruction_following/data/train_metrics.json" with { type: "text" };
-import f327 from "../../assets/resources_servers/inverse_if/configs/inverse_if.yaml" with { type: "text" };
-import f328 from "../../assets/resources_servers/inverse_if/data/example.jsonl" with { type: "text" };
-import f329 from "../../assets/resources_servers/inverse_if/data/example_metrics.json" with { type: "text" };
-import f330 from "../../assets/resources_servers/inverse_if/data/example_rollouts.jsonl" with { type: "text" };
-import f331 from "../../assets/resources_servers/jailbreak_detection/configs/jailbreak_detection_nemotron_combined_reward_tp8.yaml" with { type: "text" };
-import f332 from "../../assets/resources_servers/jailbreak_detection/configs/safety_judge_model.yaml" with { type: "text" };
-import f333 from "../../assets/resources_servers/jailbreak_detection/configs/verifier_prompt_templates.yaml" with { type: "text" };
-import f334 from "../../assets/resources_servers/jailbreak_detection/data/example.jsonl" with { type: "text" };
-import f335 from "../../assets/resources_servers/jailbreak_detection/data/example_metrics.json" with { type: "text" };
-import f336 from "../../assets/resources_servers/jailbreak_detection/data/example_rollouts.jsonl" with { type: "text" };
-import f337 from "../../assets/resources_servers/lc_niah/README.md" with { type: "text" };
-import f338 from "../../assets/resources_servers/lc_niah/configs/lc_niah.yaml" with { type: "text" };
-import f339 from "../../assets/resources_servers/lc_niah/data/example.jsonl" with { type: "text" };
-import f340 from "../../assets/resources_servers/lc_niah/data/example_metrics.json" with { type: "text" };
-import f341 from "../../assets/resources_servers/lc_niah/data/example_rollouts.jsonl" with { type: "text" };
-import f342 from "../../assets/resources_servers/longmemeval/configs/longmemeval.yaml" with { type: "text" };
-import f343 from "../../assets/resources_servers/longmemeval/configs/longmemeval_serve.yaml" with { type: "text" };
-import f344 from "../../assets/resources_servers/longmemeval/data/example.jsonl" with { type: "text" };
-import f345 from "../../assets/resources_servers/longmemeval/data/example_metrics.json" with { type: "text" };
-import f346 from "../../assets/resources_servers/longmemeval/data/example_rollouts.jsonl" with { type: "text" };
-import f347 from "../../assets/resources_servers/math_advanced_calculations/README.md" with { type: "text" };
-import f348 from "../../assets/resources_servers/math_advanced_calculations/configs/math_advanced_calculations.yaml" with { type: "text" };
-import f349 from "../../assets/resources_servers/math_advanced_calculations/data/example.jsonl" with { type: "text" };
-import f350 from "../../assets/resources_servers/math_advanced_calculations/data/example_metrics.json" with { type: "text" };
-import f351 from "../../assets/resources_servers/math_advanced_calculations/data/example_rollouts.jsonl" with { type: "text" };
-import f352 from "../../assets/resources_servers/math_proof_judgement/README.md" with { type: "text" };
-import f353 from "../../assets/resources_servers/math_proof_judgement/configs/math_proof_judgement.yaml" with { type: "text" };
-import f354 from "../../assets/resources_servers/math_proof_judgement/data/example.jsonl" with { type: "text" };
-import f355 from "../../assets/resources_servers/math_proof_judgement/data/example_metrics.json" with { type: "text" };
-import f356 from "../../assets/resources_servers/math_proof_judgement/data/example_rollouts.jsonl" with { type: "text" };
-import f357 from "../../assets/resources_servers/math_with_autograder/configs/judge_gptoss20b.yaml" with { type: "text" };
-import f358 from "../../assets/resources_servers/math_with_autograder/configs/math_with_autograder.yaml" with { type: "text" };
-import f359 from "../../assets/resources_servers/math_with_autograder/data/example.jsonl" with { type: "text" };
-import f360 from "../../assets/resources_servers/math_with_autograder/data/example_metrics.json" with { type: "text" };
-import f361 from "../../assets/resources_servers/math_with_autograder/data/example_rollouts.jsonl" with { type: "text" };
-import f362 from "../../assets/resources_servers/math_with_autograder/prompts/judge.yaml" with { type: "text" };
-import f363 from "../../assets/resources_servers/math_with_judge/configs/math_with_judge.yaml" with { type: "text" };
-import f364 from "../../assets/resources_servers/math_with_judge/data/example.jsonl" with { type: "text" };
-import f365 from "../../assets/resources_servers/math_with_judge/data/example_metrics.json" with { type: "text" };
-import f366 from "../../assets/resources_servers/math_with_judge/data/example_rollouts.jsonl" with { type: "text" };
-import f367 from "../../assets/resources_servers/mcqa/configs/mcqa.yaml" with { type: "text" };
-import f368 from "../../assets/resources_servers/mcqa/data/example.jsonl" with { type: "text" };
-import f369 from "../../assets/resources_servers/mcqa/data/example_metrics.json" with { type: "text" };
-import f370 from "../../assets/resources_servers/mcqa/data/example_rollouts.jsonl" with { type: "text" };
-import f371 from "../../assets/resources_servers/mcqa/data/example_rollouts_with_template_metadata.jsonl" with { type: "text" };
-import f372 from "../../assets/resources_servers/mcqa/data/example_with_template_metadata.jsonl" with { type: "text" };
-import f373 from "../../assets/resources_servers/mcqa/data/example_with_template_metadata_metrics.json" with { type: "text" };
-import f374 from "../../assets/resources_servers/mcqa/tests/verifier_cases.jsonl" with { type: "text" };
-import f375 from "../../assets/resources_servers/mrcr/README.md" with { type: "text" };
-import f376 from "../../assets/resources_servers/mrcr/configs/mrcr.yaml" with { type: "text" };
-import f377 from "../../assets/resources_servers/mrcr/data/example.jsonl" with { type: "text" };
-import f378 from "../../assets/resources_servers/mrcr/data/example_metrics.json" with { type: "text" };
-import f379 from "../../assets/resources_servers/mrcr/data/example_rollouts.jsonl" with { type: "text" };
-import f380 from "../../assets/resources_servers/multichallenge/configs/multichallenge.yaml" with { type: "text" };
-import f381 from "../../assets/resources_servers/multichallenge/configs/multichallenge_nrl.yaml" with { type: "text" };
-import f382 from "../../assets/resources_servers/multichallenge/data/example.jsonl" with { type: "text" };
-import f383 from "../../assets/resources_servers/multichallenge/data/example_metrics.json" with { type: "text" };
-import f384 from "../../assets/resources_servers/multichallenge/data/example_rollouts.jsonl" with { type: "text" };
-import f385 from "../../assets/resources_servers/nvarc/README.md" with { type: "text" };
-import f386 from "../../assets/resources_servers/nvarc/configs/inductive.yaml" with { type: "text" };
-import f387 from "../../assets/resources_servers/nvarc/configs/transductive.yaml" with { type: "text" };
-import f388 from "../../assets/resources_servers/nvarc/data/example.jsonl" with { type: "text" };
-import f389 from "../../assets/resources_servers/nvarc/data/example_metrics.json" with { type: "text" };
-import f390 from "../../assets/resources_servers/nvarc/data/example_rollouts.jsonl" with { type: "text" };
-import f391 from "../../assets/resources_servers/omniscience/configs/omniscience.yaml" with { type: "text" };
-import f392 from "../../assets/resources_servers/omniscience/data/example.jsonl" with { type: "text" };
-import f393 from "../../assets/resources_servers/omniscience/data/example_metrics.json" with { type: "text" };
-import f394 from "../../assets/resources_servers/omniscience/data/example_rollouts.jsonl" with { type: "text" };
-import f395 from "../../assets/resources_servers/omniscience/prompts/judge.yaml" with { type: "text" };
-import f396 from "../../assets/resources_servers/over_refusal_detection/configs/over_refusal_detection.yaml" with { type: "text" };
-import f397 from "../../assets/resources_servers/over_refusal_detection/configs/over_refusal_detection_nemotron.yaml" with { type: "text" };
-import f398 from "../../assets/resources_servers/over_refusal_detection/configs/over_refusal_detection_nemotron_tp8.yaml" with { type: "text" };
-import f399 from "../../assets/resources_servers/over_refusal_detection/data/example.jsonl" with { type: "text" };
-import f400 from "../../assets/resources_servers/over_refusal_detection/data/example_metrics.json" with { type: "text" };
-import f401 from "../../assets/resources_servers/over_refusal_detection/data/example_rollouts.jsonl" with { type: "text" };
-import f402 from "../../assets/resources_servers/physics_judge/README.md" with { type: "text" };
-import f403 from "../../assets/resources_servers/physics_judge/configs/judge_openai.yaml" with { type: "text" };
-import f404 from "../../assets/resources_servers/physics_judge/configs/physics_judge.yaml" with { type: "text" };
-import f405 from "../../assets/resources_servers/physics_judge/data/example.jsonl" with { type: "text" };
-import f406 from "../../assets/resources_servers/physics_judge/data/example_metrics.json" with { type: "text" };
-import f407 from "../../assets/resources_servers/physics_judge/data/example_rollouts.jsonl" with { type: "text" };
-import f408 from "../../assets/resources_servers/physics_judge/prompts/judge.yaml" with { type: "text" };
-import f409 from "../../assets/resources_servers/polymath/configs/polymath.yaml" with { type: "text" };
-import f410 from "../../assets/resources_servers/polymath/data/example.jsonl" with { type: "text" };
-import f411 from "../../assets/resources_servers/polymath/data/example_metrics.json" with { type: "text" };
-import f412 from "../../assets/resources_servers/polymath/data/example_rollouts.jsonl" with { type: "text" };
-import f413 from "../../assets/resources_servers/polymath/data/example_rollouts_materialized_inputs.jsonl" with { type: "text" };
-import f414 from "../../assets/resources_servers/proof_genselect/README.md" with { type: "text" };
-import f415 from "../../assets/resources_servers/proof_genselect/configs/proof_genselect.yaml" with { type: "text" };
-import f416 from "../../assets/resources_servers/proof_genselect/data/example.jsonl" with { type: "text" };
-import f417 from "../../assets/resources_servers/proof_genselect/data/example_metrics.json" with { type: "text" };
-import f418 from "../../assets/resources_servers/proof_genselect/data/example_rollouts.jsonl" with { type: "text" };
-import f419 from "../../assets/resources_servers/proof_genselect/data/example_rollouts_aggregate_metrics.json" with { type: "text" };
-import f420 from "../../assets/resources_servers/proof_genselect/data/example_rollouts_materialized_inputs.jsonl" with { type: "text" };
-import f421 from "../../assets/resources_servers/proof_genselect/prompt_templates/genselect.yaml" with { type: "text" };
-import f422 from "../../assets/resources_servers/proof_judge/README.md" with { type: "text" };
-import f423 from "../../assets/resources_servers/proof_judge/configs/proof_judge.yaml" with { type: "text" };
-import f424 from "../../assets/resources_servers/proof_judge/data/example.jsonl" with { type: "text" };
-import f425 from "../../assets/resources_servers/proof_judge/data/example_metrics.json" with { type: "text" };
-import f426 from "../../assets/resources_servers/proof_judge/data/example_rollouts.jsonl" with { type: "text" };
-import f427 from "../../assets/resources_servers/proof_judge/data/example_rollouts_materialized_inputs.jsonl" with { type: "text" };
-import f428 from "../../assets/resources_servers/proof_judge/prompt_templates/meta-verifier.yaml" with { type: "text" };
-import f429 from "../../assets/resources_servers/proof_judge/prompt_templates/prover.yaml" with { type: "text" };
-import f430 from "../../assets/resources_servers/proof_judge/prompt_templates/verifier.yaml" with { type: "text" };
-import f431 from "../../assets/resources_servers/proof_verification/README.md" with { type: "text" };
-import f432 from "../../assets/resources_servers/proof_verification/configs/proof_verification.yaml" with { type: "text" };
-import f433 from "../../assets/resources_servers/proof_verification/data/example.jsonl" with { type: "text" };
-import f434 from "../../assets/resources_servers/proof_verification/data/example_metrics.json" with { type: "text" };
-import f435 from "../../assets/resources_servers/proof_verification/data/example_rollouts.jsonl" with { type: "text" };
-import f436 from "../../assets/resources_servers/proof_verification/data/example_rollouts_materialized_inputs.jsonl" with { type: "text" };
-import f437 from "../../assets/resources_servers/proof_verification/prompt_templates/meta-verifier.yaml" with { type: "text" };
-import f438 from "../../assets/resources_servers/proof_verification/prompt_templates/verifier.yaml" with { type: "text" };
-import f439 from "../../assets/resources_servers/ragtruth/README.md" with { type: "text" };
-import f440 from "../../assets/resources_servers/ragtruth/configs/ragtruth.yaml" with { type: "text" };
-import f441 from "../../assets/resources_servers/ragtruth/configs/ragtruth_serve.yaml" with { type: "text" };
-import f442 from "../../assets/resources_servers/ragtruth/data/example.jsonl" with { type: "text" };
-import f443 from "../../assets/resources_servers/ragtruth/data/example_metrics.json" with { type: "text" };
-import f444 from "../../assets/resources_servers/ragtruth/data/example_rollouts.jsonl" with { type: "text" };
-import f445 from "../../assets/resources_servers/ruler/README.md" with { type: "text" };
-import f446 from "../../assets/resources_servers/ruler/configs/ruler.yaml" with { type: "text" };
-import f447 from "../../assets/resources_servers/ruler/data/example.jsonl" with { type: "text" };
-import f448 from "../../assets/resources_servers/ruler/data/example_metrics.json" with { type: "text" };
-import f449 from "../../assets/resources_servers/ruler/data/example_rollouts.jsonl" with { type: "text" };
-import f450 from "../../assets/resources_servers/ruler2/README.md" with { type: "text" };
-import f451 from "../../assets/resources_servers/ruler2/configs/ruler2.yaml" with { type: "text" };
-import f452 from "../../assets/resources_servers/ruler2/data/example.jsonl" with { type: "text" };
-import f453 from "../../assets/resources_servers/ruler2/data/example_metrics.json" with { type: "text" };
-import f454 from "../../assets/resources_servers/ruler2/data/example_rollouts.jsonl" with { type: "text" };
-import f455 from "../../assets/resources_servers/simpleqa/configs/simpleqa.yaml" with { type: "text" };
-import f456 from "../../assets/resources_servers/simpleqa/data/example.jsonl" with { type: "text" };
-import f457 from "../../assets/resources_servers/simpleqa/data/example_metrics.json" with { type: "text" };
-import f458 from "../../assets/resources_servers/simpleqa/data/example_rollouts.jsonl" with { type: "text" };
-import f459 from "../../assets/resources_servers/simpleqa/prompts/judge.yaml" with { type: "text" };
-import f460 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/README.md" with { type: "text" };
-import f461 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/droid_pivot_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
-import f462 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/parallel_tool_calls_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
-import f463 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/search_pivot_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
-import f464 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
-import f465 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/swe_pivot_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
-import f466 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/toolcall_schema_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
-import f467 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/example.jsonl" with { type: "text" };
-import f468 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/example_metrics.json" with { type: "text" };
-import f469 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/example_rollouts.jsonl" with { type: "text" };
-import f470 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example.jsonl" with { type: "text" };
-import f471 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example_metrics.json" with { type: "text" };
-import f472 from "../../assets/resources_servers/spartqa/README.md" with { type: "text" };
-import f473 from "../../assets/resources_servers/spartqa/configs/spartqa.yaml" with { type: "text" };
-import f474 from "../../assets/resources_servers/spartqa/configs/spartqa_serve.yaml" with { type: "text" };
-import f475 from "../../assets/resources_servers/spartqa/data/example.jsonl" with { type: "text" };
-import f476 from "../../assets/resources_servers/spartqa/data/example_metrics.json" with { type: "text" };
-import f477 from "../../assets/resources_servers/spartqa/data/example_rollouts.jsonl" with { type: "text" };
-import f478 from "../../assets/resources_servers/spider2_lite/README.md" with { type: "text" };
-import f479 from "../../assets/resources_servers/spider2_lite/configs/spider2_lite.yaml" with { type: "text" };
-import f480 from "../../assets/resources_servers/spider2_lite/data/example.jsonl" with { type: "text" };
-import f481 from "../../assets/resources_servers/spider2_lite/data/example_metrics.json" with { type: "text" };
-import f482 from "../../assets/resources_servers/spider2_lite/data/example_rollouts.jsonl" with { type: "text" };
-import f483 from "../../assets/resources_servers/string_match/README.md" with { type: "text" };
-import f484 from "../../assets/resources_servers/string_match/configs/string_match.yaml" with { type: "text" };
-import f485 from "../../assets/resources_servers/string_match/data/example.jsonl" with { type: "text" };
-import f486 from "../../assets/resources_servers/string_match/data/example_metrics.json" with { type: "text" };
-import f487 from "../../assets/resources_servers/string_match/data/example_rollouts.jsonl" with { type: "text" };
-import f488 from "../../assets/resources_servers/structeval/README.md" with { type: "text" };
-import f489 from "../../assets/resources_servers/structeval/configs/structeval_nonrenderable.yaml" with { type: "text" };
-import f490 from "../../assets/resources_servers/structeval/data/example.jsonl" with { type: "text" };
-import f491 from "../../assets/resources_servers/structeval/data/example_metrics.json" with { type: "text" };
-import f492 from "../../assets/resources_servers/structeval/data/example_rollouts.jsonl" with { type: "text" };
-import f493 from "../../assets/resources_servers/structeval/data/example_rollouts_aggregate_metrics.json" with { type: "text" };
-import f494 from "../../assets/resources_servers/structeval/data/structeval_nonrenderable_example.jsonl" with { type: "text" };
-import f495 from "../../assets/resources_servers/structeval/data/structeval_nonrenderable_example_rollouts.jsonl" with { type: "text" };
-import f496 from "../../assets/resources_servers/structeval/data/structeval_nonrenderable_example_rollouts_aggregate_metrics.json" with { type: "text" };
-import f497 from "../../assets/resources_servers/structured_outputs/README.md" with { type: "text" };
-import f498 from "../../assets/resources_servers/structured_outputs/configs/structured_outputs_json.yaml" with { type: "text" };
-import f499 from "../../assets/resources_servers/structured_outputs/configs/structured_outputs_json_yaml_xml_v1.yaml" with { type: "text" };
-import f500 from "../../assets/resources_servers/structured_outputs/configs/structured_outputs_v3.yaml" with { type: "text" };
-import f501 from "../../assets/resources_servers/structured_outputs/configs/structured_outputs_v4.yaml" with { type: "text" };
-import f502 from "../../assets/resources_servers/structured_outputs/data/example.jsonl" with { type: "text" };
-import f503 from "../../assets/resources_servers/structured_outputs/data/example_metrics.json" with { type: "text" };
-import f504 from "../../assets/resources_servers/structured_outputs/data/example_rollouts.jsonl" with { type: "text" };
-import f505 from "../../assets/resources_servers/structured_outputs/data/structured_outputs_251027_nano_v3_sdg_json_train_metrics.json" with { type: "text" };
-import f506 from "../../assets/resources_servers/structured_outputs/data/structured_outputs_251027_nano_v3_sdg_json_val_metrics.json" with { type: "text" };
-import f507 from "../../assets/resources_servers/structured_outputs/data/structured_outputs_v3_example.jsonl" with { type: "text" };
-import f508 from "../../assets/resources_servers/structured_outputs/data/structured_outputs_v3_example_metrics.json" with { type: "text" };
-import f509 from "../../assets/resources_servers/structured_outputs/data/structured_outputs_v4_example.jsonl" with { type: "text" };
-import f510 from "../../assets/resources_servers/swe_pivot/README.md" with { type: "text" };
-import f511 from "../../assets/resources_servers/swe_pivot/configs/swe_pivot.yaml" with { type: "text" };
-import f512 from "../../assets/resources_servers/swe_pivot/data/example.jsonl" with { type: "text" };
-import f513 from "../../assets/resources_servers/swe_pivot/data/example_metrics.json" with { type: "text" };
-import f514 from "../../assets/resources_servers/swe_pivot/data/example_rollouts.jsonl" with { type: "text" };
-import f515 from "../../assets/resources_servers/swerl_llm_judge/README.md" with { type: "text" };
-import f516 from "../../assets/resources_servers/swerl_llm_judge/configs/swerl_llm_judge.yaml" with { type: "text" };
-import f517 from "../../assets/resources_servers/swerl_llm_judge/data/example.jsonl" with { type: "text" };
-import f518 from "../../assets/resources_servers/swerl_llm_judge/data/example_metrics.json" with { type: "text" };
-import f519 from "../../assets/resources_servers/swerl_llm_judge/data/example_rollouts.jsonl" with { type: "text" };
-import f520 from "../../assets/resources_servers/terminal_multi_harness/README.md" with { type: "text" };
-import f521 from "../../assets/resources_servers/terminal_multi_harness/configs/terminal_multi_harness_agent006.yaml" with { type: "text" };
-import f522 from "../../assets/resources_servers/terminal_multi_harness/configs/terminal_multi_harness_codex.yaml" with { type: "text" };
-import f523 from "../../assets/resources_servers/terminal_multi_harness/configs/terminal_multi_harness_opencode.yaml" with { type: "text" };
-import f524 from "../../assets/resources_servers/terminal_multi_harness/configs/terminal_multi_harness_stirrup.yaml" with { type: "text" };
-import f525 from "../../assets/resources_servers/terminal_multi_harness/data/example.jsonl" with { type: "text" };
-import f526 from "../../assets/resources_servers/terminal_multi_harness/data/example_metrics.json" with { type: "text" };
-import f527 from "../../assets/resources_servers/terminal_multi_harness/data/example_rollouts.jsonl" with { type: "text" };
-import f528 from "../../assets/resources_servers/terminus_judge/README.md" with { type: "text" };
-import f529 from "../../assets/resources_servers/terminus_judge/configs/terminus_judge.yaml" with { type: "text" };
-import f530 from "../../assets/resources_servers/terminus_judge/configs/terminus_judge_simple.yaml" with { type: "text" };
-import f531 from "../../assets/resources_servers/terminus_judge/configs/terminus_judge_string_only.yaml" with { type: "text" };
-import f532 from "../../assets/resources_servers/terminus_judge/data/example.jsonl" with { type: "text" };
-import f533 from "../../assets/resources_servers/terminus_judge/data/example_metrics.json" with { type: "text" };
-import f534 from "../../assets/resources_servers/terminus_judge/data/example_rollouts.jsonl" with { type: "text" };
-import f535 from "../../assets/resources_servers/terminus_judge/prompt_templates/rubrics_v4.txt" with { type: "text" };
-import f536 from "../../assets/resources_servers/terminus_judge/prompt_templates/terminus_prompt.txt" with { type: "text" };
-import f537 from "../../assets/resources_servers/terminus_judge/scripts/README.md" with { type: "text" };
-import f538 from "../../assets/resources_servers/text_to_sql/configs/text_to_sql.yaml" with { type: "text" };
-import f539 from "../../assets/resources_servers/text_to_sql/data/example.jsonl" with { type: "text" };
-import f540 from "../../assets/resources_servers/text_to_sql/data/example_metrics.json" with { type: "text" };
-import f541 from "../../assets/resources_servers/text_to_sql/data/example_rollouts.jsonl" with { type: "text" };
-import f542 from "../../assets/resources_servers/text_to_sql/prompts/judge_prompt_template.txt" with { type: "text" };
-import f543 from "../../assets/resources_servers/text_to_sql/prompts/judge_system_message.txt" with { type: "text" };
-import f544 from "../../assets/resources_servers/ugphysics_judge/README.md" with { type: "text" };
-import f545 from "../../assets/resources_servers/ugphysics_judge/configs/ugphysics_judge.yaml" with { type: "text" };
-import f546 from "../../assets/resources_servers/ugphysics_judge/data/example.jsonl" with { type: "text" };
-import f547 from "../../assets/resources_servers/ugphysics_judge/data/example_metrics.json" with { type: "text" };
-import f548 from "../../assets/resources_servers/ugphysics_judge/data/example_rollouts.jsonl" with { type: "text" };
-import f549 from "../../assets/resources_servers/ugphysics_judge/prompts/judge.yaml" with { type: "text" };
-import f550 from "../../assets/resources_servers/workplace_assistant/README.md" with { type: "text" };
-import f551 from "../../assets/resources_servers/workplace_assistant/configs/workplace_assistant.yaml" with { type: "text" };
-import f552 from "../../assets/resources_servers/workplace_assistant/csv_data/processed/analytics_data.csv" with { type: "text" };
-import f553 from "../../assets/resources_servers/workplace_assistant/csv_data/processed/calendar_events.csv" with { type: "text" };
-import f554 from "../../assets/resources_servers/workplace_assistant/csv_data/processed/customer_relationship_manager_data.csv" with { type: "text" };
-import f555 from "../../assets/resources_servers/workplace_assistant/csv_data/processed/emails.csv" with { type: "text" };
-import f556 from "../../assets/resources_servers/workplace_assistant/csv_data/processed/project_tasks.csv" with { type: "text" };
-import f557 from "../../assets/resources_servers/workplace_assistant/csv_data/raw/email_addresses.csv" with { type: "text" };
-import f558 from "../../assets/resources_servers/workplace_assistant/csv_data/raw/events.csv" with { type: "text" };
-import f559 from "../../assets/resources_servers/workplace_assistant/data/example.jsonl" with { type: "text" };
-import f560 from "../../assets/resources_servers/workplace_assistant/data/example_metrics.json" with { type: "text" };
-import f561 from "../../assets/resources_servers/workplace_assistant/data/example_rollouts.jsonl" with { type: "text" };
-import f562 from "../../assets/resources_servers/xlam_fc/README.md" with { type: "text" };
-import f563 from "../../assets/resources_servers/xlam_fc/configs/xlam_fc.yaml" with { type: "text" };
-import f564 from "../../assets/resources_servers/xlam_fc/data/example.jsonl" with { type: "text" };
-import f565 from "../../assets/resources_servers/xlam_fc/data/example_metrics.json" with { type: "text" };
-import f566 from "../../assets/resources_servers/xlam_fc/data/example_rollouts.jsonl" with { type: "text" };
-import f567 from "../../assets/resources_servers/xstest/configs/xstest.yaml" with { type: "text" };
-import f568 from "../../assets/resources_servers/xstest/data/example.jsonl" with { type: "text" };
-import f569 from "../../assets/resources_servers/xstest/data/example_metrics.json" with { type: "text" };
-import f570 from "../../assets/resources_servers/xstest/data/example_rollouts.jsonl" with { type: "text" };
-import f571 from "../../assets/resources_servers/xstest/prompt_templates/wildguard_judge.txt" with { type: "text" };
-import f572 from "../../assets/resources_servers/xstest/prompt_templates/xstest_judge.txt" with { type: "text" };
-import f573 from "../../assets/responses_api_agents/browsecomp_agent/README.md" with { type: "text" };
-import f574 from "../../assets/responses_api_agents/browsecomp_agent/configs/browsecomp_agent.yaml" with { type: "text" };
-import f575 from "../../assets/responses_api_agents/critpt_agent/README.md" with { type: "text" };
-import f576 from "../../assets/responses_api_agents/finance_agent/README.md" with { type: "text" };
-import f577 from "../../assets/responses_api_agents/gymnasium_agent/README.md" with { type: "text" };
-import f578 from "../../assets/responses_api_agents/gymnasium_agent/configs/gymnasium_agent.yaml" with { type: "text" };
-import f579 from "../../assets/responses_api_agents/non_executing_simple_agent/configs/non_executing_simple_agent.yaml" with { type: "text" };
-import f580 from "../../assets/responses_api_agents/proof_refinement_agent/configs/proof_refinement_agent.yaml" with { type: "text" };
-import f581 from "../../assets/responses_api_agents/remote_agent/configs/remote_agent.yaml" with { type: "text" };
-import f582 from "../../assets/responses_api_agents/scicode_agent/README.md" with { type: "text" };
-import f583 from "../../assets/responses_api_agents/simple_agent/configs/simple_agent.yaml" with { type: "text" };
-import f584 from "../../assets/responses_api_agents/speed_bench_agent/configs/speed_bench_agent.yaml" with { type: "text" };
-import f585 from "../../assets/responses_api_agents/tool_simulation_agent/configs/tool_simulation_agent.yaml" with { type: "text" };
-import f586 from "../../assets/responses_api_models/azure_openai_model/configs/azure_openai_model.yaml" with { type: "text" };
-import f587 from "../../assets/responses_api_models/genrm_model/configs/genrm_model.yaml" with { type: "text" };
-import f588 from "../../assets/responses_api_models/inference_provider/configs/baseten.yaml" with { type: "text" };
-import f589 from "../../assets/responses_api_models/inference_provider/configs/deepinfra.yaml" with { type: "text" };
-import f590 from "../../assets/responses_api_models/inference_provider/configs/fireworks.yaml" with { type: "text" };
-import f591 from "../../assets/responses_api_models/inference_provider/configs/friendli.yaml" with { type: "text" };
-import f592 from "../../assets/responses_api_models/inference_provider/configs/gemini.yaml" with { type: "text" };
-import f593 from "../../assets/responses_api_models/inference_provider/configs/hf_inference.yaml" with { type: "text" };
-import f594 from "../../assets/responses_api_models/inference_provider/configs/inference_provider.yaml" with { type: "text" };
-import f595 from "../../assets/responses_api_models/inference_provider/configs/nebius.yaml" with { type: "text" };
-import f596 from "../../assets/responses_api_models/inference_provider/configs/openrouter.yaml" with { type: "text" };
-import f597 from "../../assets/responses_api_models/inference_provider/configs/together.yaml" with { type: "text" };
-import f598 from "../../assets/responses_api_models/litellm_model/configs/litellm_model.yaml" with { type: "text" };
-import f599 from "../../assets/responses_api_models/local_vllm_model_proxy/configs/local_vllm_model_proxy.yaml" with { type: "text" };
-import f600 from "../../assets/responses_api_models/openai_model/configs/openai_model.yaml" with { type: "text" };
-import f601 from "../../assets/responses_api_models/scripted_model/configs/scripted_model.yaml" with { type: "text" };
-import f602 from "../../assets/responses_api_models/vllm_model/configs/vllm_model.yaml" with { type: "text" };
-import f603 from "../../assets/responses_api_models/vllm_model/configs/vllm_model_for_training.yaml" with { type: "text" };
+import f322 from "../../assets/resources_servers/indirect_prompt_injection/README.md" with { type: "text" };
+import f323 from "../../assets/resources_servers/indirect_prompt_injection/configs/indirect_prompt_injection.yaml" with { type: "text" };
+import f324 from "../../assets/resources_servers/indirect_prompt_injection/configs/nemotron_nano_2gpu.yaml" with { type: "text" };
+import f325 from "../../assets/resources_servers/indirect_prompt_injection/data/example.jsonl" with { type: "text" };
+import f326 from "../../assets/resources_servers/indirect_prompt_injection/data/example_metrics.json" with { type: "text" };
+import f327 from "../../assets/resources_servers/indirect_prompt_injection/data/example_rollouts.jsonl" with { type: "text" };
+import f328 from "../../assets/resources_servers/instruction_following/configs/instruction_following.yaml" with { type: "text" };
+import f329 from "../../assets/resources_servers/instruction_following/data/example.jsonl" with { type: "text" };
+import f330 from "../../assets/resources_servers/instruction_following/data/example_metrics.json" with { type: "text" };
+import f331 from "../../assets/resources_servers/instruction_following/data/example_rollouts.jsonl" with { type: "text" };
+import f332 from "../../assets/resources_servers/instruction_following/data/train_metrics.json" with { type: "text" };
+import f333 from "../../assets/resources_servers/inverse_if/configs/inverse_if.yaml" with { type: "text" };
+import f334 from "../../assets/resources_servers/inverse_if/data/example.jsonl" with { type: "text" };
+import f335 from "../../assets/resources_servers/inverse_if/data/example_metrics.json" with { type: "text" };
+import f336 from "../../assets/resources_servers/inverse_if/data/example_rollouts.jsonl" with { type: "text" };
+import f337 from "../../assets/resources_servers/jailbreak_detection/configs/jailbreak_detection_nemotron_combined_reward_tp8.yaml" with { type: "text" };
+import f338 from "../../assets/resources_servers/jailbreak_detection/configs/safety_judge_model.yaml" with { type: "text" };
+import f339 from "../../assets/resources_servers/jailbreak_detection/configs/verifier_prompt_templates.yaml" with { type: "text" };
+import f340 from "../../assets/resources_servers/jailbreak_detection/data/example.jsonl" with { type: "text" };
+import f341 from "../../assets/resources_servers/jailbreak_detection/data/example_metrics.json" with { type: "text" };
+import f342 from "../../assets/resources_servers/jailbreak_detection/data/example_rollouts.jsonl" with { type: "text" };
+import f343 from "../../assets/resources_servers/lc_niah/README.md" with { type: "text" };
+import f344 from "../../assets/resources_servers/lc_niah/configs/lc_niah.yaml" with { type: "text" };
+import f345 from "../../assets/resources_servers/lc_niah/data/example.jsonl" with { type: "text" };
+import f346 from "../../assets/resources_servers/lc_niah/data/example_metrics.json" with { type: "text" };
+import f347 from "../../assets/resources_servers/lc_niah/data/example_rollouts.jsonl" with { type: "text" };
+import f348 from "../../assets/resources_servers/longmemeval/configs/longmemeval.yaml" with { type: "text" };
+import f349 from "../../assets/resources_servers/longmemeval/configs/longmemeval_serve.yaml" with { type: "text" };
+import f350 from "../../assets/resources_servers/longmemeval/data/example.jsonl" with { type: "text" };
+import f351 from "../../assets/resources_servers/longmemeval/data/example_metrics.json" with { type: "text" };
+import f352 from "../../assets/resources_servers/longmemeval/data/example_rollouts.jsonl" with { type: "text" };
+import f353 from "../../assets/resources_servers/math_advanced_calculations/README.md" with { type: "text" };
+import f354 from "../../assets/resources_servers/math_advanced_calculations/configs/math_advanced_calculations.yaml" with { type: "text" };
+import f355 from "../../assets/resources_servers/math_advanced_calculations/data/example.jsonl" with { type: "text" };
+import f356 from "../../assets/resources_servers/math_advanced_calculations/data/example_metrics.json" with { type: "text" };
+import f357 from "../../assets/resources_servers/math_advanced_calculations/data/example_rollouts.jsonl" with { type: "text" };
+import f358 from "../../assets/resources_servers/math_proof_judgement/README.md" with { type: "text" };
+import f359 from "../../assets/resources_servers/math_proof_judgement/configs/math_proof_judgement.yaml" with { type: "text" };
+import f360 from "../../assets/resources_servers/math_proof_judgement/data/example.jsonl" with { type: "text" };
+import f361 from "../../assets/resources_servers/math_proof_judgement/data/example_metrics.json" with { type: "text" };
+import f362 from "../../assets/resources_servers/math_proof_judgement/data/example_rollouts.jsonl" with { type: "text" };
+import f363 from "../../assets/resources_servers/math_with_autograder/configs/judge_gptoss20b.yaml" with { type: "text" };
+import f364 from "../../assets/resources_servers/math_with_autograder/configs/math_with_autograder.yaml" with { type: "text" };
+import f365 from "../../assets/resources_servers/math_with_autograder/data/example.jsonl" with { type: "text" };
+import f366 from "../../assets/resources_servers/math_with_autograder/data/example_metrics.json" with { type: "text" };
+import f367 from "../../assets/resources_servers/math_with_autograder/data/example_rollouts.jsonl" with { type: "text" };
+import f368 from "../../assets/resources_servers/math_with_autograder/prompts/judge.yaml" with { type: "text" };
+import f369 from "../../assets/resources_servers/math_with_judge/configs/math_with_judge.yaml" with { type: "text" };
+import f370 from "../../assets/resources_servers/math_with_judge/data/example.jsonl" with { type: "text" };
+import f371 from "../../assets/resources_servers/math_with_judge/data/example_metrics.json" with { type: "text" };
+import f372 from "../../assets/resources_servers/math_with_judge/data/example_rollouts.jsonl" with { type: "text" };
+import f373 from "../../assets/resources_servers/mcqa/configs/mcqa.yaml" with { type: "text" };
+import f374 from "../../assets/resources_servers/mcqa/data/example.jsonl" with { type: "text" };
+import f375 from "../../assets/resources_servers/mcqa/data/example_metrics.json" with { type: "text" };
+import f376 from "../../assets/resources_servers/mcqa/data/example_rollouts.jsonl" with { type: "text" };
+import f377 from "../../assets/resources_servers/mcqa/data/example_rollouts_with_template_metadata.jsonl" with { type: "text" };
+import f378 from "../../assets/resources_servers/mcqa/data/example_with_template_metadata.jsonl" with { type: "text" };
+import f379 from "../../assets/resources_servers/mcqa/data/example_with_template_metadata_metrics.json" with { type: "text" };
+import f380 from "../../assets/resources_servers/mcqa/tests/verifier_cases.jsonl" with { type: "text" };
+import f381 from "../../assets/resources_servers/mrcr/README.md" with { type: "text" };
+import f382 from "../../assets/resources_servers/mrcr/configs/mrcr.yaml" with { type: "text" };
+import f383 from "../../assets/resources_servers/mrcr/data/example.jsonl" with { type: "text" };
+import f384 from "../../assets/resources_servers/mrcr/data/example_metrics.json" with { type: "text" };
+import f385 from "../../assets/resources_servers/mrcr/data/example_rollouts.jsonl" with { type: "text" };
+import f386 from "../../assets/resources_servers/multichallenge/configs/multichallenge.yaml" with { type: "text" };
+import f387 from "../../assets/resources_servers/multichallenge/configs/multichallenge_nrl.yaml" with { type: "text" };
+import f388 from "../../assets/resources_servers/multichallenge/data/example.jsonl" with { type: "text" };
+import f389 from "../../assets/resources_servers/multichallenge/data/example_metrics.json" with { type: "text" };
+import f390 from "../../assets/resources_servers/multichallenge/data/example_rollouts.jsonl" with { type: "text" };
+import f391 from "../../assets/resources_servers/nvarc/README.md" with { type: "text" };
+import f392 from "../../assets/resources_servers/nvarc/configs/inductive.yaml" with { type: "text" };
+import f393 from "../../assets/resources_servers/nvarc/configs/transductive.yaml" with { type: "text" };
+import f394 from "../../assets/resources_servers/nvarc/data/example.jsonl" with { type: "text" };
+import f395 from "../../assets/resources_servers/nvarc/data/example_metrics.json" with { type: "text" };
+import f396 from "../../assets/resources_servers/nvarc/data/example_rollouts.jsonl" with { type: "text" };
+import f397 from "../../assets/resources_servers/omniscience/configs/omniscience.yaml" with { type: "text" };
+import f398 from "../../assets/resources_servers/omniscience/data/example.jsonl" with { type: "text" };
+import f399 from "../../assets/resources_servers/omniscience/data/example_metrics.json" with { type: "text" };
+import f400 from "../../assets/resources_servers/omniscience/data/example_rollouts.jsonl" with { type: "text" };
+import f401 from "../../assets/resources_servers/omniscience/prompts/judge.yaml" with { type: "text" };
+import f402 from "../../assets/resources_servers/over_refusal_detection/configs/over_refusal_detection.yaml" with { type: "text" };
+import f403 from "../../assets/resources_servers/over_refusal_detection/configs/over_refusal_detection_nemotron.yaml" with { type: "text" };
+import f404 from "../../assets/resources_servers/over_refusal_detection/configs/over_refusal_detection_nemotron_tp8.yaml" with { type: "text" };
+import f405 from "../../assets/resources_servers/over_refusal_detection/data/example.jsonl" with { type: "text" };
+import f406 from "../../assets/resources_servers/over_refusal_detection/data/example_metrics.json" with { type: "text" };
+import f407 from "../../assets/resources_servers/over_refusal_detection/data/example_rollouts.jsonl" with { type: "text" };
+import f408 from "../../assets/resources_servers/physics_judge/README.md" with { type: "text" };
+import f409 from "../../assets/resources_servers/physics_judge/configs/judge_openai.yaml" with { type: "text" };
+import f410 from "../../assets/resources_servers/physics_judge/configs/physics_judge.yaml" with { type: "text" };
+import f411 from "../../assets/resources_servers/physics_judge/data/example.jsonl" with { type: "text" };
+import f412 from "../../assets/resources_servers/physics_judge/data/example_metrics.json" with { type: "text" };
+import f413 from "../../assets/resources_servers/physics_judge/data/example_rollouts.jsonl" with { type: "text" };
+import f414 from "../../assets/resources_servers/physics_judge/prompts/judge.yaml" with { type: "text" };
+import f415 from "../../assets/resources_servers/polymath/configs/polymath.yaml" with { type: "text" };
+import f416 from "../../assets/resources_servers/polymath/data/example.jsonl" with { type: "text" };
+import f417 from "../../assets/resources_servers/polymath/data/example_metrics.json" with { type: "text" };
+import f418 from "../../assets/resources_servers/polymath/data/example_rollouts.jsonl" with { type: "text" };
+import f419 from "../../assets/resources_servers/polymath/data/example_rollouts_materialized_inputs.jsonl" with { type: "text" };
+import f420 from "../../assets/resources_servers/proof_genselect/README.md" with { type: "text" };
+import f421 from "../../assets/resources_servers/proof_genselect/configs/proof_genselect.yaml" with { type: "text" };
+import f422 from "../../assets/resources_servers/proof_genselect/data/example.jsonl" with { type: "text" };
+import f423 from "../../assets/resources_servers/proof_genselect/data/example_metrics.json" with { type: "text" };
+import f424 from "../../assets/resources_servers/proof_genselect/data/example_rollouts.jsonl" with { type: "text" };
+import f425 from "../../assets/resources_servers/proof_genselect/data/example_rollouts_aggregate_metrics.json" with { type: "text" };
+import f426 from "../../assets/resources_servers/proof_genselect/data/example_rollouts_materialized_inputs.jsonl" with { type: "text" };
+import f427 from "../../assets/resources_servers/proof_genselect/prompt_templates/genselect.yaml" with { type: "text" };
+import f428 from "../../assets/resources_servers/proof_judge/README.md" with { type: "text" };
+import f429 from "../../assets/resources_servers/proof_judge/configs/proof_judge.yaml" with { type: "text" };
+import f430 from "../../assets/resources_servers/proof_judge/data/example.jsonl" with { type: "text" };
+import f431 from "../../assets/resources_servers/proof_judge/data/example_metrics.json" with { type: "text" };
+import f432 from "../../assets/resources_servers/proof_judge/data/example_rollouts.jsonl" with { type: "text" };
+import f433 from "../../assets/resources_servers/proof_judge/data/example_rollouts_materialized_inputs.jsonl" with { type: "text" };
+import f434 from "../../assets/resources_servers/proof_judge/prompt_templates/meta-verifier.yaml" with { type: "text" };
+import f435 from "../../assets/resources_servers/proof_judge/prompt_templates/prover.yaml" with { type: "text" };
+import f436 from "../../assets/resources_servers/proof_judge/prompt_templates/verifier.yaml" with { type: "text" };
+import f437 from "../../assets/resources_servers/proof_verification/README.md" with { type: "text" };
+import f438 from "../../assets/resources_servers/proof_verification/configs/proof_verification.yaml" with { type: "text" };
+import f439 from "../../assets/resources_servers/proof_verification/data/example.jsonl" with { type: "text" };
+import f440 from "../../assets/resources_servers/proof_verification/data/example_metrics.json" with { type: "text" };
+import f441 from "../../assets/resources_servers/proof_verification/data/example_rollouts.jsonl" with { type: "text" };
+import f442 from "../../assets/resources_servers/proof_verification/data/example_rollouts_materialized_inputs.jsonl" with { type: "text" };
+import f443 from "../../assets/resources_servers/proof_verification/prompt_templates/meta-verifier.yaml" with { type: "text" };
+import f444 from "../../assets/resources_servers/proof_verification/prompt_templates/verifier.yaml" with { type: "text" };
+import f445 from "../../assets/resources_servers/ragtruth/README.md" with { type: "text" };
+import f446 from "../../assets/resources_servers/ragtruth/configs/ragtruth.yaml" with { type: "text" };
+import f447 from "../../assets/resources_servers/ragtruth/configs/ragtruth_serve.yaml" with { type: "text" };
+import f448 from "../../assets/resources_servers/ragtruth/data/example.jsonl" with { type: "text" };
+import f449 from "../../assets/resources_servers/ragtruth/data/example_metrics.json" with { type: "text" };
+import f450 from "../../assets/resources_servers/ragtruth/data/example_rollouts.jsonl" with { type: "text" };
+import f451 from "../../assets/resources_servers/ruler/README.md" with { type: "text" };
+import f452 from "../../assets/resources_servers/ruler/configs/ruler.yaml" with { type: "text" };
+import f453 from "../../assets/resources_servers/ruler/data/example.jsonl" with { type: "text" };
+import f454 from "../../assets/resources_servers/ruler/data/example_metrics.json" with { type: "text" };
+import f455 from "../../assets/resources_servers/ruler/data/example_rollouts.jsonl" with { type: "text" };
+import f456 from "../../assets/resources_servers/ruler2/README.md" with { type: "text" };
+import f457 from "../../assets/resources_servers/ruler2/configs/ruler2.yaml" with { type: "text" };
+import f458 from "../../assets/resources_servers/ruler2/data/example.jsonl" with { type: "text" };
+import f459 from "../../assets/resources_servers/ruler2/data/example_metrics.json" with { type: "text" };
+import f460 from "../../assets/resources_servers/ruler2/data/example_rollouts.jsonl" with { type: "text" };
+import f461 from "../../assets/resources_servers/simpleqa/configs/simpleqa.yaml" with { type: "text" };
+import f462 from "../../assets/resources_servers/simpleqa/data/example.jsonl" with { type: "text" };
+import f463 from "../../assets/resources_servers/simpleqa/data/example_metrics.json" with { type: "text" };
+import f464 from "../../assets/resources_servers/simpleqa/data/example_rollouts.jsonl" with { type: "text" };
+import f465 from "../../assets/resources_servers/simpleqa/prompts/judge.yaml" with { type: "text" };
+import f466 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/README.md" with { type: "text" };
+import f467 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/droid_pivot_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
+import f468 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/parallel_tool_calls_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
+import f469 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/search_pivot_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
+import f470 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
+import f471 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/swe_pivot_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
+import f472 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/toolcall_schema_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
+import f473 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/example.jsonl" with { type: "text" };
+import f474 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/example_metrics.json" with { type: "text" };
+import f475 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/example_rollouts.jsonl" with { type: "text" };
+import f476 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example.jsonl" with { type: "text" };
+import f477 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example_metrics.json" with { type: "text" };
+import f478 from "../../assets/resources_servers/spartqa/README.md" with { type: "text" };
+import f479 from "../../assets/resources_servers/spartqa/configs/spartqa.yaml" with { type: "text" };
+import f480 from "../../assets/resources_servers/spartqa/configs/spartqa_serve.yaml" with { type: "text" };
+import f481 from "../../assets/resources_servers/spartqa/data/example.jsonl" with { type: "text" };
+import f482 from "../../assets/resources_servers/spartqa/data/example_metrics.json" with { type: "text" };
+import f483 from "../../assets/resources_servers/spartqa/data/example_rollouts.jsonl" with { type: "text" };
+import f484 from "../../assets/resources_servers/spider2_lite/README.md" with { type: "text" };
+import f485 from "../../assets/resources_servers/spider2_lite/configs/spider2_lite.yaml" with { type: "text" };
+import f486 from "../../assets/resources_servers/spider2_lite/data/example.jsonl" with { type: "text" };
+import f487 from "../../assets/resources_servers/spider2_lite/data/example_metrics.json" with { type: "text" };
+import f488 from "../../assets/resources_servers/spider2_lite/data/example_rollouts.jsonl" with { type: "text" };
+import f489 from "../../assets/resources_servers/string_match/README.md" with { type: "text" };
+import f490 from "../../assets/resources_servers/string_match/configs/string_match.yaml" with { type: "text" };
+import f491 from "../../assets/resources_servers/string_match/data/example.jsonl" with { type: "text" };
+import f492 from "../../assets/resources_servers/string_match/data/example_metrics.json" with { type: "text" };
+import f493 from "../../assets/resources_servers/string_match/data/example_rollouts.jsonl" with { type: "text" };
+import f494 from "../../assets/resources_servers/structeval/README.md" with { type: "text" };
+import f495 from "../../assets/resources_servers/structeval/configs/structeval_nonrenderable.yaml" with { type: "text" };
+import f496 from "../../assets/resources_servers/structeval/data/example.jsonl" with { type: "text" };
+import f497 from "../../assets/resources_servers/structeval/data/example_metrics.json" with { type: "text" };
+import f498 from "../../assets/resources_servers/structeval/data/example_rollouts.jsonl" with { type: "text" };
+import f499 from "../../assets/resources_servers/structeval/data/example_rollouts_aggregate_metrics.json" with { type: "text" };
+import f500 from "../../assets/resources_servers/structeval/data/structeval_nonrenderable_example.jsonl" with { type: "text" };
+import f501 from "../../assets/resources_servers/structeval/data/structeval_nonrenderable_example_rollouts.jsonl" with { type: "text" };
+import f502 from "../../assets/resources_servers/structeval/data/structeval_nonrenderable_example_rollouts_aggregate_metrics.json" with { type: "text" };
+import f503 from "../../assets/resources_servers/structured_outputs/README.md" with { type: "text" };
+import f504 from "../../assets/resources_servers/structured_outputs/configs/structured_outputs_json.yaml" with { type: "text" };
+import f505 from "../../assets/resources_servers/structured_outputs/configs/structured_outputs_json_yaml_xml_v1.yaml" with { type: "text" };
+import f506 from "../../assets/resources_servers/structured_outputs/configs/structured_outputs_v3.yaml" with { type: "text" };
+import f507 from "../../assets/resources_servers/structured_outputs/configs/structured_outputs_v4.yaml" with { type: "text" };
+import f508 from "../../assets/resources_servers/structured_outputs/data/example.jsonl" with { type: "text" };
+import f509 from "../../assets/resources_servers/structured_outputs/data/example_metrics.json" with { type: "text" };
+import f510 from "../../assets/resources_servers/structured_outputs/data/example_rollouts.jsonl" with { type: "text" };
+import f511 from "../../assets/resources_servers/structured_outputs/data/structured_outputs_251027_nano_v3_sdg_json_train_metrics.json" with { type: "text" };
+import f512 from "../../assets/resources_servers/structured_outputs/data/structured_outputs_251027_nano_v3_sdg_json_val_metrics.json" with { type: "text" };
+import f513 from "../../assets/resources_servers/structured_outputs/data/structured_outputs_v3_example.jsonl" with { type: "text" };
+import f514 from "../../assets/resources_servers/structured_outputs/data/structured_outputs_v3_example_metrics.json" with { type: "text" };
+import f515 from "../../assets/resources_servers/structured_outputs/data/structured_outputs_v4_example.jsonl" with { type: "text" };
+import f516 from "../../assets/resources_servers/swe_pivot/README.md" with { type: "text" };
+import f517 from "../../assets/resources_servers/swe_pivot/configs/swe_pivot.yaml" with { type: "text" };
+import f518 from "../../assets/resources_servers/swe_pivot/data/example.jsonl" with { type: "text" };
+import f519 from "../../assets/resources_servers/swe_pivot/data/example_metrics.json" with { type: "text" };
+import f520 from "../../assets/resources_servers/swe_pivot/data/example_rollouts.jsonl" with { type: "text" };
+import f521 from "../../assets/resources_servers/swerl_llm_judge/README.md" with { type: "text" };
+import f522 from "../../assets/resources_servers/swerl_llm_judge/configs/swerl_llm_judge.yaml" with { type: "text" };
+import f523 from "../../assets/resources_servers/swerl_llm_judge/data/example.jsonl" with { type: "text" };
+import f524 from "../../assets/resources_servers/swerl_llm_judge/data/example_metrics.json" with { type: "text" };
+import f525 from "../../assets/resources_servers/swerl_llm_judge/data/example_rollouts.jsonl" with { type: "text" };
+import f526 from "../../assets/resources_servers/terminal_multi_harness/README.md" with { type: "text" };
+import f527 from "../../assets/resources_servers/terminal_multi_harness/configs/terminal_multi_harness_agent006.yaml" with { type: "text" };
+import f528 from "../../assets/resources_servers/terminal_multi_harness/configs/terminal_multi_harness_codex.yaml" with { type: "text" };
+import f529 from "../../assets/resources_servers/terminal_multi_harness/configs/terminal_multi_harness_opencode.yaml" with { type: "text" };
+import f530 from "../../assets/resources_servers/terminal_multi_harness/configs/terminal_multi_harness_stirrup.yaml" with { type: "text" };
+import f531 from "../../assets/resources_servers/terminal_multi_harness/data/example.jsonl" with { type: "text" };
+import f532 from "../../assets/resources_servers/terminal_multi_harness/data/example_metrics.json" with { type: "text" };
+import f533 from "../../assets/resources_servers/terminal_multi_harness/data/example_rollouts.jsonl" with { type: "text" };
+import f534 from "../../assets/resources_servers/terminus_judge/README.md" with { type: "text" };
+import f535 from "../../assets/resources_servers/terminus_judge/configs/terminus_judge.yaml" with { type: "text" };
+import f536 from "../../assets/resources_servers/terminus_judge/configs/terminus_judge_simple.yaml" with { type: "text" };
+import f537 from "../../assets/resources_servers/terminus_judge/configs/terminus_judge_string_only.yaml" with { type: "text" };
+import f538 from "../../assets/resources_servers/terminus_judge/data/example.jsonl" with { type: "text" };
+import f539 from "../../assets/resources_servers/terminus_judge/data/example_metrics.json" with { type: "text" };
+import f540 from "../../assets/resources_servers/terminus_judge/data/example_rollouts.jsonl" with { type: "text" };
+import f541 from "../../assets/resources_servers/terminus_judge/prompt_templates/rubrics_v4.txt" with { type: "text" };
+import f542 from "../../assets/resources_servers/terminus_judge/prompt_templates/terminus_prompt.txt" with { type: "text" };
+import f543 from "../../assets/resources_servers/terminus_judge/scripts/README.md" with { type: "text" };
+import f544 from "../../assets/resources_servers/text_to_sql/configs/text_to_sql.yaml" with { type: "text" };
+import f545 from "../../assets/resources_servers/text_to_sql/data/example.jsonl" with { type: "text" };
+import f546 from "../../assets/resources_servers/text_to_sql/data/example_metrics.json" with { type: "text" };
+import f547 from "../../assets/resources_servers/text_to_sql/data/example_rollouts.jsonl" with { type: "text" };
+import f548 from "../../assets/resources_servers/text_to_sql/prompts/judge_prompt_template.txt" with { type: "text" };
+import f549 from "../../assets/resources_servers/text_to_sql/prompts/judge_system_message.txt" with { type: "text" };
+import f550 from "../../assets/resources_servers/ugphysics_judge/README.md" with { type: "text" };
+import f551 from "../../assets/resources_servers/ugphysics_judge/configs/ugphysics_judge.yaml" with { type: "text" };
+import f552 from "../../assets/resources_servers/ugphysics_judge/data/example.jsonl" with { type: "text" };
+import f553 from "../../assets/resources_servers/ugphysics_judge/data/example_metrics.json" with { type: "text" };
+import f554 from "../../assets/resources_servers/ugphysics_judge/data/example_rollouts.jsonl" with { type: "text" };
+import f555 from "../../assets/resources_servers/ugphysics_judge/prompts/judge.yaml" with { type: "text" };
+import f556 from "../../assets/resources_servers/workplace_assistant/README.md" with { type: "text" };
+import f557 from "../../assets/resources_servers/workplace_assistant/configs/workplace_assistant.yaml" with { type: "text" };
+import f558 from "../../assets/resources_servers/workplace_assistant/csv_data/processed/analytics_data.csv" with { type: "text" };
+import f559 from "../../assets/resources_servers/workplace_assistant/csv_data/processed/calendar_events.csv" with { type: "text" };
+import f560 from "../../assets/resources_servers/workplace_assistant/csv_data/processed/customer_relationship_manager_data.csv" with { type: "text" };
+import f561 from "../../assets/resources_servers/workplace_assistant/csv_data/processed/emails.csv" with { type: "text" };
+import f562 from "../../assets/resources_servers/workplace_assistant/csv_data/processed/project_tasks.csv" with { type: "text" };
+import f563 from "../../assets/resources_servers/workplace_assistant/csv_data/raw/email_addresses.csv" with { type: "text" };
+import f564 from "../../assets/resources_servers/workplace_assistant/csv_data/raw/events.csv" with { type: "text" };
+import f565 from "../../assets/resources_servers/workplace_assistant/data/example.jsonl" with { type: "text" };
+import f566 from "../../assets/resources_servers/workplace_assistant/data/example_metrics.json" with { type: "text" };
+import f567 from "../../assets/resources_servers/workplace_assistant/data/example_rollouts.jsonl" with { type: "text" };
+import f568 from "../../assets/resources_servers/xlam_fc/README.md" with { type: "text" };
+import f569 from "../../assets/resources_servers/xlam_fc/configs/xlam_fc.yaml" with { type: "text" };
+import f570 from "../../assets/resources_servers/xlam_fc/data/example.jsonl" with { type: "text" };
+import f571 from "../../assets/resources_servers/xlam_fc/data/example_metrics.json" with { type: "text" };
+import f572 from "../../assets/resources_servers/xlam_fc/data/example_rollouts.jsonl" with { type: "text" };
+import f573 from "../../assets/resources_servers/xstest/configs/xstest.yaml" with { type: "text" };
+import f574 from "../../assets/resources_servers/xstest/data/example.jsonl" with { type: "text" };
+import f575 from "../../assets/resources_servers/xstest/data/example_metrics.json" with { type: "text" };
+import f576 from "../../assets/resources_servers/xstest/data/example_rollouts.jsonl" with { type: "text" };
+import f577 from "../../assets/resources_servers/xstest/prompt_templates/wildguard_judge.txt" with { type: "text" };
+import f578 from "../../assets/resources_servers/xstest/prompt_templates/xstest_judge.txt" with { type: "text" };
+import f579 from "../../assets/responses_api_agents/browsecomp_agent/README.md" with { type: "text" };
+import f580 from "../../assets/responses_api_agents/browsecomp_agent/configs/browsecomp_agent.yaml" with { type: "text" };
+import f581 from "../../assets/responses_api_agents/critpt_agent/README.md" with { type: "text" };
+import f582 from "../../assets/responses_api_agents/finance_agent/README.md" with { type: "text" };
+import f583 from "../../assets/responses_api_agents/gymnasium_agent/README.md" with { type: "text" };
+import f584 from "../../assets/responses_api_agents/gymnasium_agent/configs/gymnasium_agent.yaml" with { type: "text" };
+import f585 from "../../assets/responses_api_agents/non_executing_simple_agent/configs/non_executing_simple_agent.yaml" with { type: "text" };
+import f586 from "../../assets/responses_api_agents/proof_refinement_agent/configs/proof_refinement_agent.yaml" with { type: "text" };
+import f587 from "../../assets/responses_api_agents/remote_agent/configs/remote_agent.yaml" with { type: "text" };
+import f588 from "../../assets/responses_api_agents/scicode_agent/README.md" with { type: "text" };
+import f589 from "../../assets/responses_api_agents/simple_agent/configs/simple_agent.yaml" with { type: "text" };
+import f590 from "../../assets/responses_api_agents/speed_bench_agent/configs/speed_bench_agent.yaml" with { type: "text" };
+import f591 from "../../assets/responses_api_agents/tool_simulation_agent/configs/tool_simulation_agent.yaml" with { type: "text" };
+import f592 from "../../assets/responses_api_models/azure_openai_model/configs/azure_openai_model.yaml" with { type: "text" };
+import f593 from "../../assets/responses_api_models/genrm_model/configs/genrm_model.yaml" with { type: "text" };
+import f594 from "../../assets/responses_api_models/inference_provider/configs/baseten.yaml" with { type: "text" };
+import f595 from "../../assets/responses_api_models/inference_provider/configs/deepinfra.yaml" with { type: "text" };
+import f596 from "../../assets/responses_api_models/inference_provider/configs/fireworks.yaml" with { type: "text" };
+import f597 from "../../assets/responses_api_models/inference_provider/configs/friendli.yaml" with { type: "text" };
+import f598 from "../../assets/responses_api_models/inference_provider/configs/gemini.yaml" with { type: "text" };
+import f599 from "../../assets/responses_api_models/inference_provider/configs/hf_inference.yaml" with { type: "text" };
+import f600 from "../../assets/responses_api_models/inference_provider/configs/inference_provider.yaml" with { type: "text" };
+import f601 from "../../assets/responses_api_models/inference_provider/configs/nebius.yaml" with { type: "text" };
+import f602 from "../../assets/responses_api_models/inference_provider/configs/openrouter.yaml" with { type: "text" };
+import f603 from "../../assets/responses_api_models/inference_provider/configs/together.yaml" with { type: "text" };
+import f604 from "../../assets/responses_api_models/litellm_model/configs/litellm_model.yaml" with { type: "text" };
+import f605 from "../../assets/responses_api_models/local_vllm_model_proxy/configs/local_vllm_model_proxy.yaml" with { type: "text" };
+import f606 from "../../assets/responses_api_models/openai_model/configs/openai_model.yaml" with { type: "text" };
+import f607 from "../../assets/responses_api_models/scripted_model/configs/scripted_model.yaml" with { type: "text" };
+import f608 from "../../assets/responses_api_models/vllm_model/configs/vllm_model.yaml" with { type: "text" };
+import f609 from "../../assets/responses_api_models/vllm_model/configs/vllm_model_for_training.yaml" with { type: "text" };
 
 /** Embedded install root: [relative path, file text] pairs (digest.gen.ts holds their digest). */
 export const ASSET_FILES: [string, string][] = [
@@ -928,286 +934,292 @@ export const ASSET_FILES: [string, string][] = [
   ["resources_servers/imo_proofbench_judge/data/example_metrics.json", f319 as unknown as string],
   ["resources_servers/imo_proofbench_judge/data/example_rollouts.jsonl", f320 as unknown as string],
   ["resources_servers/imo_proofbench_judge/prompts/judge.yaml", f321 as unknown as string],
-  ["resources_servers/instruction_following/configs/instruction_following.yaml", f322 as unknown as string],
-  ["resources_servers/instruction_following/data/example.jsonl", f323 as unknown as string],
-  ["resources_servers/instruction_following/data/example_metrics.json", f324 as unknown as string],
-  ["resources_servers/instruction_following/data/example_rollouts.jsonl", f325 as unknown as string],
-  ["resources_servers/instruction_following/data/train_metrics.json", f326 as unknown as string],
-  ["resources_servers/inverse_if/configs/inverse_if.yaml", f327 as unknown as string],
-  ["resources_servers/inverse_if/data/example.jsonl", f328 as unknown as string],
-  ["resources_servers/inverse_if/data/example_metrics.json", f329 as unknown as string],
-  ["resources_servers/inverse_if/data/example_rollouts.jsonl", f330 as unknown as string],
-  ["resources_servers/jailbreak_detection/configs/jailbreak_detection_nemotron_combined_reward_tp8.yaml", f331 as unknown as string],
-  ["resources_servers/jailbreak_detection/configs/safety_judge_model.yaml", f332 as unknown as string],
-  ["resources_servers/jailbreak_detection/configs/verifier_prompt_templates.yaml", f333 as unknown as string],
-  ["resources_servers/jailbreak_detection/data/example.jsonl", f334 as unknown as string],
-  ["resources_servers/jailbreak_detection/data/example_metrics.json", f335 as unknown as string],
-  ["resources_servers/jailbreak_detection/data/example_rollouts.jsonl", f336 as unknown as string],
-  ["resources_servers/lc_niah/README.md", f337 as unknown as string],
-  ["resources_servers/lc_niah/configs/lc_niah.yaml", f338 as unknown as string],
-  ["resources_servers/lc_niah/data/example.jsonl", f339 as unknown as string],
-  ["resources_servers/lc_niah/data/example_metrics.json", f340 as unknown as string],
-  ["resources_servers/lc_niah/data/example_rollouts.jsonl", f341 as unknown as string],
-  ["resources_servers/longmemeval/configs/longmemeval.yaml", f342 as unknown as string],
-  ["resources_servers/longmemeval/configs/longmemeval_serve.yaml", f343 as unknown as string],
-  ["resources_servers/longmemeval/data/example.jsonl", f344 as unknown as string],
-  ["resources_servers/longmemeval/data/example_metrics.json", f345 as unknown as string],
-  ["resources_servers/longmemeval/data/example_rollouts.jsonl", f346 as unknown as string],
-  ["resources_servers/math_advanced_calculations/README.md", f347 as unknown as string],
-  ["resources_servers/math_advanced_calculations/configs/math_advanced_calculations.yaml", f348 as unknown as string],
-  ["resources_servers/math_advanced_calculations/data/example.jsonl", f349 as unknown as string],
-  ["resources_servers/math_advanced_calculations/data/example_metrics.json", f350 as unknown as string],
-  ["resources_servers/math_advanced_calculations/data/example_rollouts.jsonl", f351 as unknown as string],
-  ["resources_servers/math_proof_judgement/README.md", f352 as unknown as string],
-  ["resources_servers/math_proof_judgement/configs/math_proof_judgement.yaml", f353 as unknown as string],
-  ["resources_servers/math_proof_judgement/data/example.jsonl", f354 as unknown as string],
-  ["resources_servers/math_proof_judgement/data/example_metrics.json", f355 as unknown as string],
-  ["resources_servers/math_proof_judgement/data/example_rollouts.jsonl", f356 as unknown as string],
-  ["resources_servers/math_with_autograder/configs/judge_gptoss20b.yaml", f357 as unknown as string],
-  ["resources_servers/math_with_autograder/configs/math_with_autograder.yaml", f358 as unknown as string],
-  ["resources_servers/math_with_autograder/data/example.jsonl", f359 as unknown as string],
-  ["resources_servers/math_with_autograder/data/example_metrics.json", f360 as unknown as string],
-  ["resources_servers/math_with_autograder/data/example_rollouts.jsonl", f361 as unknown as string],
-  ["resources_servers/math_with_autograder/prompts/judge.yaml", f362 as unknown as string],
-  ["resources_servers/math_with_judge/configs/math_with_judge.yaml", f363 as unknown as string],
-  ["resources_servers/math_with_judge/data/example.jsonl", f364 as unknown as string],
-  ["resources_servers/math_with_judge/data/example_metrics.json", f365 as unknown as string],
-  ["resources_servers/math_with_judge/data/example_rollouts.jsonl", f366 as unknown as string],
-  ["resources_servers/mcqa/configs/mcqa.yaml", f367 as unknown as string],
-  ["resources_servers/mcqa/data/example.jsonl", f368 as unknown as string],
-  ["resources_servers/mcqa/data/example_metrics.json", f369 as unknown as string],
-  ["resources_servers/mcqa/data/example_rollouts.jsonl", f370 as unknown as string],
-  ["resources_servers/mcqa/data/example_rollouts_with_template_metadata.jsonl", f371 as unknown as string],
-  ["resources_servers/mcqa/data/example_with_template_metadata.jsonl", f372 as unknown as string],
-  ["resources_servers/mcqa/data/example_with_template_metadata_metrics.json", f373 as unknown as string],
-  ["resources_servers/mcqa/tests/verifier_cases.jsonl", f374 as unknown as string],
-  ["resources_servers/mrcr/README.md", f375 as unknown as string],
-  ["resources_servers/mrcr/configs/mrcr.yaml", f376 as unknown as string],
-  ["resources_servers/mrcr/data/example.jsonl", f377 as unknown as string],
-  ["resources_servers/mrcr/data/example_metrics.json", f378 as unknown as string],
-  ["resources_servers/mrcr/data/example_rollouts.jsonl", f379 as unknown as string],
-  ["resources_servers/multichallenge/configs/multichallenge.yaml", f380 as unknown as string],
-  ["resources_servers/multichallenge/configs/multichallenge_nrl.yaml", f381 as unknown as string],
-  ["resources_servers/multichallenge/data/example.jsonl", f382 as unknown as string],
-  ["resources_servers/multichallenge/data/example_metrics.json", f383 as unknown as string],
-  ["resources_servers/multichallenge/data/example_rollouts.jsonl", f384 as unknown as string],
-  ["resources_servers/nvarc/README.md", f385 as unknown as string],
-  ["resources_servers/nvarc/configs/inductive.yaml", f386 as unknown as string],
-  ["resources_servers/nvarc/configs/transductive.yaml", f387 as unknown as string],
-  ["resources_servers/nvarc/data/example.jsonl", f388 as unknown as string],
-  ["resources_servers/nvarc/data/example_metrics.json", f389 as unknown as string],
-  ["resources_servers/nvarc/data/example_rollouts.jsonl", f390 as unknown as string],
-  ["resources_servers/omniscience/configs/omniscience.yaml", f391 as unknown as string],
-  ["resources_servers/omniscience/data/example.jsonl", f392 as unknown as string],
-  ["resources_servers/omniscience/data/example_metrics.json", f393 as unknown as string],
-  ["resources_servers/omniscience/data/example_rollouts.jsonl", f394 as unknown as string],
-  ["resources_servers/omniscience/prompts/judge.yaml", f395 as unknown as string],
-  ["resources_servers/over_refusal_detection/configs/over_refusal_detection.yaml", f396 as unknown as string],
-  ["resources_servers/over_refusal_detection/configs/over_refusal_detection_nemotron.yaml", f397 as unknown as string],
-  ["resources_servers/over_refusal_detection/configs/over_refusal_detection_nemotron_tp8.yaml", f398 as unknown as string],
-  ["resources_servers/over_refusal_detection/data/example.jsonl", f399 as unknown as string],
-  ["resources_servers/over_refusal_detection/data/example_metrics.json", f400 as unknown as string],
-  ["resources_servers/over_refusal_detection/data/example_rollouts.jsonl", f401 as unknown as string],
-  ["resources_servers/physics_judge/README.md", f402 as unknown as string],
-  ["resources_servers/physics_judge/configs/judge_openai.yaml", f403 as unknown as string],
-  ["resources_servers/physics_judge/configs/physics_judge.yaml", f404 as unknown as string],
-  ["resources_servers/physics_judge/data/example.jsonl", f405 as unknown as string],
-  ["resources_servers/physics_judge/data/example_metrics.json", f406 as unknown as string],
-  ["resources_servers/physics_judge/data/example_rollouts.jsonl", f407 as unknown as string],
-  ["resources_servers/physics_judge/prompts/judge.yaml", f408 as unknown as string],
-  ["resources_servers/polymath/configs/polymath.yaml", f409 as unknown as string],
-  ["resources_servers/polymath/data/example.jsonl", f410 as unknown as string],
-  ["resources_servers/polymath/data/example_metrics.json", f411 as unknown as string],
-  ["resources_servers/polymath/data/example_rollouts.jsonl", f412 as unknown as string],
-  ["resources_servers/polymath/data/example_rollouts_materialized_inputs.jsonl", f413 as unknown as string],
-  ["resources_servers/proof_genselect/README.md", f414 as unknown as string],
-  ["resources_servers/proof_genselect/configs/proof_genselect.yaml", f415 as unknown as string],
-  ["resources_servers/proof_genselect/data/example.jsonl", f416 as unknown as string],
-  ["resources_servers/proof_genselect/data/example_metrics.json", f417 as unknown as string],
-  ["resources_servers/proof_genselect/data/example_rollouts.jsonl", f418 as unknown as string],
-  ["resources_servers/proof_genselect/data/example_rollouts_aggregate_metrics.json", f419 as unknown as string],
-  ["resources_servers/proof_genselect/data/example_rollouts_materialized_inputs.jsonl", f420 as unknown as string],
-  ["resources_servers/proof_genselect/prompt_templates/genselect.yaml", f421 as unknown as string],
-  ["resources_servers/proof_judge/README.md", f422 as unknown as string],
-  ["resources_servers/proof_judge/configs/proof_judge.yaml", f423 as unknown as string],
-  ["resources_servers/proof_judge/data/example.jsonl", f424 as unknown as string],
-  ["resources_servers/proof_judge/data/example_metrics.json", f425 as unknown as string],
-  ["resources_servers/proof_judge/data/example_rollouts.jsonl", f426 as unknown as string],
-  ["resources_servers/proof_judge/data/example_rollouts_materialized_inputs.jsonl", f427 as unknown as string],
-  ["resources_servers/proof_judge/prompt_templates/meta-verifier.yaml", f428 as unknown as string],
-  ["resources_servers/proof_judge/prompt_templates/prover.yaml", f429 as unknown as string],
-  ["resources_servers/proof_judge/prompt_templates/verifier.yaml", f430 as unknown as string],
-  ["resources_servers/proof_verification/README.md", f431 as unknown as string],
-  ["resources_servers/proof_verification/configs/proof_verification.yaml", f432 as unknown as string],
-  ["resources_servers/proof_verification/data/example.jsonl", f433 as unknown as string],
-  ["resources_servers/proof_verification/data/example_metrics.json", f434 as unknown as string],
-  ["resources_servers/proof_verification/data/example_rollouts.jsonl", f435 as unknown as string],
-  ["resources_servers/proof_verification/data/example_rollouts_materialized_inputs.jsonl", f436 as unknown as string],
-  ["resources_servers/proof_verification/prompt_templates/meta-verifier.yaml", f437 as unknown as string],
-  ["resources_servers/proof_verification/prompt_templates/verifier.yaml", f438 as unknown as string],
-  ["resources_servers/ragtruth/README.md", f439 as unknown as string],
-  ["resources_servers/ragtruth/configs/ragtruth.yaml", f440 as unknown as string],
-  ["resources_servers/ragtruth/configs/ragtruth_serve.yaml", f441 as unknown as string],
-  ["resources_servers/ragtruth/data/example.jsonl", f442 as unknown as string],
-  ["resources_servers/ragtruth/data/example_metrics.json", f443 as unknown as string],
-  ["resources_servers/ragtruth/data/example_rollouts.jsonl", f444 as unknown as string],
-  ["resources_servers/ruler/README.md", f445 as unknown as string],
-  ["resources_servers/ruler/configs/ruler.yaml", f446 as unknown as string],
-  ["resources_servers/ruler/data/example.jsonl", f447 as unknown as string],
-  ["resources_servers/ruler/data/example_metrics.json", f448 as unknown as string],
-  ["resources_servers/ruler/data/example_rollouts.jsonl", f449 as unknown as string],
-  ["resources_servers/ruler2/README.md", f450 as unknown as string],
-  ["resources_servers/ruler2/configs/ruler2.yaml", f451 as unknown as string],
-  ["resources_servers/ruler2/data/example.jsonl", f452 as unknown as string],
-  ["resources_servers/ruler2/data/example_metrics.json", f453 as unknown as string],
-  ["resources_servers/ruler2/data/example_rollouts.jsonl", f454 as unknown as string],
-  ["resources_servers/simpleqa/configs/simpleqa.yaml", f455 as unknown as string],
-  ["resources_servers/simpleqa/data/example.jsonl", f456 as unknown as string],
-  ["resources_servers/simpleqa/data/example_metrics.json", f457 as unknown as string],
-  ["resources_servers/simpleqa/data/example_rollouts.jsonl", f458 as unknown as string],
-  ["resources_servers/simpleqa/prompts/judge.yaml", f459 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/README.md", f460 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/droid_pivot_single_step_tool_use_with_argument_comparison.yaml", f461 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/parallel_tool_calls_single_step_tool_use_with_argument_comparison.yaml", f462 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/search_pivot_single_step_tool_use_with_argument_comparison.yaml", f463 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/single_step_tool_use_with_argument_comparison.yaml", f464 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/swe_pivot_single_step_tool_use_with_argument_comparison.yaml", f465 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/toolcall_schema_single_step_tool_use_with_argument_comparison.yaml", f466 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/data/example.jsonl", f467 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/data/example_metrics.json", f468 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/data/example_rollouts.jsonl", f469 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example.jsonl", f470 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example_metrics.json", f471 as unknown as string],
-  ["resources_servers/spartqa/README.md", f472 as unknown as string],
-  ["resources_servers/spartqa/configs/spartqa.yaml", f473 as unknown as string],
-  ["resources_servers/spartqa/configs/spartqa_serve.yaml", f474 as unknown as string],
-  ["resources_servers/spartqa/data/example.jsonl", f475 as unknown as string],
-  ["resources_servers/spartqa/data/example_metrics.json", f476 as unknown as string],
-  ["resources_servers/spartqa/data/example_rollouts.jsonl", f477 as unknown as string],
-  ["resources_servers/spider2_lite/README.md", f478 as unknown as string],
-  ["resources_servers/spider2_lite/configs/spider2_lite.yaml", f479 as unknown as string],
-  ["resources_servers/spider2_lite/data/example.jsonl", f480 as unknown as string],
-  ["resources_servers/spider2_lite/data/example_metrics.json", f481 as unknown as string],
-  ["resources_servers/spider2_lite/data/example_rollouts.jsonl", f482 as unknown as string],
-  ["resources_servers/string_match/README.md", f483 as unknown as string],
-  ["resources_servers/string_match/configs/string_match.yaml", f484 as unknown as string],
-  ["resources_servers/string_match/data/example.jsonl", f485 as unknown as string],
-  ["resources_servers/string_match/data/example_metrics.json", f486 as unknown as string],
-  ["resources_servers/string_match/data/example_rollouts.jsonl", f487 as unknown as string],
-  ["resources_servers/structeval/README.md", f488 as unknown as string],
-  ["resources_servers/structeval/configs/structeval_nonrenderable.yaml", f489 as unknown as string],
-  ["resources_servers/structeval/data/example.jsonl", f490 as unknown as string],
-  ["resources_servers/structeval/data/example_metrics.json", f491 as unknown as string],
-  ["resources_servers/structeval/data/example_rollouts.jsonl", f492 as unknown as string],
-  ["resources_servers/structeval/data/example_rollouts_aggregate_metrics.json", f493 as unknown as string],
-  ["resources_servers/structeval/data/structeval_nonrenderable_example.jsonl", f494 as unknown as string],
-  ["resources_servers/structeval/data/structeval_nonrenderable_example_rollouts.jsonl", f495 as unknown as string],
-  ["resources_servers/structeval/data/structeval_nonrenderable_example_rollouts_aggregate_metrics.json", f496 as unknown as string],
-  ["resources_servers/structured_outputs/README.md", f497 as unknown as string],
-  ["resources_servers/structured_outputs/configs/structured_outputs_json.yaml", f498 as unknown as string],
-  ["resources_servers/structured_outputs/configs/structured_outputs_json_yaml_xml_v1.yaml", f499 as unknown as string],
-  ["resources_servers/structured_outputs/configs/structured_outputs_v3.yaml", f500 as unknown as string],
-  ["resources_servers/structured_outputs/configs/structured_outputs_v4.yaml", f501 as unknown as string],
-  ["resources_servers/structured_outputs/data/example.jsonl", f502 as unknown as string],
-  ["resources_servers/structured_outputs/data/example_metrics.json", f503 as unknown as string],
-  ["resources_servers/structured_outputs/data/example_rollouts.jsonl", f504 as unknown as string],
-  ["resources_servers/structured_outputs/data/structured_outputs_251027_nano_v3_sdg_json_train_metrics.json", f505 as unknown as string],
-  ["resources_servers/structured_outputs/data/structured_outputs_251027_nano_v3_sdg_json_val_metrics.json", f506 as unknown as string],
-  ["resources_servers/structured_outputs/data/structured_outputs_v3_example.jsonl", f507 as unknown as string],
-  ["resources_servers/structured_outputs/data/structured_outputs_v3_example_metrics.json", f508 as unknown as string],
-  ["resources_servers/structured_outputs/data/structured_outputs_v4_example.jsonl", f509 as unknown as string],
-  ["resources_servers/swe_pivot/README.md", f510 as unknown as string],
-  ["resources_servers/swe_pivot/configs/swe_pivot.yaml", f511 as unknown as string],
-  ["resources_servers/swe_pivot/data/example.jsonl", f512 as unknown as string],
-  ["resources_servers/swe_pivot/data/example_metrics.json", f513 as unknown as string],
-  ["resources_servers/swe_pivot/data/example_rollouts.jsonl", f514 as unknown as string],
-  ["resources_servers/swerl_llm_judge/README.md", f515 as unknown as string],
-  ["resources_servers/swerl_llm_judge/configs/swerl_llm_judge.yaml", f516 as unknown as string],
-  ["resources_servers/swerl_llm_judge/data/example.jsonl", f517 as unknown as string],
-  ["resources_servers/swerl_llm_judge/data/example_metrics.json", f518 as unknown as string],
-  ["resources_servers/swerl_llm_judge/data/example_rollouts.jsonl", f519 as unknown as string],
-  ["resources_servers/terminal_multi_harness/README.md", f520 as unknown as string],
-  ["resources_servers/terminal_multi_harness/configs/terminal_multi_harness_agent006.yaml", f521 as unknown as string],
-  ["resources_servers/terminal_multi_harness/configs/terminal_multi_harness_codex.yaml", f522 as unknown as string],
-  ["resources_servers/terminal_multi_harness/configs/terminal_multi_harness_opencode.yaml", f523 as unknown as string],
-  ["resources_servers/terminal_multi_harness/configs/terminal_multi_harness_stirrup.yaml", f524 as unknown as string],
-  ["resources_servers/terminal_multi_harness/data/example.jsonl", f525 as unknown as string],
-  ["resources_servers/terminal_multi_harness/data/example_metrics.json", f526 as unknown as string],
-  ["resources_servers/terminal_multi_harness/data/example_rollouts.jsonl", f527 as unknown as string],
-  ["resources_servers/terminus_judge/README.md", f528 as unknown as string],
-  ["resources_servers/terminus_judge/configs/terminus_judge.yaml", f529 as unknown as string],
-  ["resources_servers/terminus_judge/configs/terminus_judge_simple.yaml", f530 as unknown as string],
-  ["resources_servers/terminus_judge/configs/terminus_judge_string_only.yaml", f531 as unknown as string],
-  ["resources_servers/terminus_judge/data/example.jsonl", f532 as unknown as string],
-  ["resources_servers/terminus_judge/data/example_metrics.json", f533 as unknown as string],
-  ["resources_servers/terminus_judge/data/example_rollouts.jsonl", f534 as unknown as string],
-  ["resources_servers/terminus_judge/prompt_templates/rubrics_v4.txt", f535 as unknown as string],
-  ["resources_servers/terminus_judge/prompt_templates/terminus_prompt.txt", f536 as unknown as string],
-  ["resources_servers/terminus_judge/scripts/README.md", f537 as unknown as string],
-  ["resources_servers/text_to_sql/configs/text_to_sql.yaml", f538 as unknown as string],
-  ["resources_servers/text_to_sql/data/example.jsonl", f539 as unknown as string],
-  ["resources_servers/text_to_sql/data/example_metrics.json", f540 as unknown as string],
-  ["resources_servers/text_to_sql/data/example_rollouts.jsonl", f541 as unknown as string],
-  ["resources_servers/text_to_sql/prompts/judge_prompt_template.txt", f542 as unknown as string],
-  ["resources_servers/text_to_sql/prompts/judge_system_message.txt", f543 as unknown as string],
-  ["resources_servers/ugphysics_judge/README.md", f544 as unknown as string],
-  ["resources_servers/ugphysics_judge/configs/ugphysics_judge.yaml", f545 as unknown as string],
-  ["resources_servers/ugphysics_judge/data/example.jsonl", f546 as unknown as string],
-  ["resources_servers/ugphysics_judge/data/example_metrics.json", f547 as unknown as string],
-  ["resources_servers/ugphysics_judge/data/example_rollouts.jsonl", f548 as unknown as string],
-  ["resources_servers/ugphysics_judge/prompts/judge.yaml", f549 as unknown as string],
-  ["resources_servers/workplace_assistant/README.md", f550 as unknown as string],
-  ["resources_servers/workplace_assistant/configs/workplace_assistant.yaml", f551 as unknown as string],
-  ["resources_servers/workplace_assistant/csv_data/processed/analytics_data.csv", f552 as unknown as string],
-  ["resources_servers/workplace_assistant/csv_data/processed/calendar_events.csv", f553 as unknown as string],
-  ["resources_servers/workplace_assistant/csv_data/processed/customer_relationship_manager_data.csv", f554 as unknown as string],
-  ["resources_servers/workplace_assistant/csv_data/processed/emails.csv", f555 as unknown as string],
-  ["resources_servers/workplace_assistant/csv_data/processed/project_tasks.csv", f556 as unknown as string],
-  ["resources_servers/workplace_assistant/csv_data/raw/email_addresses.csv", f557 as unknown as string],
-  ["resources_servers/workplace_assistant/csv_data/raw/events.csv", f558 as unknown as string],
-  ["resources_servers/workplace_assistant/data/example.jsonl", f559 as unknown as string],
-  ["resources_servers/workplace_assistant/data/example_metrics.json", f560 as unknown as string],
-  ["resources_servers/workplace_assistant/data/example_rollouts.jsonl", f561 as unknown as string],
-  ["resources_servers/xlam_fc/README.md", f562 as unknown as string],
-  ["resources_servers/xlam_fc/configs/xlam_fc.yaml", f563 as unknown as string],
-  ["resources_servers/xlam_fc/data/example.jsonl", f564 as unknown as string],
-  ["resources_servers/xlam_fc/data/example_metrics.json", f565 as unknown as string],
-  ["resources_servers/xlam_fc/data/example_rollouts.jsonl", f566 as unknown as string],
-  ["resources_servers/xstest/configs/xstest.yaml", f567 as unknown as string],
-  ["resources_servers/xstest/data/example.jsonl", f568 as unknown as string],
-  ["resources_servers/xstest/data/example_metrics.json", f569 as unknown as string],
-  ["resources_servers/xstest/data/example_rollouts.jsonl", f570 as unknown as string],
-  ["resources_servers/xstest/prompt_templates/wildguard_judge.txt", f571 as unknown as string],
-  ["resources_servers/xstest/prompt_templates/xstest_judge.txt", f572 as unknown as string],
-  ["responses_api_agents/browsecomp_agent/README.md", f573 as unknown as string],
-  ["responses_api_agents/browsecomp_agent/configs/browsecomp_agent.yaml", f574 as unknown as string],
-  ["responses_api_agents/critpt_agent/README.md", f575 as unknown as string],
-  ["responses_api_agents/finance_agent/README.md", f576 as unknown as string],
-  ["responses_api_agents/gymnasium_agent/README.md", f577 as unknown as string],
-  ["responses_api_agents/gymnasium_agent/configs/gymnasium_agent.yaml", f578 as unknown as string],
-  ["responses_api_agents/non_executing_simple_agent/configs/non_executing_simple_agent.yaml", f579 as unknown as string],
-  ["responses_api_agents/proof_refinement_agent/configs/proof_refinement_agent.yaml", f580 as unknown as string],
-  ["responses_api_agents/remote_agent/configs/remote_agent.yaml", f581 as unknown as string],
-  ["responses_api_agents/scicode_agent/README.md", f582 as unknown as string],
-  ["responses_api_agents/simple_agent/configs/simple_agent.yaml", f583 as unknown as string],
-  ["responses_api_agents/speed_bench_agent/configs/speed_bench_agent.yaml", f584 as unknown as string],
-  ["responses_api_agents/tool_simulation_agent/configs/tool_simulation_agent.yaml", f585 as unknown as string],
-  ["responses_api_models/azure_openai_model/configs/azure_openai_model.yaml", f586 as unknown as string],
-  ["responses_api_models/genrm_model/configs/genrm_model.yaml", f587 as unknown as string],
-  ["responses_api_models/inference_provider/configs/baseten.yaml", f588 as unknown as string],
-  ["responses_api_models/inference_provider/configs/deepinfra.yaml", f589 as unknown as string],
-  ["responses_api_models/inference_provider/configs/fireworks.yaml", f590 as unknown as string],
-  ["responses_api_models/inference_provider/configs/friendli.yaml", f591 as unknown as string],
-  ["responses_api_models/inference_provider/configs/gemini.yaml", f592 as unknown as string],
-  ["responses_api_models/inference_provider/configs/hf_inference.yaml", f593 as unknown as string],
-  ["responses_api_models/inference_provider/configs/inference_provider.yaml", f594 as unknown as string],
-  ["responses_api_models/inference_provider/configs/nebius.yaml", f595 as unknown as string],
-  ["responses_api_models/inference_provider/configs/openrouter.yaml", f596 as unknown as string],
-  ["responses_api_models/inference_provider/configs/together.yaml", f597 as unknown as string],
-  ["responses_api_models/litellm_model/configs/litellm_model.yaml", f598 as unknown as string],
-  ["responses_api_models/local_vllm_model_proxy/configs/local_vllm_model_proxy.yaml", f599 as unknown as string],
-  ["responses_api_models/openai_model/configs/openai_model.yaml", f600 as unknown as string],
-  ["responses_api_models/scripted_model/configs/scripted_model.yaml", f601 as unknown as string],
-  ["responses_api_models/vllm_model/configs/vllm_model.yaml", f602 as unknown as string],
-  ["responses_api_models/vllm_model/configs/vllm_model_for_training.yaml", f603 as unknown as string],
+  ["resources_servers/indirect_prompt_injection/README.md", f322 as unknown as string],
+  ["resources_servers/indirect_prompt_injection/configs/indirect_prompt_injection.yaml", f323 as unknown as string],
+  ["resources_servers/indirect_prompt_injection/configs/nemotron_nano_2gpu.yaml", f324 as unknown as string],
+  ["resources_servers/indirect_prompt_injection/data/example.jsonl", f325 as unknown as string],
+  ["resources_servers/indirect_prompt_injection/data/example_metrics.json", f326 as unknown as string],
+  ["resources_servers/indirect_prompt_injection/data/example_rollouts.jsonl", f327 as unknown as string],
+  ["resources_servers/instruction_following/configs/instruction_following.yaml", f328 as unknown as string],
+  ["resources_servers/instruction_following/data/example.jsonl", f329 as unknown as string],
+  ["resources_servers/instruction_following/data/example_metrics.json", f330 as unknown as string],
+  ["resources_servers/instruction_following/data/example_rollouts.jsonl", f331 as unknown as string],
+  ["resources_servers/instruction_following/data/train_metrics.json", f332 as unknown as string],
+  ["resources_servers/inverse_if/configs/inverse_if.yaml", f333 as unknown as string],
+  ["resources_servers/inverse_if/data/example.jsonl", f334 as unknown as string],
+  ["resources_servers/inverse_if/data/example_metrics.json", f335 as unknown as string],
+  ["resources_servers/inverse_if/data/example_rollouts.jsonl", f336 as unknown as string],
+  ["resources_servers/jailbreak_detection/configs/jailbreak_detection_nemotron_combined_reward_tp8.yaml", f337 as unknown as string],
+  ["resources_servers/jailbreak_detection/configs/safety_judge_model.yaml", f338 as unknown as string],
+  ["resources_servers/jailbreak_detection/configs/verifier_prompt_templates.yaml", f339 as unknown as string],
+  ["resources_servers/jailbreak_detection/data/example.jsonl", f340 as unknown as string],
+  ["resources_servers/jailbreak_detection/data/example_metrics.json", f341 as unknown as string],
+  ["resources_servers/jailbreak_detection/data/example_rollouts.jsonl", f342 as unknown as string],
+  ["resources_servers/lc_niah/README.md", f343 as unknown as string],
+  ["resources_servers/lc_niah/configs/lc_niah.yaml", f344 as unknown as string],
+  ["resources_servers/lc_niah/data/example.jsonl", f345 as unknown as string],
+  ["resources_servers/lc_niah/data/example_metrics.json", f346 as unknown as string],
+  ["resources_servers/lc_niah/data/example_rollouts.jsonl", f347 as unknown as string],
+  ["resources_servers/longmemeval/configs/longmemeval.yaml", f348 as unknown as string],
+  ["resources_servers/longmemeval/configs/longmemeval_serve.yaml", f349 as unknown as string],
+  ["resources_servers/longmemeval/data/example.jsonl", f350 as unknown as string],
+  ["resources_servers/longmemeval/data/example_metrics.json", f351 as unknown as string],
+  ["resources_servers/longmemeval/data/example_rollouts.jsonl", f352 as unknown as string],
+  ["resources_servers/math_advanced_calculations/README.md", f353 as unknown as string],
+  ["resources_servers/math_advanced_calculations/configs/math_advanced_calculations.yaml", f354 as unknown as string],
+  ["resources_servers/math_advanced_calculations/data/example.jsonl", f355 as unknown as string],
+  ["resources_servers/math_advanced_calculations/data/example_metrics.json", f356 as unknown as string],
+  ["resources_servers/math_advanced_calculations/data/example_rollouts.jsonl", f357 as unknown as string],
+  ["resources_servers/math_proof_judgement/README.md", f358 as unknown as string],
+  ["resources_servers/math_proof_judgement/configs/math_proof_judgement.yaml", f359 as unknown as string],
+  ["resources_servers/math_proof_judgement/data/example.jsonl", f360 as unknown as string],
+  ["resources_servers/math_proof_judgement/data/example_metrics.json", f361 as unknown as string],
+  ["resources_servers/math_proof_judgement/data/example_rollouts.jsonl", f362 as unknown as string],
+  ["resources_servers/math_with_autograder/configs/judge_gptoss20b.yaml", f363 as unknown as string],
+  ["resources_servers/math_with_autograder/configs/math_with_autograder.yaml", f364 as unknown as string],
+  ["resources_servers/math_with_autograder/data/example.jsonl", f365 as unknown as string],
+  ["resources_servers/math_with_autograder/data/example_metrics.json", f366 as unknown as string],
+  ["resources_servers/math_with_autograder/data/example_rollouts.jsonl", f367 as unknown as string],
+  ["resources_servers/math_with_autograder/prompts/judge.yaml", f368 as unknown as string],
+  ["resources_servers/math_with_judge/configs/math_with_judge.yaml", f369 as unknown as string],
+  ["resources_servers/math_with_judge/data/example.jsonl", f370 as unknown as string],
+  ["resources_servers/math_with_judge/data/example_metrics.json", f371 as unknown as string],
+  ["resources_servers/math_with_judge/data/example_rollouts.jsonl", f372 as unknown as string],
+  ["resources_servers/mcqa/configs/mcqa.yaml", f373 as unknown as string],
+  ["resources_servers/mcqa/data/example.jsonl", f374 as unknown as string],
+  ["resources_servers/mcqa/data/example_metrics.json", f375 as unknown as string],
+  ["resources_servers/mcqa/data/example_rollouts.jsonl", f376 as unknown as string],
+  ["resources_servers/mcqa/data/example_rollouts_with_template_metadata.jsonl", f377 as unknown as string],
+  ["resources_servers/mcqa/data/example_with_template_metadata.jsonl", f378 as unknown as string],
+  ["resources_servers/mcqa/data/example_with_template_metadata_metrics.json", f379 as unknown as string],
+  ["resources_servers/mcqa/tests/verifier_cases.jsonl", f380 as unknown as string],
+  ["resources_servers/mrcr/README.md", f381 as unknown as string],
+  ["resources_servers/mrcr/configs/mrcr.yaml", f382 as unknown as string],
+  ["resources_servers/mrcr/data/example.jsonl", f383 as unknown as string],
+  ["resources_servers/mrcr/data/example_metrics.json", f384 as unknown as string],
+  ["resources_servers/mrcr/data/example_rollouts.jsonl", f385 as unknown as string],
+  ["resources_servers/multichallenge/configs/multichallenge.yaml", f386 as unknown as string],
+  ["resources_servers/multichallenge/configs/multichallenge_nrl.yaml", f387 as unknown as string],
+  ["resources_servers/multichallenge/data/example.jsonl", f388 as unknown as string],
+  ["resources_servers/multichallenge/data/example_metrics.json", f389 as unknown as string],
+  ["resources_servers/multichallenge/data/example_rollouts.jsonl", f390 as unknown as string],
+  ["resources_servers/nvarc/README.md", f391 as unknown as string],
+  ["resources_servers/nvarc/configs/inductive.yaml", f392 as unknown as string],
+  ["resources_servers/nvarc/configs/transductive.yaml", f393 as unknown as string],
+  ["resources_servers/nvarc/data/example.jsonl", f394 as unknown as string],
+  ["resources_servers/nvarc/data/example_metrics.json", f395 as unknown as string],
+  ["resources_servers/nvarc/data/example_rollouts.jsonl", f396 as unknown as string],
+  ["resources_servers/omniscience/configs/omniscience.yaml", f397 as unknown as string],
+  ["resources_servers/omniscience/data/example.jsonl", f398 as unknown as string],
+  ["resources_servers/omniscience/data/example_metrics.json", f399 as unknown as string],
+  ["resources_servers/omniscience/data/example_rollouts.jsonl", f400 as unknown as string],
+  ["resources_servers/omniscience/prompts/judge.yaml", f401 as unknown as string],
+  ["resources_servers/over_refusal_detection/configs/over_refusal_detection.yaml", f402 as unknown as string],
+  ["resources_servers/over_refusal_detection/configs/over_refusal_detection_nemotron.yaml", f403 as unknown as string],
+  ["resources_servers/over_refusal_detection/configs/over_refusal_detection_nemotron_tp8.yaml", f404 as unknown as string],
+  ["resources_servers/over_refusal_detection/data/example.jsonl", f405 as unknown as string],
+  ["resources_servers/over_refusal_detection/data/example_metrics.json", f406 as unknown as string],
+  ["resources_servers/over_refusal_detection/data/example_rollouts.jsonl", f407 as unknown as string],
+  ["resources_servers/physics_judge/README.md", f408 as unknown as string],
+  ["resources_servers/physics_judge/configs/judge_openai.yaml", f409 as unknown as string],
+  ["resources_servers/physics_judge/configs/physics_judge.yaml", f410 as unknown as string],
+  ["resources_servers/physics_judge/data/example.jsonl", f411 as unknown as string],
+  ["resources_servers/physics_judge/data/example_metrics.json", f412 as unknown as string],
+  ["resources_servers/physics_judge/data/example_rollouts.jsonl", f413 as unknown as string],
+  ["resources_servers/physics_judge/prompts/judge.yaml", f414 as unknown as string],
+  ["resources_servers/polymath/configs/polymath.yaml", f415 as unknown as string],
+  ["resources_servers/polymath/data/example.jsonl", f416 as unknown as string],
+  ["resources_servers/polymath/data/example_metrics.json", f417 as unknown as string],
+  ["resources_servers/polymath/data/example_rollouts.jsonl", f418 as unknown as string],
+  ["resources_servers/polymath/data/example_rollouts_materialized_inputs.jsonl", f419 as unknown as string],
+  ["resources_servers/proof_genselect/README.md", f420 as unknown as string],
+  ["resources_servers/proof_genselect/configs/proof_genselect.yaml", f421 as unknown as string],
+  ["resources_servers/proof_genselect/data/example.jsonl", f422 as unknown as string],
+  ["resources_servers/proof_genselect/data/example_metrics.json", f423 as unknown as string],
+  ["resources_servers/proof_genselect/data/example_rollouts.jsonl", f424 as unknown as string],
+  ["resources_servers/proof_genselect/data/example_rollouts_aggregate_metrics.json", f425 as unknown as string],
+  ["resources_servers/proof_genselect/data/example_rollouts_materialized_inputs.jsonl", f426 as unknown as string],
+  ["resources_servers/proof_genselect/prompt_templates/genselect.yaml", f427 as unknown as string],
+  ["resources_servers/proof_judge/README.md", f428 as unknown as string],
+  ["resources_servers/proof_judge/configs/proof_judge.yaml", f429 as unknown as string],
+  ["resources_servers/proof_judge/data/example.jsonl", f430 as unknown as string],
+  ["resources_servers/proof_judge/data/example_metrics.json", f431 as unknown as string],
+  ["resources_servers/proof_judge/data/example_rollouts.jsonl", f432 as unknown as string],
+  ["resources_servers/proof_judge/data/example_rollouts_materialized_inputs.jsonl", f433 as unknown as string],
+  ["resources_servers/proof_judge/prompt_templates/meta-verifier.yaml", f434 as unknown as string],
+  ["resources_servers/proof_judge/prompt_templates/prover.yaml", f435 as unknown as string],
+  ["resources_servers/proof_judge/prompt_templates/verifier.yaml", f436 as unknown as string],
+  ["resources_servers/proof_verification/README.md", f437 as unknown as string],
+  ["resources_servers/proof_verification/configs/proof_verification.yaml", f438 as unknown as string],
+  ["resources_servers/proof_verification/data/example.jsonl", f439 as unknown as string],
+  ["resources_servers/proof_verification/data/example_metrics.json", f440 as unknown as string],
+  ["resources_servers/proof_verification/data/example_rollouts.jsonl", f441 as unknown as string],
+  ["resources_servers/proof_verification/data/example_rollouts_materialized_inputs.jsonl", f442 as unknown as string],
+  ["resources_servers/proof_verification/prompt_templates/meta-verifier.yaml", f443 as unknown as string],
+  ["resources_servers/proof_verification/prompt_templates/verifier.yaml", f444 as unknown as string],
+  ["resources_servers/ragtruth/README.md", f445 as unknown as string],
+  ["resources_servers/ragtruth/configs/ragtruth.yaml", f446 as unknown as string],
+  ["resources_servers/ragtruth/configs/ragtruth_serve.yaml", f447 as unknown as string],
+  ["resources_servers/ragtruth/data/example.jsonl", f448 as unknown as string],
+  ["resources_servers/ragtruth/data/example_metrics.json", f449 as unknown as string],
+  ["resources_servers/ragtruth/data/example_rollouts.jsonl", f450 as unknown as string],
+  ["resources_servers/ruler/README.md", f451 as unknown as string],
+  ["resources_servers/ruler/configs/ruler.yaml", f452 as unknown as string],
+  ["resources_servers/ruler/data/example.jsonl", f453 as unknown as string],
+  ["resources_servers/ruler/data/example_metrics.json", f454 as unknown as string],
+  ["resources_servers/ruler/data/example_rollouts.jsonl", f455 as unknown as string],
+  ["resources_servers/ruler2/README.md", f456 as unknown as string],
+  ["resources_servers/ruler2/configs/ruler2.yaml", f457 as unknown as string],
+  ["resources_servers/ruler2/data/example.jsonl", f458 as unknown as string],
+  ["resources_servers/ruler2/data/example_metrics.json", f459 as unknown as string],
+  ["resources_servers/ruler2/data/example_rollouts.jsonl", f460 as unknown as string],
+  ["resources_servers/simpleqa/configs/simpleqa.yaml", f461 as unknown as string],
+  ["resources_servers/simpleqa/data/example.jsonl", f462 as unknown as string],
+  ["resources_servers/simpleqa/data/example_metrics.json", f463 as unknown as string],
+  ["resources_servers/simpleqa/data/example_rollouts.jsonl", f464 as unknown as string],
+  ["resources_servers/simpleqa/prompts/judge.yaml", f465 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/README.md", f466 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/droid_pivot_single_step_tool_use_with_argument_comparison.yaml", f467 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/parallel_tool_calls_single_step_tool_use_with_argument_comparison.yaml", f468 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/search_pivot_single_step_tool_use_with_argument_comparison.yaml", f469 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/single_step_tool_use_with_argument_comparison.yaml", f470 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/swe_pivot_single_step_tool_use_with_argument_comparison.yaml", f471 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/toolcall_schema_single_step_tool_use_with_argument_comparison.yaml", f472 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/data/example.jsonl", f473 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/data/example_metrics.json", f474 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/data/example_rollouts.jsonl", f475 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example.jsonl", f476 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example_metrics.json", f477 as unknown as string],
+  ["resources_servers/spartqa/README.md", f478 as unknown as string],
+  ["resources_servers/spartqa/configs/spartqa.yaml", f479 as unknown as string],
+  ["resources_servers/spartqa/configs/spartqa_serve.yaml", f480 as unknown as string],
+  ["resources_servers/spartqa/data/example.jsonl", f481 as unknown as string],
+  ["resources_servers/spartqa/data/example_metrics.json", f482 as unknown as string],
+  ["resources_servers/spartqa/data/example_rollouts.jsonl", f483 as unknown as string],
+  ["resources_servers/spider2_lite/README.md", f484 as unknown as string],
+  ["resources_servers/spider2_lite/configs/spider2_lite.yaml", f485 as unknown as string],
+  ["resources_servers/spider2_lite/data/example.jsonl", f486 as unknown as string],
+  ["resources_servers/spider2_lite/data/example_metrics.json", f487 as unknown as string],
+  ["resources_servers/spider2_lite/data/example_rollouts.jsonl", f488 as unknown as string],
+  ["resources_servers/string_match/README.md", f489 as unknown as string],
+  ["resources_servers/string_match/configs/string_match.yaml", f490 as unknown as string],
+  ["resources_servers/string_match/data/example.jsonl", f491 as unknown as string],
+  ["resources_servers/string_match/data/example_metrics.json", f492 as unknown as string],
+  ["resources_servers/string_match/data/example_rollouts.jsonl", f493 as unknown as string],
+  ["resources_servers/structeval/README.md", f494 as unknown as string],
+  ["resources_servers/structeval/configs/structeval_nonrenderable.yaml", f495 as unknown as string],
+  ["resources_servers/structeval/data/example.jsonl", f496 as unknown as string],
+  ["resources_servers/structeval/data/example_metrics.json", f497 as unknown as string],
+  ["resources_servers/structeval/data/example_rollouts.jsonl", f498 as unknown as string],
+  ["resources_servers/structeval/data/example_rollouts_aggregate_metrics.json", f499 as unknown as string],
+  ["resources_servers/structeval/data/structeval_nonrenderable_example.jsonl", f500 as unknown as string],
+  ["resources_servers/structeval/data/structeval_nonrenderable_example_rollouts.jsonl", f501 as unknown as string],
+  ["resources_servers/structeval/data/structeval_nonrenderable_example_rollouts_aggregate_metrics.json", f502 as unknown as string],
+  ["resources_servers/structured_outputs/README.md", f503 as unknown as string],
+  ["resources_servers/structured_outputs/configs/structured_outputs_json.yaml", f504 as unknown as string],
+  ["resources_servers/structured_outputs/configs/structured_outputs_json_yaml_xml_v1.yaml", f505 as unknown as string],
+  ["resources_servers/structured_outputs/configs/structured_outputs_v3.yaml", f506 as unknown as string],
+  ["resources_servers/structured_outputs/configs/structured_outputs_v4.yaml", f507 as unknown as string],
+  ["resources_servers/structured_outputs/data/example.jsonl", f508 as unknown as string],
+  ["resources_servers/structured_outputs/data/example_metrics.json", f509 as unknown as string],
+  ["resources_servers/structured_outputs/data/example_rollouts.jsonl", f510 as unknown as string],
+  ["resources_servers/structured_outputs/data/structured_outputs_251027_nano_v3_sdg_json_train_metrics.json", f511 as unknown as string],
+  ["resources_servers/structured_outputs/data/structured_outputs_251027_nano_v3_sdg_json_val_metrics.json", f512 as unknown as string],
+  ["resources_servers/structured_outputs/data/structured_outputs_v3_example.jsonl", f513 as unknown as string],
+  ["resources_servers/structured_outputs/data/structured_outputs_v3_example_metrics.json", f514 as unknown as string],
+  ["resources_servers/structured_outputs/data/structured_outputs_v4_example.jsonl", f515 as unknown as string],
+  ["resources_servers/swe_pivot/README.md", f516 as unknown as string],
+  ["resources_servers/swe_pivot/configs/swe_pivot.yaml", f517 as unknown as string],
+  ["resources_servers/swe_pivot/data/example.jsonl", f518 as unknown as string],
+  ["resources_servers/swe_pivot/data/example_metrics.json", f519 as unknown as string],
+  ["resources_servers/swe_pivot/data/example_rollouts.jsonl", f520 as unknown as string],
+  ["resources_servers/swerl_llm_judge/README.md", f521 as unknown as string],
+  ["resources_servers/swerl_llm_judge/configs/swerl_llm_judge.yaml", f522 as unknown as string],
+  ["resources_servers/swerl_llm_judge/data/example.jsonl", f523 as unknown as string],
+  ["resources_servers/swerl_llm_judge/data/example_metrics.json", f524 as unknown as string],
+  ["resources_servers/swerl_llm_judge/data/example_rollouts.jsonl", f525 as unknown as string],
+  ["resources_servers/terminal_multi_harness/README.md", f526 as unknown as string],
+  ["resources_servers/terminal_multi_harness/configs/terminal_multi_harness_agent006.yaml", f527 as unknown as string],
+  ["resources_servers/terminal_multi_harness/configs/terminal_multi_harness_codex.yaml", f528 as unknown as string],
+  ["resources_servers/terminal_multi_harness/configs/terminal_multi_harness_opencode.yaml", f529 as unknown as string],
+  ["resources_servers/terminal_multi_harness/configs/terminal_multi_harness_stirrup.yaml", f530 as unknown as string],
+  ["resources_servers/terminal_multi_harness/data/example.jsonl", f531 as unknown as string],
+  ["resources_servers/terminal_multi_harness/data/example_metrics.json", f532 as unknown as string],
+  ["resources_servers/terminal_multi_harness/data/example_rollouts.jsonl", f533 as unknown as string],
+  ["resources_servers/terminus_judge/README.md", f534 as unknown as string],
+  ["resources_servers/terminus_judge/configs/terminus_judge.yaml", f535 as unknown as string],
+  ["resources_servers/terminus_judge/configs/terminus_judge_simple.yaml", f536 as unknown as string],
+  ["resources_servers/terminus_judge/configs/terminus_judge_string_only.yaml", f537 as unknown as string],
+  ["resources_servers/terminus_judge/data/example.jsonl", f538 as unknown as string],
+  ["resources_servers/terminus_judge/data/example_metrics.json", f539 as unknown as string],
+  ["resources_servers/terminus_judge/data/example_rollouts.jsonl", f540 as unknown as string],
+  ["resources_servers/terminus_judge/prompt_templates/rubrics_v4.txt", f541 as unknown as string],
+  ["resources_servers/terminus_judge/prompt_templates/terminus_prompt.txt", f542 as unknown as string],
+  ["resources_servers/terminus_judge/scripts/README.md", f543 as unknown as string],
+  ["resources_servers/text_to_sql/configs/text_to_sql.yaml", f544 as unknown as string],
+  ["resources_servers/text_to_sql/data/example.jsonl", f545 as unknown as string],
+  ["resources_servers/text_to_sql/data/example_metrics.json", f546 as unknown as string],
+  ["resources_servers/text_to_sql/data/example_rollouts.jsonl", f547 as unknown as string],
+  ["resources_servers/text_to_sql/prompts/judge_prompt_template.txt", f548 as unknown as string],
+  ["resources_servers/text_to_sql/prompts/judge_system_message.txt", f549 as unknown as string],
+  ["resources_servers/ugphysics_judge/README.md", f550 as unknown as string],
+  ["resources_servers/ugphysics_judge/configs/ugphysics_judge.yaml", f551 as unknown as string],
+  ["resources_servers/ugphysics_judge/data/example.jsonl", f552 as unknown as string],
+  ["resources_servers/ugphysics_judge/data/example_metrics.json", f553 as unknown as string],
+  ["resources_servers/ugphysics_judge/data/example_rollouts.jsonl", f554 as unknown as string],
+  ["resources_servers/ugphysics_judge/prompts/judge.yaml", f555 as unknown as string],
+  ["resources_servers/workplace_assistant/README.md", f556 as unknown as string],
+  ["resources_servers/workplace_assistant/configs/workplace_assistant.yaml", f557 as unknown as string],
+  ["resources_servers/workplace_assistant/csv_data/processed/analytics_data.csv", f558 as unknown as string],
+  ["resources_servers/workplace_assistant/csv_data/processed/calendar_events.csv", f559 as unknown as string],
+  ["resources_servers/workplace_assistant/csv_data/processed/customer_relationship_manager_data.csv", f560 as unknown as string],
+  ["resources_servers/workplace_assistant/csv_data/processed/emails.csv", f561 as unknown as string],
+  ["resources_servers/workplace_assistant/csv_data/processed/project_tasks.csv", f562 as unknown as string],
+  ["resources_servers/workplace_assistant/csv_data/raw/email_addresses.csv", f563 as unknown as string],
+  ["resources_servers/workplace_assistant/csv_data/raw/events.csv", f564 as unknown as string],
+  ["resources_servers/workplace_assistant/data/example.jsonl", f565 as unknown as string],
+  ["resources_servers/workplace_assistant/data/example_metrics.json", f566 as unknown as string],
+  ["resources_servers/workplace_assistant/data/example_rollouts.jsonl", f567 as unknown as string],
+  ["resources_servers/xlam_fc/README.md", f568 as unknown as string],
+  ["resources_servers/xlam_fc/configs/xlam_fc.yaml", f569 as unknown as string],
+  ["resources_servers/xlam_fc/data/example.jsonl", f570 as unknown as string],
+  ["resources_servers/xlam_fc/data/example_metrics.json", f571 as unknown as string],
+  ["resources_servers/xlam_fc/data/example_rollouts.jsonl", f572 as unknown as string],
+  ["resources_servers/xstest/configs/xstest.yaml", f573 as unknown as string],
+  ["resources_servers/xstest/data/example.jsonl", f574 as unknown as string],
+  ["resources_servers/xstest/data/example_metrics.json", f575 as unknown as string],
+  ["resources_servers/xstest/data/example_rollouts.jsonl", f576 as unknown as string],
+  ["resources_servers/xstest/prompt_templates/wildguard_judge.txt", f577 as unknown as string],
+  ["resources_servers/xstest/prompt_templates/xstest_judge.txt", f578 as unknown as string],
+  ["responses_api_agents/browsecomp_agent/README.md", f579 as unknown as string],
+  ["responses_api_agents/browsecomp_agent/configs/browsecomp_agent.yaml", f580 as unknown as string],
+  ["responses_api_agents/critpt_agent/README.md", f581 as unknown as string],
+  ["responses_api_agents/finance_agent/README.md", f582 as unknown as string],
+  ["responses_api_agents/gymnasium_agent/README.md", f583 as unknown as string],
+  ["responses_api_agents/gymnasium_agent/configs/gymnasium_agent.yaml", f584 as unknown as string],
+  ["responses_api_agents/non_executing_simple_agent/configs/non_executing_simple_agent.yaml", f585 as unknown as string],
+  ["responses_api_agents/proof_refinement_agent/configs/proof_refinement_agent.yaml", f586 as unknown as string],
+  ["responses_api_agents/remote_agent/configs/remote_agent.yaml", f587 as unknown as string],
+  ["responses_api_agents/scicode_agent/README.md", f588 as unknown as string],
+  ["responses_api_agents/simple_agent/configs/simple_agent.yaml", f589 as unknown as string],
+  ["responses_api_agents/speed_bench_agent/configs/speed_bench_agent.yaml", f590 as unknown as string],
+  ["responses_api_agents/tool_simulation_agent/configs/tool_simulation_agent.yaml", f591 as unknown as string],
+  ["responses_api_models/azure_openai_model/configs/azure_openai_model.yaml", f592 as unknown as string],
+  ["responses_api_models/genrm_model/configs/genrm_model.yaml", f593 as unknown as string],
+  ["responses_api_models/inference_provider/configs/baseten.yaml", f594 as unknown as string],
+  ["responses_api_models/inference_provider/configs/deepinfra.yaml", f595 as unknown as string],
+  ["responses_api_models/inference_provider/configs/fireworks.yaml", f596 as unknown as string],
+  ["responses_api_models/inference_provider/configs/friendli.yaml", f597 as unknown as string],
+  ["responses_api_models/inference_provider/configs/gemini.yaml", f598 as unknown as string],
+  ["responses_api_models/inference_provider/configs/hf_inference.yaml", f599 as unknown as string],
+  ["responses_api_models/inference_provider/configs/inference_provider.yaml", f600 as unknown as string],
+  ["responses_api_models/inference_provider/configs/nebius.yaml", f601 as unknown as string],
+  ["responses_api_models/inference_provider/configs/openrouter.yaml", f602 as unknown as string],
+  ["responses_api_models/inference_provider/configs/together.yaml", f603 as unknown as string],
+  ["responses_api_models/litellm_model/configs/litellm_model.yaml", f604 as unknown as string],
+  ["responses_api_models/local_vllm_model_proxy/configs/local_vllm_model_proxy.yaml", f605 as unknown as string],
+  ["responses_api_models/openai_model/configs/openai_model.yaml", f606 as unknown as string],
+  ["responses_api_models/scripted_model/configs/scripted_model.yaml", f607 as unknown as string],
+  ["responses_api_models/vllm_model/configs/vllm_model.yaml", f608 as unknown as string],
+  ["responses_api_models/vllm_model/configs/vllm_model_for_training.yaml", f609 as unknown as string],
 ];

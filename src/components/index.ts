@@ -95,3 +95,4 @@ registerBuiltin("responses_api_agents", "browsecomp_agent", async () => (await i
 registerBuiltin("resources_servers", "workplace_assistant", async () => (await import("./resources/workplace-assistant.ts")).component);
 registerBuiltin("resources_servers", "bird_sql", async () => (await import("./resources/bird-sql.ts")).component);
 registerBuiltin("resources_servers", "spider2_lite", async () => (await import("./resources/spider2-lite.ts")).component);
+registerBuiltin("resources_servers", "indirect_prompt_injection", async () => (await import("./resources/indirect-prompt-injection.ts")).component);

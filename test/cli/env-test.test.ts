@@ -49,6 +49,7 @@ const REPLAY_SKIPPED: Record<string, string> = {
   omniscience: "example_rollouts.jsonl was recorded on other prompts than data/example.jsonl",
   aalcr: "example_rollouts.jsonl was recorded on other prompts than data/example.jsonl",
   workplace_assistant: "upstream recorded its example rollouts on other prompts than today's example.jsonl (and they hold no ground_truth); test/e2e/reverify-workplace-assistant.test.ts reverifies them with gold restored from WorkBench",
+  indirect_prompt_injection: "upstream recorded its example rollouts on another prompt than today's example.jsonl (P12345 labs) and they hold no injection fields; reverify pairs them by task index (test/e2e/reverify-indirect-prompt-injection.test.ts)",
 };
 
 describe("gym env test", () => {
