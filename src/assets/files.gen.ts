@@ -93,422 +93,439 @@ import f90 from "../../assets/benchmarks/xstest/config.yaml" with { type: "text"
 import f91 from "../../assets/environment_servers/legacy_agent/configs/legacy_agent.yaml" with { type: "text" };
 import f92 from "../../assets/environment_servers/single_agent_turn/configs/single_agent_turn.yaml" with { type: "text" };
 import f93 from "../../assets/environment_servers/single_agent_turn_legacy/configs/single_agent_turn_legacy.yaml" with { type: "text" };
-import f94 from "../../assets/environments/arc_agi/config.yaml" with { type: "text" };
-import f95 from "../../assets/environments/arc_agi/data/example.jsonl" with { type: "text" };
-import f96 from "../../assets/environments/arc_agi/data/example_metrics.json" with { type: "text" };
-import f97 from "../../assets/environments/arc_agi/data/example_rollouts.jsonl" with { type: "text" };
-import f98 from "../../assets/environments/blackjack/config.yaml" with { type: "text" };
-import f99 from "../../assets/environments/blackjack/data/example.jsonl" with { type: "text" };
-import f100 from "../../assets/environments/blackjack/data/example_metrics.json" with { type: "text" };
-import f101 from "../../assets/environments/blackjack/data/example_rollouts.jsonl" with { type: "text" };
-import f102 from "../../assets/environments/calendar/config.yaml" with { type: "text" };
-import f103 from "../../assets/environments/calendar/data/example.jsonl" with { type: "text" };
-import f104 from "../../assets/environments/calendar/data/example_metrics.json" with { type: "text" };
-import f105 from "../../assets/environments/calendar/data/example_rollouts.jsonl" with { type: "text" };
-import f106 from "../../assets/environments/calendar_v2/config.yaml" with { type: "text" };
-import f107 from "../../assets/environments/calendar_v2/data/example.jsonl" with { type: "text" };
-import f108 from "../../assets/environments/calendar_v2/data/example_metrics.json" with { type: "text" };
-import f109 from "../../assets/environments/calendar_v2/data/example_rollouts.jsonl" with { type: "text" };
-import f110 from "../../assets/environments/circle_click/config.yaml" with { type: "text" };
-import f111 from "../../assets/environments/circle_click/data/example.jsonl" with { type: "text" };
-import f112 from "../../assets/environments/circle_click/data/example_metrics.json" with { type: "text" };
-import f113 from "../../assets/environments/circle_click/data/example_rollouts.jsonl" with { type: "text" };
-import f114 from "../../assets/environments/circle_count/config.yaml" with { type: "text" };
-import f115 from "../../assets/environments/circle_count/data/example.jsonl" with { type: "text" };
-import f116 from "../../assets/environments/circle_count/data/example_metrics.json" with { type: "text" };
-import f117 from "../../assets/environments/circle_count/data/example_rollouts.jsonl" with { type: "text" };
-import f118 from "../../assets/environments/code_gen/config.yaml" with { type: "text" };
-import f119 from "../../assets/environments/code_gen/data/example.jsonl" with { type: "text" };
-import f120 from "../../assets/environments/code_gen/data/example_metrics.json" with { type: "text" };
-import f121 from "../../assets/environments/code_gen/data/example_rollouts.jsonl" with { type: "text" };
-import f122 from "../../assets/environments/instruction_following/README.md" with { type: "text" };
-import f123 from "../../assets/environments/instruction_following/config.yaml" with { type: "text" };
-import f124 from "../../assets/environments/instruction_following/data/example.jsonl" with { type: "text" };
-import f125 from "../../assets/environments/instruction_following/data/example_metrics.json" with { type: "text" };
-import f126 from "../../assets/environments/instruction_following/data/example_rollouts.jsonl" with { type: "text" };
-import f127 from "../../assets/resources_servers/aalcr/configs/aalcr.yaml" with { type: "text" };
-import f128 from "../../assets/resources_servers/aalcr/data/example.jsonl" with { type: "text" };
-import f129 from "../../assets/resources_servers/aalcr/data/example_metrics.json" with { type: "text" };
-import f130 from "../../assets/resources_servers/aalcr/data/example_rollouts.jsonl" with { type: "text" };
-import f131 from "../../assets/resources_servers/abstention/configs/abstention.yaml" with { type: "text" };
-import f132 from "../../assets/resources_servers/abstention/data/example.jsonl" with { type: "text" };
-import f133 from "../../assets/resources_servers/abstention/data/example_metrics.json" with { type: "text" };
-import f134 from "../../assets/resources_servers/abstention/data/example_rollouts.jsonl" with { type: "text" };
-import f135 from "../../assets/resources_servers/abstention/prompts/default_judge_prompt.txt" with { type: "text" };
-import f136 from "../../assets/resources_servers/arc_agi/configs/arc_agi.yaml" with { type: "text" };
-import f137 from "../../assets/resources_servers/arc_agi/data/example.jsonl" with { type: "text" };
-import f138 from "../../assets/resources_servers/arc_agi/data/example_metrics.json" with { type: "text" };
-import f139 from "../../assets/resources_servers/arc_agi/data/example_prepare.jsonl" with { type: "text" };
-import f140 from "../../assets/resources_servers/arc_agi/data/example_rollouts.jsonl" with { type: "text" };
-import f141 from "../../assets/resources_servers/blackjack/README.md" with { type: "text" };
-import f142 from "../../assets/resources_servers/blackjack/configs/blackjack.yaml" with { type: "text" };
-import f143 from "../../assets/resources_servers/blackjack/data/example.jsonl" with { type: "text" };
-import f144 from "../../assets/resources_servers/blackjack/data/example_metrics.json" with { type: "text" };
-import f145 from "../../assets/resources_servers/blackjack/data/example_rollouts.jsonl" with { type: "text" };
-import f146 from "../../assets/resources_servers/bunsenbench_chemistry_mcq/configs/bunsenbench_chemistry_mcq.yaml" with { type: "text" };
-import f147 from "../../assets/resources_servers/bunsenbench_chemistry_mcq/data/example.jsonl" with { type: "text" };
-import f148 from "../../assets/resources_servers/bunsenbench_chemistry_mcq/data/example_metrics.json" with { type: "text" };
-import f149 from "../../assets/resources_servers/bunsenbench_chemistry_mcq/data/example_rollouts.jsonl" with { type: "text" };
-import f150 from "../../assets/resources_servers/calendar/README.md" with { type: "text" };
-import f151 from "../../assets/resources_servers/calendar/configs/calendar.yaml" with { type: "text" };
-import f152 from "../../assets/resources_servers/calendar/configs/calendar_v2.yaml" with { type: "text" };
-import f153 from "../../assets/resources_servers/calendar/data/example.jsonl" with { type: "text" };
-import f154 from "../../assets/resources_servers/calendar/data/example_metrics.json" with { type: "text" };
-import f155 from "../../assets/resources_servers/calendar/data/example_rollouts.jsonl" with { type: "text" };
-import f156 from "../../assets/resources_servers/circle_click/configs/circle_click.yaml" with { type: "text" };
-import f157 from "../../assets/resources_servers/circle_click/data/example.jsonl" with { type: "text" };
-import f158 from "../../assets/resources_servers/circle_click/data/example_metrics.json" with { type: "text" };
-import f159 from "../../assets/resources_servers/circle_click/data/example_rollouts.jsonl" with { type: "text" };
-import f160 from "../../assets/resources_servers/circle_click/data/example_rollouts_agent_metrics.json" with { type: "text" };
-import f161 from "../../assets/resources_servers/circle_click/data/example_rollouts_materialized_inputs.jsonl" with { type: "text" };
-import f162 from "../../assets/resources_servers/circle_click/data/example_rollouts_reward_profiling.jsonl" with { type: "text" };
-import f163 from "../../assets/resources_servers/circle_count/README.md" with { type: "text" };
-import f164 from "../../assets/resources_servers/circle_count/configs/circle_count.yaml" with { type: "text" };
-import f165 from "../../assets/resources_servers/circle_count/data/example.jsonl" with { type: "text" };
-import f166 from "../../assets/resources_servers/circle_count/data/example_metrics.json" with { type: "text" };
-import f167 from "../../assets/resources_servers/circle_count/data/example_rollouts.jsonl" with { type: "text" };
-import f168 from "../../assets/resources_servers/circle_count/data/example_rollouts_aggregate_metrics.json" with { type: "text" };
-import f169 from "../../assets/resources_servers/circle_count/data/example_rollouts_materialized_inputs.jsonl" with { type: "text" };
-import f170 from "../../assets/resources_servers/citation_if/README.md" with { type: "text" };
-import f171 from "../../assets/resources_servers/citation_if/configs/citation_if.yaml" with { type: "text" };
-import f172 from "../../assets/resources_servers/citation_if/data/example.jsonl" with { type: "text" };
-import f173 from "../../assets/resources_servers/citation_if/data/example_metrics.json" with { type: "text" };
-import f174 from "../../assets/resources_servers/citation_if/data/example_rollouts.jsonl" with { type: "text" };
-import f175 from "../../assets/resources_servers/code_fim/configs/code_fim.yaml" with { type: "text" };
-import f176 from "../../assets/resources_servers/code_fim/data/example.jsonl" with { type: "text" };
-import f177 from "../../assets/resources_servers/code_fim/data/example_metrics.json" with { type: "text" };
-import f178 from "../../assets/resources_servers/code_fim/data/example_rollouts.jsonl" with { type: "text" };
-import f179 from "../../assets/resources_servers/code_gen/configs/code_gen.yaml" with { type: "text" };
-import f180 from "../../assets/resources_servers/code_gen/data/example.jsonl" with { type: "text" };
-import f181 from "../../assets/resources_servers/code_gen/data/example_metrics.json" with { type: "text" };
-import f182 from "../../assets/resources_servers/code_gen/data/example_rollouts.jsonl" with { type: "text" };
-import f183 from "../../assets/resources_servers/equivalence_llm_judge/configs/equivalence_llm_judge.yaml" with { type: "text" };
-import f184 from "../../assets/resources_servers/equivalence_llm_judge/configs/lc_judge.yaml" with { type: "text" };
-import f185 from "../../assets/resources_servers/equivalence_llm_judge/configs/nl2bash-equivalency.yaml" with { type: "text" };
-import f186 from "../../assets/resources_servers/equivalence_llm_judge/data/example.jsonl" with { type: "text" };
-import f187 from "../../assets/resources_servers/equivalence_llm_judge/data/example_metrics.json" with { type: "text" };
-import f188 from "../../assets/resources_servers/equivalence_llm_judge/data/example_metrics_openqa.json" with { type: "text" };
-import f189 from "../../assets/resources_servers/equivalence_llm_judge/data/example_nl2bash.jsonl" with { type: "text" };
-import f190 from "../../assets/resources_servers/equivalence_llm_judge/data/example_openqa.jsonl" with { type: "text" };
-import f191 from "../../assets/resources_servers/equivalence_llm_judge/data/example_openqa_metrics.json" with { type: "text" };
-import f192 from "../../assets/resources_servers/equivalence_llm_judge/data/example_prepare.jsonl" with { type: "text" };
-import f193 from "../../assets/resources_servers/equivalence_llm_judge/data/example_rollouts.jsonl" with { type: "text" };
-import f194 from "../../assets/resources_servers/equivalence_llm_judge/data/example_rollouts_openqa.jsonl" with { type: "text" };
-import f195 from "../../assets/resources_servers/equivalence_llm_judge/prompt_templates/equivalence_llm_judge.txt" with { type: "text" };
-import f196 from "../../assets/resources_servers/equivalence_llm_judge/prompt_templates/lc.txt" with { type: "text" };
-import f197 from "../../assets/resources_servers/equivalence_llm_judge/prompt_templates/lc_judge.txt" with { type: "text" };
-import f198 from "../../assets/resources_servers/equivalence_rule/README.md" with { type: "text" };
-import f199 from "../../assets/resources_servers/equivalence_rule/configs/lc.yaml" with { type: "text" };
-import f200 from "../../assets/resources_servers/equivalence_rule/data/example.jsonl" with { type: "text" };
-import f201 from "../../assets/resources_servers/equivalence_rule/data/example_metrics.json" with { type: "text" };
-import f202 from "../../assets/resources_servers/equivalence_rule/data/example_rollouts.jsonl" with { type: "text" };
-import f203 from "../../assets/resources_servers/evalplus/configs/evalplus.yaml" with { type: "text" };
-import f204 from "../../assets/resources_servers/evalplus/data/example.jsonl" with { type: "text" };
-import f205 from "../../assets/resources_servers/evalplus/data/example_metrics.json" with { type: "text" };
-import f206 from "../../assets/resources_servers/evalplus/data/example_rollouts.jsonl" with { type: "text" };
-import f207 from "../../assets/resources_servers/example_multi_step/configs/example_multi_step.yaml" with { type: "text" };
-import f208 from "../../assets/resources_servers/example_multi_step/data/example.jsonl" with { type: "text" };
-import f209 from "../../assets/resources_servers/example_multi_step/data/example_metrics.json" with { type: "text" };
-import f210 from "../../assets/resources_servers/example_multi_step/data/example_rollouts.jsonl" with { type: "text" };
-import f211 from "../../assets/resources_servers/example_multi_turn_gymnasium/README.md" with { type: "text" };
-import f212 from "../../assets/resources_servers/example_multi_turn_gymnasium/configs/example_multi_turn_gymnasium.yaml" with { type: "text" };
-import f213 from "../../assets/resources_servers/example_multi_turn_gymnasium/data/example.jsonl" with { type: "text" };
-import f214 from "../../assets/resources_servers/example_multi_turn_gymnasium/data/example_metrics.json" with { type: "text" };
-import f215 from "../../assets/resources_servers/example_multi_turn_gymnasium/data/example_rollouts.jsonl" with { type: "text" };
-import f216 from "../../assets/resources_servers/example_session_state_mgmt/configs/example_session_state_mgmt.yaml" with { type: "text" };
-import f217 from "../../assets/resources_servers/example_session_state_mgmt/data/example.jsonl" with { type: "text" };
-import f218 from "../../assets/resources_servers/example_session_state_mgmt/data/example_metrics.json" with { type: "text" };
-import f219 from "../../assets/resources_servers/example_session_state_mgmt/data/example_rollouts.jsonl" with { type: "text" };
-import f220 from "../../assets/resources_servers/example_single_tool_call/configs/example_single_tool_call.yaml" with { type: "text" };
-import f221 from "../../assets/resources_servers/example_single_tool_call/configs/example_single_tool_call_single_agent_turn.yaml" with { type: "text" };
-import f222 from "../../assets/resources_servers/example_single_tool_call/data/example.jsonl" with { type: "text" };
-import f223 from "../../assets/resources_servers/example_single_tool_call/data/example_metrics.json" with { type: "text" };
-import f224 from "../../assets/resources_servers/example_single_tool_call/data/example_rollouts.jsonl" with { type: "text" };
-import f225 from "../../assets/resources_servers/example_tool_call_multireward/README.md" with { type: "text" };
-import f226 from "../../assets/resources_servers/example_tool_call_multireward/configs/example_tool_call_multireward.yaml" with { type: "text" };
-import f227 from "../../assets/resources_servers/example_tool_call_multireward/data/example.jsonl" with { type: "text" };
-import f228 from "../../assets/resources_servers/example_tool_call_multireward/data/example_metrics.json" with { type: "text" };
-import f229 from "../../assets/resources_servers/example_tool_call_multireward/data/example_rollouts.jsonl" with { type: "text" };
-import f230 from "../../assets/resources_servers/format_verification/configs/citation_format.yaml" with { type: "text" };
-import f231 from "../../assets/resources_servers/format_verification/configs/freeform_formatting.yaml" with { type: "text" };
-import f232 from "../../assets/resources_servers/format_verification/data/ds2_freeform_formatting_example.jsonl" with { type: "text" };
-import f233 from "../../assets/resources_servers/format_verification/data/ds2_freeform_formatting_example_metrics.json" with { type: "text" };
-import f234 from "../../assets/resources_servers/format_verification/data/ds3_citation_format_example.jsonl" with { type: "text" };
-import f235 from "../../assets/resources_servers/format_verification/data/ds3_citation_format_example_metrics.json" with { type: "text" };
-import f236 from "../../assets/resources_servers/format_verification/data/example.jsonl" with { type: "text" };
-import f237 from "../../assets/resources_servers/format_verification/data/example_metrics.json" with { type: "text" };
-import f238 from "../../assets/resources_servers/format_verification/data/example_rollouts.jsonl" with { type: "text" };
-import f239 from "../../assets/resources_servers/frontierscience_judge/configs/frontierscience_judge.yaml" with { type: "text" };
-import f240 from "../../assets/resources_servers/frontierscience_judge/data/example.jsonl" with { type: "text" };
-import f241 from "../../assets/resources_servers/frontierscience_judge/data/example_metrics.json" with { type: "text" };
-import f242 from "../../assets/resources_servers/frontierscience_judge/data/example_rollouts.jsonl" with { type: "text" };
-import f243 from "../../assets/resources_servers/frontierscience_judge/prompts/judge.yaml" with { type: "text" };
-import f244 from "../../assets/resources_servers/frontierscience_judge/prompts/research_judge.yaml" with { type: "text" };
-import f245 from "../../assets/resources_servers/gpqa_diamond/configs/gpqa_diamond.yaml" with { type: "text" };
-import f246 from "../../assets/resources_servers/gpqa_diamond/data/example.jsonl" with { type: "text" };
-import f247 from "../../assets/resources_servers/gpqa_diamond/data/example_metrics.json" with { type: "text" };
-import f248 from "../../assets/resources_servers/gpqa_diamond/data/example_rollouts.jsonl" with { type: "text" };
-import f249 from "../../assets/resources_servers/graphwalks/README.md" with { type: "text" };
-import f250 from "../../assets/resources_servers/graphwalks/configs/graphwalks.yaml" with { type: "text" };
-import f251 from "../../assets/resources_servers/graphwalks/data/example.jsonl" with { type: "text" };
-import f252 from "../../assets/resources_servers/graphwalks/data/example_metrics.json" with { type: "text" };
-import f253 from "../../assets/resources_servers/graphwalks/data/example_rollouts.jsonl" with { type: "text" };
-import f254 from "../../assets/resources_servers/grl_sokoban/README.md" with { type: "text" };
-import f255 from "../../assets/resources_servers/grl_sokoban/configs/grl_sokoban.yaml" with { type: "text" };
-import f256 from "../../assets/resources_servers/grl_sokoban/data/example.jsonl" with { type: "text" };
-import f257 from "../../assets/resources_servers/grl_sokoban/data/example_metrics.json" with { type: "text" };
-import f258 from "../../assets/resources_servers/grl_sokoban/data/example_rollouts.jsonl" with { type: "text" };
-import f259 from "../../assets/resources_servers/grl_tetris/README.md" with { type: "text" };
-import f260 from "../../assets/resources_servers/grl_tetris/configs/grl_tetris.yaml" with { type: "text" };
-import f261 from "../../assets/resources_servers/grl_tetris/data/example.jsonl" with { type: "text" };
-import f262 from "../../assets/resources_servers/grl_tetris/data/example_metrics.json" with { type: "text" };
-import f263 from "../../assets/resources_servers/grl_tetris/data/example_rollouts.jsonl" with { type: "text" };
-import f264 from "../../assets/resources_servers/gui_coordinate/README.md" with { type: "text" };
-import f265 from "../../assets/resources_servers/gui_coordinate/configs/gui_coordinate.yaml" with { type: "text" };
-import f266 from "../../assets/resources_servers/gui_coordinate/data/example.jsonl" with { type: "text" };
-import f267 from "../../assets/resources_servers/gui_coordinate/data/example_metrics.json" with { type: "text" };
-import f268 from "../../assets/resources_servers/gui_coordinate/data/example_rollouts.jsonl" with { type: "text" };
-import f269 from "../../assets/resources_servers/gymnasium/README.md" with { type: "text" };
-import f270 from "../../assets/resources_servers/gymnasium/configs/gymnasium.yaml" with { type: "text" };
-import f271 from "../../assets/resources_servers/gymnasium/data/example.jsonl" with { type: "text" };
-import f272 from "../../assets/resources_servers/gymnasium/data/example_metrics.json" with { type: "text" };
-import f273 from "../../assets/resources_servers/gymnasium/data/example_rollouts.jsonl" with { type: "text" };
-import f274 from "../../assets/resources_servers/hotpotqa_qa/README.md" with { type: "text" };
-import f275 from "../../assets/resources_servers/hotpotqa_qa/configs/hotpotqa_qa.yaml" with { type: "text" };
-import f276 from "../../assets/resources_servers/hotpotqa_qa/data/example.jsonl" with { type: "text" };
-import f277 from "../../assets/resources_servers/hotpotqa_qa/data/example_metrics.json" with { type: "text" };
-import f278 from "../../assets/resources_servers/hotpotqa_qa/data/example_rollouts.jsonl" with { type: "text" };
-import f279 from "../../assets/resources_servers/iheval/configs/iheval.yaml" with { type: "text" };
-import f280 from "../../assets/resources_servers/iheval/configs/iheval_serve.yaml" with { type: "text" };
-import f281 from "../../assets/resources_servers/iheval/data/example.jsonl" with { type: "text" };
-import f282 from "../../assets/resources_servers/iheval/data/example_metrics.json" with { type: "text" };
-import f283 from "../../assets/resources_servers/iheval/data/example_rollouts.jsonl" with { type: "text" };
-import f284 from "../../assets/resources_servers/imo_gradingbench/README.md" with { type: "text" };
-import f285 from "../../assets/resources_servers/imo_gradingbench/configs/imo_gradingbench.yaml" with { type: "text" };
-import f286 from "../../assets/resources_servers/imo_gradingbench/data/example.jsonl" with { type: "text" };
-import f287 from "../../assets/resources_servers/imo_gradingbench/data/example_metrics.json" with { type: "text" };
-import f288 from "../../assets/resources_servers/imo_gradingbench/data/example_rollouts.jsonl" with { type: "text" };
-import f289 from "../../assets/resources_servers/imo_proofbench_judge/README.md" with { type: "text" };
-import f290 from "../../assets/resources_servers/imo_proofbench_judge/configs/imo_proofbench_judge.yaml" with { type: "text" };
-import f291 from "../../assets/resources_servers/imo_proofbench_judge/data/example.jsonl" with { type: "text" };
-import f292 from "../../assets/resources_servers/imo_proofbench_judge/data/example_metrics.json" with { type: "text" };
-import f293 from "../../assets/resources_servers/imo_proofbench_judge/data/example_rollouts.jsonl" with { type: "text" };
-import f294 from "../../assets/resources_servers/imo_proofbench_judge/prompts/judge.yaml" with { type: "text" };
-import f295 from "../../assets/resources_servers/instruction_following/configs/instruction_following.yaml" with { type: "text" };
-import f296 from "../../assets/resources_servers/instruction_following/data/example.jsonl" with { type: "text" };
-import f297 from "../../assets/resources_servers/instruction_following/data/example_metrics.json" with { type: "text" };
-import f298 from "../../assets/resources_servers/instruction_following/data/example_rollouts.jsonl" with { type: "text" };
-import f299 from "../../assets/resources_servers/instruction_following/data/train_metrics.json" with { type: "text" };
-import f300 from "../../assets/resources_servers/inverse_if/configs/inverse_if.yaml" with { type: "text" };
-import f301 from "../../assets/resources_servers/inverse_if/data/example.jsonl" with { type: "text" };
-import f302 from "../../assets/resources_servers/inverse_if/data/example_metrics.json" with { type: "text" };
-import f303 from "../../assets/resources_servers/inverse_if/data/example_rollouts.jsonl" with { type: "text" };
-import f304 from "../../assets/resources_servers/jailbreak_detection/configs/jailbreak_detection_nemotron_combined_reward_tp8.yaml" with { type: "text" };
-import f305 from "../../assets/resources_servers/jailbreak_detection/configs/safety_judge_model.yaml" with { type: "text" };
-import f306 from "../../assets/resources_servers/jailbreak_detection/configs/verifier_prompt_templates.yaml" with { type: "text" };
-import f307 from "../../assets/resources_servers/jailbreak_detection/data/example.jsonl" with { type: "text" };
-import f308 from "../../assets/resources_servers/jailbreak_detection/data/example_metrics.json" with { type: "text" };
-import f309 from "../../assets/resources_servers/jailbreak_detection/data/example_rollouts.jsonl" with { type: "text" };
-import f310 from "../../assets/resources_servers/lc_niah/README.md" with { type: "text" };
-import f311 from "../../assets/resources_servers/lc_niah/configs/lc_niah.yaml" with { type: "text" };
-import f312 from "../../assets/resources_servers/lc_niah/data/example.jsonl" with { type: "text" };
-import f313 from "../../assets/resources_servers/lc_niah/data/example_metrics.json" with { type: "text" };
-import f314 from "../../assets/resources_servers/lc_niah/data/example_rollouts.jsonl" with { type: "text" };
-import f315 from "../../assets/resources_servers/longmemeval/configs/longmemeval.yaml" with { type: "text" };
-import f316 from "../../assets/resources_servers/longmemeval/configs/longmemeval_serve.yaml" with { type: "text" };
-import f317 from "../../assets/resources_servers/longmemeval/data/example.jsonl" with { type: "text" };
-import f318 from "../../assets/resources_servers/longmemeval/data/example_metrics.json" with { type: "text" };
-import f319 from "../../assets/resources_servers/longmemeval/data/example_rollouts.jsonl" with { type: "text" };
-import f320 from "../../assets/resources_servers/math_advanced_calculations/README.md" with { type: "text" };
-import f321 from "../../assets/resources_servers/math_advanced_calculations/configs/math_advanced_calculations.yaml" with { type: "text" };
-import f322 from "../../assets/resources_servers/math_advanced_calculations/data/example.jsonl" with { type: "text" };
-import f323 from "../../assets/resources_servers/math_advanced_calculations/data/example_metrics.json" with { type: "text" };
-import f324 from "../../assets/resources_servers/math_advanced_calculations/data/example_rollouts.jsonl" with { type: "text" };
-import f325 from "../../assets/resources_servers/math_proof_judgement/README.md" with { type: "text" };
-import f326 from "../../assets/resources_servers/math_proof_judgement/configs/math_proof_judgement.yaml" with { type: "text" };
-import f327 from "../../assets/resources_servers/math_proof_judgement/data/example.jsonl" with { type: "text" };
-import f328 from "../../assets/resources_servers/math_proof_judgement/data/example_metrics.json" with { type: "text" };
-import f329 from "../../assets/resources_servers/math_proof_judgement/data/example_rollouts.jsonl" with { type: "text" };
-import f330 from "../../assets/resources_servers/math_with_autograder/configs/judge_gptoss20b.yaml" with { type: "text" };
-import f331 from "../../assets/resources_servers/math_with_autograder/configs/math_with_autograder.yaml" with { type: "text" };
-import f332 from "../../assets/resources_servers/math_with_autograder/data/example.jsonl" with { type: "text" };
-import f333 from "../../assets/resources_servers/math_with_autograder/data/example_metrics.json" with { type: "text" };
-import f334 from "../../assets/resources_servers/math_with_autograder/data/example_rollouts.jsonl" with { type: "text" };
-import f335 from "../../assets/resources_servers/math_with_autograder/prompts/judge.yaml" with { type: "text" };
-import f336 from "../../assets/resources_servers/math_with_judge/configs/math_with_judge.yaml" with { type: "text" };
-import f337 from "../../assets/resources_servers/math_with_judge/data/example.jsonl" with { type: "text" };
-import f338 from "../../assets/resources_servers/math_with_judge/data/example_metrics.json" with { type: "text" };
-import f339 from "../../assets/resources_servers/math_with_judge/data/example_rollouts.jsonl" with { type: "text" };
-import f340 from "../../assets/resources_servers/mcqa/configs/mcqa.yaml" with { type: "text" };
-import f341 from "../../assets/resources_servers/mcqa/data/example.jsonl" with { type: "text" };
-import f342 from "../../assets/resources_servers/mcqa/data/example_metrics.json" with { type: "text" };
-import f343 from "../../assets/resources_servers/mcqa/data/example_rollouts.jsonl" with { type: "text" };
-import f344 from "../../assets/resources_servers/mcqa/data/example_rollouts_with_template_metadata.jsonl" with { type: "text" };
-import f345 from "../../assets/resources_servers/mcqa/data/example_with_template_metadata.jsonl" with { type: "text" };
-import f346 from "../../assets/resources_servers/mcqa/data/example_with_template_metadata_metrics.json" with { type: "text" };
-import f347 from "../../assets/resources_servers/mcqa/tests/verifier_cases.jsonl" with { type: "text" };
-import f348 from "../../assets/resources_servers/mrcr/README.md" with { type: "text" };
-import f349 from "../../assets/resources_servers/mrcr/configs/mrcr.yaml" with { type: "text" };
-import f350 from "../../assets/resources_servers/mrcr/data/example.jsonl" with { type: "text" };
-import f351 from "../../assets/resources_servers/mrcr/data/example_metrics.json" with { type: "text" };
-import f352 from "../../assets/resources_servers/mrcr/data/example_rollouts.jsonl" with { type: "text" };
-import f353 from "../../assets/resources_servers/multichallenge/configs/multichallenge.yaml" with { type: "text" };
-import f354 from "../../assets/resources_servers/multichallenge/configs/multichallenge_nrl.yaml" with { type: "text" };
-import f355 from "../../assets/resources_servers/multichallenge/data/example.jsonl" with { type: "text" };
-import f356 from "../../assets/resources_servers/multichallenge/data/example_metrics.json" with { type: "text" };
-import f357 from "../../assets/resources_servers/multichallenge/data/example_rollouts.jsonl" with { type: "text" };
-import f358 from "../../assets/resources_servers/nvarc/README.md" with { type: "text" };
-import f359 from "../../assets/resources_servers/nvarc/configs/inductive.yaml" with { type: "text" };
-import f360 from "../../assets/resources_servers/nvarc/configs/transductive.yaml" with { type: "text" };
-import f361 from "../../assets/resources_servers/nvarc/data/example.jsonl" with { type: "text" };
-import f362 from "../../assets/resources_servers/nvarc/data/example_metrics.json" with { type: "text" };
-import f363 from "../../assets/resources_servers/nvarc/data/example_rollouts.jsonl" with { type: "text" };
-import f364 from "../../assets/resources_servers/omniscience/configs/omniscience.yaml" with { type: "text" };
-import f365 from "../../assets/resources_servers/omniscience/data/example.jsonl" with { type: "text" };
-import f366 from "../../assets/resources_servers/omniscience/data/example_metrics.json" with { type: "text" };
-import f367 from "../../assets/resources_servers/omniscience/data/example_rollouts.jsonl" with { type: "text" };
-import f368 from "../../assets/resources_servers/omniscience/prompts/judge.yaml" with { type: "text" };
-import f369 from "../../assets/resources_servers/over_refusal_detection/configs/over_refusal_detection.yaml" with { type: "text" };
-import f370 from "../../assets/resources_servers/over_refusal_detection/configs/over_refusal_detection_nemotron.yaml" with { type: "text" };
-import f371 from "../../assets/resources_servers/over_refusal_detection/configs/over_refusal_detection_nemotron_tp8.yaml" with { type: "text" };
-import f372 from "../../assets/resources_servers/over_refusal_detection/data/example.jsonl" with { type: "text" };
-import f373 from "../../assets/resources_servers/over_refusal_detection/data/example_metrics.json" with { type: "text" };
-import f374 from "../../assets/resources_servers/over_refusal_detection/data/example_rollouts.jsonl" with { type: "text" };
-import f375 from "../../assets/resources_servers/physics_judge/README.md" with { type: "text" };
-import f376 from "../../assets/resources_servers/physics_judge/configs/judge_openai.yaml" with { type: "text" };
-import f377 from "../../assets/resources_servers/physics_judge/configs/physics_judge.yaml" with { type: "text" };
-import f378 from "../../assets/resources_servers/physics_judge/data/example.jsonl" with { type: "text" };
-import f379 from "../../assets/resources_servers/physics_judge/data/example_metrics.json" with { type: "text" };
-import f380 from "../../assets/resources_servers/physics_judge/data/example_rollouts.jsonl" with { type: "text" };
-import f381 from "../../assets/resources_servers/physics_judge/prompts/judge.yaml" with { type: "text" };
-import f382 from "../../assets/resources_servers/polymath/configs/polymath.yaml" with { type: "text" };
-import f383 from "../../assets/resources_servers/polymath/data/example.jsonl" with { type: "text" };
-import f384 from "../../assets/resources_servers/polymath/data/example_metrics.json" with { type: "text" };
-import f385 from "../../assets/resources_servers/polymath/data/example_rollouts.jsonl" with { type: "text" };
-import f386 from "../../assets/resources_servers/polymath/data/example_rollouts_materialized_inputs.jsonl" with { type: "text" };
-import f387 from "../../assets/resources_servers/proof_genselect/README.md" with { type: "text" };
-import f388 from "../../assets/resources_servers/proof_genselect/configs/proof_genselect.yaml" with { type: "text" };
-import f389 from "../../assets/resources_servers/proof_genselect/data/example.jsonl" with { type: "text" };
-import f390 from "../../assets/resources_servers/proof_genselect/data/example_metrics.json" with { type: "text" };
-import f391 from "../../assets/resources_servers/proof_genselect/data/example_rollouts.jsonl" with { type: "text" };
-import f392 from "../../assets/resources_servers/proof_genselect/data/example_rollouts_aggregate_metrics.json" with { type: "text" };
-import f393 from "../../assets/resources_servers/proof_genselect/data/example_rollouts_materialized_inputs.jsonl" with { type: "text" };
-import f394 from "../../assets/resources_servers/proof_genselect/prompt_templates/genselect.yaml" with { type: "text" };
-import f395 from "../../assets/resources_servers/ragtruth/README.md" with { type: "text" };
-import f396 from "../../assets/resources_servers/ragtruth/configs/ragtruth.yaml" with { type: "text" };
-import f397 from "../../assets/resources_servers/ragtruth/configs/ragtruth_serve.yaml" with { type: "text" };
-import f398 from "../../assets/resources_servers/ragtruth/data/example.jsonl" with { type: "text" };
-import f399 from "../../assets/resources_servers/ragtruth/data/example_metrics.json" with { type: "text" };
-import f400 from "../../assets/resources_servers/ragtruth/data/example_rollouts.jsonl" with { type: "text" };
-import f401 from "../../assets/resources_servers/ruler/README.md" with { type: "text" };
-import f402 from "../../assets/resources_servers/ruler/configs/ruler.yaml" with { type: "text" };
-import f403 from "../../assets/resources_servers/ruler/data/example.jsonl" with { type: "text" };
-import f404 from "../../assets/resources_servers/ruler/data/example_metrics.json" with { type: "text" };
-import f405 from "../../assets/resources_servers/ruler/data/example_rollouts.jsonl" with { type: "text" };
-import f406 from "../../assets/resources_servers/ruler2/README.md" with { type: "text" };
-import f407 from "../../assets/resources_servers/ruler2/configs/ruler2.yaml" with { type: "text" };
-import f408 from "../../assets/resources_servers/ruler2/data/example.jsonl" with { type: "text" };
-import f409 from "../../assets/resources_servers/ruler2/data/example_metrics.json" with { type: "text" };
-import f410 from "../../assets/resources_servers/ruler2/data/example_rollouts.jsonl" with { type: "text" };
-import f411 from "../../assets/resources_servers/simpleqa/configs/simpleqa.yaml" with { type: "text" };
-import f412 from "../../assets/resources_servers/simpleqa/data/example.jsonl" with { type: "text" };
-import f413 from "../../assets/resources_servers/simpleqa/data/example_metrics.json" with { type: "text" };
-import f414 from "../../assets/resources_servers/simpleqa/data/example_rollouts.jsonl" with { type: "text" };
-import f415 from "../../assets/resources_servers/simpleqa/prompts/judge.yaml" with { type: "text" };
-import f416 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/README.md" with { type: "text" };
-import f417 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/droid_pivot_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
-import f418 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/parallel_tool_calls_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
-import f419 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/search_pivot_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
-import f420 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
-import f421 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/swe_pivot_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
-import f422 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/toolcall_schema_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
-import f423 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/example.jsonl" with { type: "text" };
-import f424 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/example_metrics.json" with { type: "text" };
-import f425 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/example_rollouts.jsonl" with { type: "text" };
-import f426 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example.jsonl" with { type: "text" };
-import f427 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example_metrics.json" with { type: "text" };
-import f428 from "../../assets/resources_servers/spartqa/README.md" with { type: "text" };
-import f429 from "../../assets/resources_servers/spartqa/configs/spartqa.yaml" with { type: "text" };
-import f430 from "../../assets/resources_servers/spartqa/configs/spartqa_serve.yaml" with { type: "text" };
-import f431 from "../../assets/resources_servers/spartqa/data/example.jsonl" with { type: "text" };
-import f432 from "../../assets/resources_servers/spartqa/data/example_metrics.json" with { type: "text" };
-import f433 from "../../assets/resources_servers/spartqa/data/example_rollouts.jsonl" with { type: "text" };
-import f434 from "../../assets/resources_servers/string_match/README.md" with { type: "text" };
-import f435 from "../../assets/resources_servers/string_match/configs/string_match.yaml" with { type: "text" };
-import f436 from "../../assets/resources_servers/string_match/data/example.jsonl" with { type: "text" };
-import f437 from "../../assets/resources_servers/string_match/data/example_metrics.json" with { type: "text" };
-import f438 from "../../assets/resources_servers/string_match/data/example_rollouts.jsonl" with { type: "text" };
-import f439 from "../../assets/resources_servers/structeval/README.md" with { type: "text" };
-import f440 from "../../assets/resources_servers/structeval/configs/structeval_nonrenderable.yaml" with { type: "text" };
-import f441 from "../../assets/resources_servers/structeval/data/example.jsonl" with { type: "text" };
-import f442 from "../../assets/resources_servers/structeval/data/example_metrics.json" with { type: "text" };
-import f443 from "../../assets/resources_servers/structeval/data/example_rollouts.jsonl" with { type: "text" };
-import f444 from "../../assets/resources_servers/structeval/data/example_rollouts_aggregate_metrics.json" with { type: "text" };
-import f445 from "../../assets/resources_servers/structeval/data/structeval_nonrenderable_example.jsonl" with { type: "text" };
-import f446 from "../../assets/resources_servers/structeval/data/structeval_nonrenderable_example_rollouts.jsonl" with { type: "text" };
-import f447 from "../../assets/resources_servers/structeval/data/structeval_nonrenderable_example_rollouts_aggregate_metrics.json" with { type: "text" };
-import f448 from "../../assets/resources_servers/structured_outputs/README.md" with { type: "text" };
-import f449 from "../../assets/resources_servers/structured_outputs/configs/structured_outputs_json.yaml" with { type: "text" };
-import f450 from "../../assets/resources_servers/structured_outputs/configs/structured_outputs_json_yaml_xml_v1.yaml" with { type: "text" };
-import f451 from "../../assets/resources_servers/structured_outputs/configs/structured_outputs_v3.yaml" with { type: "text" };
-import f452 from "../../assets/resources_servers/structured_outputs/configs/structured_outputs_v4.yaml" with { type: "text" };
-import f453 from "../../assets/resources_servers/structured_outputs/data/example.jsonl" with { type: "text" };
-import f454 from "../../assets/resources_servers/structured_outputs/data/example_metrics.json" with { type: "text" };
-import f455 from "../../assets/resources_servers/structured_outputs/data/example_rollouts.jsonl" with { type: "text" };
-import f456 from "../../assets/resources_servers/structured_outputs/data/structured_outputs_251027_nano_v3_sdg_json_train_metrics.json" with { type: "text" };
-import f457 from "../../assets/resources_servers/structured_outputs/data/structured_outputs_251027_nano_v3_sdg_json_val_metrics.json" with { type: "text" };
-import f458 from "../../assets/resources_servers/structured_outputs/data/structured_outputs_v3_example.jsonl" with { type: "text" };
-import f459 from "../../assets/resources_servers/structured_outputs/data/structured_outputs_v3_example_metrics.json" with { type: "text" };
-import f460 from "../../assets/resources_servers/structured_outputs/data/structured_outputs_v4_example.jsonl" with { type: "text" };
-import f461 from "../../assets/resources_servers/text_to_sql/configs/text_to_sql.yaml" with { type: "text" };
-import f462 from "../../assets/resources_servers/text_to_sql/data/example.jsonl" with { type: "text" };
-import f463 from "../../assets/resources_servers/text_to_sql/data/example_metrics.json" with { type: "text" };
-import f464 from "../../assets/resources_servers/text_to_sql/data/example_rollouts.jsonl" with { type: "text" };
-import f465 from "../../assets/resources_servers/text_to_sql/prompts/judge_prompt_template.txt" with { type: "text" };
-import f466 from "../../assets/resources_servers/text_to_sql/prompts/judge_system_message.txt" with { type: "text" };
-import f467 from "../../assets/resources_servers/ugphysics_judge/README.md" with { type: "text" };
-import f468 from "../../assets/resources_servers/ugphysics_judge/configs/ugphysics_judge.yaml" with { type: "text" };
-import f469 from "../../assets/resources_servers/ugphysics_judge/data/example.jsonl" with { type: "text" };
-import f470 from "../../assets/resources_servers/ugphysics_judge/data/example_metrics.json" with { type: "text" };
-import f471 from "../../assets/resources_servers/ugphysics_judge/data/example_rollouts.jsonl" with { type: "text" };
-import f472 from "../../assets/resources_servers/ugphysics_judge/prompts/judge.yaml" with { type: "text" };
-import f473 from "../../assets/resources_servers/xlam_fc/README.md" with { type: "text" };
-import f474 from "../../assets/resources_servers/xlam_fc/configs/xlam_fc.yaml" with { type: "text" };
-import f475 from "../../assets/resources_servers/xlam_fc/data/example.jsonl" with { type: "text" };
-import f476 from "../../assets/resources_servers/xlam_fc/data/example_metrics.json" with { type: "text" };
-import f477 from "../../assets/resources_servers/xlam_fc/data/example_rollouts.jsonl" with { type: "text" };
-import f478 from "../../assets/resources_servers/xstest/configs/xstest.yaml" with { type: "text" };
-import f479 from "../../assets/resources_servers/xstest/data/example.jsonl" with { type: "text" };
-import f480 from "../../assets/resources_servers/xstest/data/example_metrics.json" with { type: "text" };
-import f481 from "../../assets/resources_servers/xstest/data/example_rollouts.jsonl" with { type: "text" };
-import f482 from "../../assets/resources_servers/xstest/prompt_templates/wildguard_judge.txt" with { type: "text" };
-import f483 from "../../assets/resources_servers/xstest/prompt_templates/xstest_judge.txt" with { type: "text" };
-import f484 from "../../assets/responses_api_agents/gymnasium_agent/README.md" with { type: "text" };
-import f485 from "../../assets/responses_api_agents/gymnasium_agent/configs/gymnasium_agent.yaml" with { type: "text" };
-import f486 from "../../assets/responses_api_agents/non_executing_simple_agent/configs/non_executing_simple_agent.yaml" with { type: "text" };
-import f487 from "../../assets/responses_api_agents/proof_refinement_agent/configs/proof_refinement_agent.yaml" with { type: "text" };
-import f488 from "../../assets/responses_api_agents/remote_agent/configs/remote_agent.yaml" with { type: "text" };
-import f489 from "../../assets/responses_api_agents/simple_agent/configs/simple_agent.yaml" with { type: "text" };
-import f490 from "../../assets/responses_api_agents/speed_bench_agent/configs/speed_bench_agent.yaml" with { type: "text" };
-import f491 from "../../assets/responses_api_agents/tool_simulation_agent/configs/tool_simulation_agent.yaml" with { type: "text" };
-import f492 from "../../assets/responses_api_models/azure_openai_model/configs/azure_openai_model.yaml" with { type: "text" };
-import f493 from "../../assets/responses_api_models/genrm_model/configs/genrm_model.yaml" with { type: "text" };
-import f494 from "../../assets/responses_api_models/inference_provider/configs/baseten.yaml" with { type: "text" };
-import f495 from "../../assets/responses_api_models/inference_provider/configs/deepinfra.yaml" with { type: "text" };
-import f496 from "../../assets/responses_api_models/inference_provider/configs/fireworks.yaml" with { type: "text" };
-import f497 from "../../assets/responses_api_models/inference_provider/configs/friendli.yaml" with { type: "text" };
-import f498 from "../../assets/responses_api_models/inference_provider/configs/gemini.yaml" with { type: "text" };
-import f499 from "../../assets/responses_api_models/inference_provider/configs/hf_inference.yaml" with { type: "text" };
-import f500 from "../../assets/responses_api_models/inference_provider/configs/inference_provider.yaml" with { type: "text" };
-import f501 from "../../assets/responses_api_models/inference_provider/configs/nebius.yaml" with { type: "text" };
-import f502 from "../../assets/responses_api_models/inference_provider/configs/openrouter.yaml" with { type: "text" };
-import f503 from "../../assets/responses_api_models/inference_provider/configs/together.yaml" with { type: "text" };
-import f504 from "../../assets/responses_api_models/litellm_model/configs/litellm_model.yaml" with { type: "text" };
-import f505 from "../../assets/responses_api_models/local_vllm_model_proxy/configs/local_vllm_model_proxy.yaml" with { type: "text" };
-import f506 from "../../assets/responses_api_models/openai_model/configs/openai_model.yaml" with { type: "text" };
-import f507 from "../../assets/responses_api_models/scripted_model/configs/scripted_model.yaml" with { type: "text" };
-import f508 from "../../assets/responses_api_models/vllm_model/configs/vllm_model.yaml" with { type: "text" };
-import f509 from "../../assets/responses_api_models/vllm_model/configs/vllm_model_for_training.yaml" with { type: "text" };
+import f94 from "../../assets/environments/abstention/README.md" with { type: "text" };
+import f95 from "../../assets/environments/abstention/config.yaml" with { type: "text" };
+import f96 from "../../assets/environments/abstention/data/example.jsonl" with { type: "text" };
+import f97 from "../../assets/environments/abstention/data/example_metrics.json" with { type: "text" };
+import f98 from "../../assets/environments/abstention/data/example_rollouts.jsonl" with { type: "text" };
+import f99 from "../../assets/environments/arc_agi/config.yaml" with { type: "text" };
+import f100 from "../../assets/environments/arc_agi/data/example.jsonl" with { type: "text" };
+import f101 from "../../assets/environments/arc_agi/data/example_metrics.json" with { type: "text" };
+import f102 from "../../assets/environments/arc_agi/data/example_rollouts.jsonl" with { type: "text" };
+import f103 from "../../assets/environments/blackjack/config.yaml" with { type: "text" };
+import f104 from "../../assets/environments/blackjack/data/example.jsonl" with { type: "text" };
+import f105 from "../../assets/environments/blackjack/data/example_metrics.json" with { type: "text" };
+import f106 from "../../assets/environments/blackjack/data/example_rollouts.jsonl" with { type: "text" };
+import f107 from "../../assets/environments/calendar/config.yaml" with { type: "text" };
+import f108 from "../../assets/environments/calendar/data/example.jsonl" with { type: "text" };
+import f109 from "../../assets/environments/calendar/data/example_metrics.json" with { type: "text" };
+import f110 from "../../assets/environments/calendar/data/example_rollouts.jsonl" with { type: "text" };
+import f111 from "../../assets/environments/calendar_v2/config.yaml" with { type: "text" };
+import f112 from "../../assets/environments/calendar_v2/data/example.jsonl" with { type: "text" };
+import f113 from "../../assets/environments/calendar_v2/data/example_metrics.json" with { type: "text" };
+import f114 from "../../assets/environments/calendar_v2/data/example_rollouts.jsonl" with { type: "text" };
+import f115 from "../../assets/environments/circle_click/config.yaml" with { type: "text" };
+import f116 from "../../assets/environments/circle_click/data/example.jsonl" with { type: "text" };
+import f117 from "../../assets/environments/circle_click/data/example_metrics.json" with { type: "text" };
+import f118 from "../../assets/environments/circle_click/data/example_rollouts.jsonl" with { type: "text" };
+import f119 from "../../assets/environments/circle_count/config.yaml" with { type: "text" };
+import f120 from "../../assets/environments/circle_count/data/example.jsonl" with { type: "text" };
+import f121 from "../../assets/environments/circle_count/data/example_metrics.json" with { type: "text" };
+import f122 from "../../assets/environments/circle_count/data/example_rollouts.jsonl" with { type: "text" };
+import f123 from "../../assets/environments/code_gen/config.yaml" with { type: "text" };
+import f124 from "../../assets/environments/code_gen/data/example.jsonl" with { type: "text" };
+import f125 from "../../assets/environments/code_gen/data/example_metrics.json" with { type: "text" };
+import f126 from "../../assets/environments/code_gen/data/example_rollouts.jsonl" with { type: "text" };
+import f127 from "../../assets/environments/instruction_following/README.md" with { type: "text" };
+import f128 from "../../assets/environments/instruction_following/config.yaml" with { type: "text" };
+import f129 from "../../assets/environments/instruction_following/data/example.jsonl" with { type: "text" };
+import f130 from "../../assets/environments/instruction_following/data/example_metrics.json" with { type: "text" };
+import f131 from "../../assets/environments/instruction_following/data/example_rollouts.jsonl" with { type: "text" };
+import f132 from "../../assets/resources_servers/aalcr/configs/aalcr.yaml" with { type: "text" };
+import f133 from "../../assets/resources_servers/aalcr/data/example.jsonl" with { type: "text" };
+import f134 from "../../assets/resources_servers/aalcr/data/example_metrics.json" with { type: "text" };
+import f135 from "../../assets/resources_servers/aalcr/data/example_rollouts.jsonl" with { type: "text" };
+import f136 from "../../assets/resources_servers/abstention/configs/abstention.yaml" with { type: "text" };
+import f137 from "../../assets/resources_servers/abstention/data/example.jsonl" with { type: "text" };
+import f138 from "../../assets/resources_servers/abstention/data/example_metrics.json" with { type: "text" };
+import f139 from "../../assets/resources_servers/abstention/data/example_rollouts.jsonl" with { type: "text" };
+import f140 from "../../assets/resources_servers/abstention/prompts/default_judge_prompt.txt" with { type: "text" };
+import f141 from "../../assets/resources_servers/arc_agi/configs/arc_agi.yaml" with { type: "text" };
+import f142 from "../../assets/resources_servers/arc_agi/data/example.jsonl" with { type: "text" };
+import f143 from "../../assets/resources_servers/arc_agi/data/example_metrics.json" with { type: "text" };
+import f144 from "../../assets/resources_servers/arc_agi/data/example_prepare.jsonl" with { type: "text" };
+import f145 from "../../assets/resources_servers/arc_agi/data/example_rollouts.jsonl" with { type: "text" };
+import f146 from "../../assets/resources_servers/bbq/README.md" with { type: "text" };
+import f147 from "../../assets/resources_servers/bbq/configs/bbq.yaml" with { type: "text" };
+import f148 from "../../assets/resources_servers/bbq/configs/bbq_judge_model.yaml" with { type: "text" };
+import f149 from "../../assets/resources_servers/bbq/configs/verifier_prompt_templates.yaml" with { type: "text" };
+import f150 from "../../assets/resources_servers/bbq/data/example.jsonl" with { type: "text" };
+import f151 from "../../assets/resources_servers/bbq/data/example_metrics.json" with { type: "text" };
+import f152 from "../../assets/resources_servers/bbq/data/example_rollouts.jsonl" with { type: "text" };
+import f153 from "../../assets/resources_servers/blackjack/README.md" with { type: "text" };
+import f154 from "../../assets/resources_servers/blackjack/configs/blackjack.yaml" with { type: "text" };
+import f155 from "../../assets/resources_servers/blackjack/data/example.jsonl" with { type: "text" };
+import f156 from "../../assets/resources_servers/blackjack/data/example_metrics.json" with { type: "text" };
+import f157 from "../../assets/resources_servers/blackjack/data/example_rollouts.jsonl" with { type: "text" };
+import f158 from "../../assets/resources_servers/bunsenbench_chemistry_mcq/configs/bunsenbench_chemistry_mcq.yaml" with { type: "text" };
+import f159 from "../../assets/resources_servers/bunsenbench_chemistry_mcq/data/example.jsonl" with { type: "text" };
+import f160 from "../../assets/resources_servers/bunsenbench_chemistry_mcq/data/example_metrics.json" with { type: "text" };
+import f161 from "../../assets/resources_servers/bunsenbench_chemistry_mcq/data/example_rollouts.jsonl" with { type: "text" };
+import f162 from "../../assets/resources_servers/calendar/README.md" with { type: "text" };
+import f163 from "../../assets/resources_servers/calendar/configs/calendar.yaml" with { type: "text" };
+import f164 from "../../assets/resources_servers/calendar/configs/calendar_v2.yaml" with { type: "text" };
+import f165 from "../../assets/resources_servers/calendar/data/example.jsonl" with { type: "text" };
+import f166 from "../../assets/resources_servers/calendar/data/example_metrics.json" with { type: "text" };
+import f167 from "../../assets/resources_servers/calendar/data/example_rollouts.jsonl" with { type: "text" };
+import f168 from "../../assets/resources_servers/circle_click/configs/circle_click.yaml" with { type: "text" };
+import f169 from "../../assets/resources_servers/circle_click/data/example.jsonl" with { type: "text" };
+import f170 from "../../assets/resources_servers/circle_click/data/example_metrics.json" with { type: "text" };
+import f171 from "../../assets/resources_servers/circle_click/data/example_rollouts.jsonl" with { type: "text" };
+import f172 from "../../assets/resources_servers/circle_click/data/example_rollouts_agent_metrics.json" with { type: "text" };
+import f173 from "../../assets/resources_servers/circle_click/data/example_rollouts_materialized_inputs.jsonl" with { type: "text" };
+import f174 from "../../assets/resources_servers/circle_click/data/example_rollouts_reward_profiling.jsonl" with { type: "text" };
+import f175 from "../../assets/resources_servers/circle_count/README.md" with { type: "text" };
+import f176 from "../../assets/resources_servers/circle_count/configs/circle_count.yaml" with { type: "text" };
+import f177 from "../../assets/resources_servers/circle_count/data/example.jsonl" with { type: "text" };
+import f178 from "../../assets/resources_servers/circle_count/data/example_metrics.json" with { type: "text" };
+import f179 from "../../assets/resources_servers/circle_count/data/example_rollouts.jsonl" with { type: "text" };
+import f180 from "../../assets/resources_servers/circle_count/data/example_rollouts_aggregate_metrics.json" with { type: "text" };
+import f181 from "../../assets/resources_servers/circle_count/data/example_rollouts_materialized_inputs.jsonl" with { type: "text" };
+import f182 from "../../assets/resources_servers/citation_if/README.md" with { type: "text" };
+import f183 from "../../assets/resources_servers/citation_if/configs/citation_if.yaml" with { type: "text" };
+import f184 from "../../assets/resources_servers/citation_if/data/example.jsonl" with { type: "text" };
+import f185 from "../../assets/resources_servers/citation_if/data/example_metrics.json" with { type: "text" };
+import f186 from "../../assets/resources_servers/citation_if/data/example_rollouts.jsonl" with { type: "text" };
+import f187 from "../../assets/resources_servers/code_fim/configs/code_fim.yaml" with { type: "text" };
+import f188 from "../../assets/resources_servers/code_fim/data/example.jsonl" with { type: "text" };
+import f189 from "../../assets/resources_servers/code_fim/data/example_metrics.json" with { type: "text" };
+import f190 from "../../assets/resources_servers/code_fim/data/example_rollouts.jsonl" with { type: "text" };
+import f191 from "../../assets/resources_servers/code_gen/configs/code_gen.yaml" with { type: "text" };
+import f192 from "../../assets/resources_servers/code_gen/data/example.jsonl" with { type: "text" };
+import f193 from "../../assets/resources_servers/code_gen/data/example_metrics.json" with { type: "text" };
+import f194 from "../../assets/resources_servers/code_gen/data/example_rollouts.jsonl" with { type: "text" };
+import f195 from "../../assets/resources_servers/equivalence_llm_judge/configs/equivalence_llm_judge.yaml" with { type: "text" };
+import f196 from "../../assets/resources_servers/equivalence_llm_judge/configs/lc_judge.yaml" with { type: "text" };
+import f197 from "../../assets/resources_servers/equivalence_llm_judge/configs/nl2bash-equivalency.yaml" with { type: "text" };
+import f198 from "../../assets/resources_servers/equivalence_llm_judge/data/example.jsonl" with { type: "text" };
+import f199 from "../../assets/resources_servers/equivalence_llm_judge/data/example_metrics.json" with { type: "text" };
+import f200 from "../../assets/resources_servers/equivalence_llm_judge/data/example_metrics_openqa.json" with { type: "text" };
+import f201 from "../../assets/resources_servers/equivalence_llm_judge/data/example_nl2bash.jsonl" with { type: "text" };
+import f202 from "../../assets/resources_servers/equivalence_llm_judge/data/example_openqa.jsonl" with { type: "text" };
+import f203 from "../../assets/resources_servers/equivalence_llm_judge/data/example_openqa_metrics.json" with { type: "text" };
+import f204 from "../../assets/resources_servers/equivalence_llm_judge/data/example_prepare.jsonl" with { type: "text" };
+import f205 from "../../assets/resources_servers/equivalence_llm_judge/data/example_rollouts.jsonl" with { type: "text" };
+import f206 from "../../assets/resources_servers/equivalence_llm_judge/data/example_rollouts_openqa.jsonl" with { type: "text" };
+import f207 from "../../assets/resources_servers/equivalence_llm_judge/prompt_templates/equivalence_llm_judge.txt" with { type: "text" };
+import f208 from "../../assets/resources_servers/equivalence_llm_judge/prompt_templates/lc.txt" with { type: "text" };
+import f209 from "../../assets/resources_servers/equivalence_llm_judge/prompt_templates/lc_judge.txt" with { type: "text" };
+import f210 from "../../assets/resources_servers/equivalence_rule/README.md" with { type: "text" };
+import f211 from "../../assets/resources_servers/equivalence_rule/configs/lc.yaml" with { type: "text" };
+import f212 from "../../assets/resources_servers/equivalence_rule/data/example.jsonl" with { type: "text" };
+import f213 from "../../assets/resources_servers/equivalence_rule/data/example_metrics.json" with { type: "text" };
+import f214 from "../../assets/resources_servers/equivalence_rule/data/example_rollouts.jsonl" with { type: "text" };
+import f215 from "../../assets/resources_servers/evalplus/configs/evalplus.yaml" with { type: "text" };
+import f216 from "../../assets/resources_servers/evalplus/data/example.jsonl" with { type: "text" };
+import f217 from "../../assets/resources_servers/evalplus/data/example_metrics.json" with { type: "text" };
+import f218 from "../../assets/resources_servers/evalplus/data/example_rollouts.jsonl" with { type: "text" };
+import f219 from "../../assets/resources_servers/example_multi_step/configs/example_multi_step.yaml" with { type: "text" };
+import f220 from "../../assets/resources_servers/example_multi_step/data/example.jsonl" with { type: "text" };
+import f221 from "../../assets/resources_servers/example_multi_step/data/example_metrics.json" with { type: "text" };
+import f222 from "../../assets/resources_servers/example_multi_step/data/example_rollouts.jsonl" with { type: "text" };
+import f223 from "../../assets/resources_servers/example_multi_turn_gymnasium/README.md" with { type: "text" };
+import f224 from "../../assets/resources_servers/example_multi_turn_gymnasium/configs/example_multi_turn_gymnasium.yaml" with { type: "text" };
+import f225 from "../../assets/resources_servers/example_multi_turn_gymnasium/data/example.jsonl" with { type: "text" };
+import f226 from "../../assets/resources_servers/example_multi_turn_gymnasium/data/example_metrics.json" with { type: "text" };
+import f227 from "../../assets/resources_servers/example_multi_turn_gymnasium/data/example_rollouts.jsonl" with { type: "text" };
+import f228 from "../../assets/resources_servers/example_session_state_mgmt/configs/example_session_state_mgmt.yaml" with { type: "text" };
+import f229 from "../../assets/resources_servers/example_session_state_mgmt/data/example.jsonl" with { type: "text" };
+import f230 from "../../assets/resources_servers/example_session_state_mgmt/data/example_metrics.json" with { type: "text" };
+import f231 from "../../assets/resources_servers/example_session_state_mgmt/data/example_rollouts.jsonl" with { type: "text" };
+import f232 from "../../assets/resources_servers/example_single_tool_call/configs/example_single_tool_call.yaml" with { type: "text" };
+import f233 from "../../assets/resources_servers/example_single_tool_call/configs/example_single_tool_call_single_agent_turn.yaml" with { type: "text" };
+import f234 from "../../assets/resources_servers/example_single_tool_call/data/example.jsonl" with { type: "text" };
+import f235 from "../../assets/resources_servers/example_single_tool_call/data/example_metrics.json" with { type: "text" };
+import f236 from "../../assets/resources_servers/example_single_tool_call/data/example_rollouts.jsonl" with { type: "text" };
+import f237 from "../../assets/resources_servers/example_tool_call_multireward/README.md" with { type: "text" };
+import f238 from "../../assets/resources_servers/example_tool_call_multireward/configs/example_tool_call_multireward.yaml" with { type: "text" };
+import f239 from "../../assets/resources_servers/example_tool_call_multireward/data/example.jsonl" with { type: "text" };
+import f240 from "../../assets/resources_servers/example_tool_call_multireward/data/example_metrics.json" with { type: "text" };
+import f241 from "../../assets/resources_servers/example_tool_call_multireward/data/example_rollouts.jsonl" with { type: "text" };
+import f242 from "../../assets/resources_servers/format_verification/configs/citation_format.yaml" with { type: "text" };
+import f243 from "../../assets/resources_servers/format_verification/configs/freeform_formatting.yaml" with { type: "text" };
+import f244 from "../../assets/resources_servers/format_verification/data/ds2_freeform_formatting_example.jsonl" with { type: "text" };
+import f245 from "../../assets/resources_servers/format_verification/data/ds2_freeform_formatting_example_metrics.json" with { type: "text" };
+import f246 from "../../assets/resources_servers/format_verification/data/ds3_citation_format_example.jsonl" with { type: "text" };
+import f247 from "../../assets/resources_servers/format_verification/data/ds3_citation_format_example_metrics.json" with { type: "text" };
+import f248 from "../../assets/resources_servers/format_verification/data/example.jsonl" with { type: "text" };
+import f249 from "../../assets/resources_servers/format_verification/data/example_metrics.json" with { type: "text" };
+import f250 from "../../assets/resources_servers/format_verification/data/example_rollouts.jsonl" with { type: "text" };
+import f251 from "../../assets/resources_servers/frontierscience_judge/configs/frontierscience_judge.yaml" with { type: "text" };
+import f252 from "../../assets/resources_servers/frontierscience_judge/data/example.jsonl" with { type: "text" };
+import f253 from "../../assets/resources_servers/frontierscience_judge/data/example_metrics.json" with { type: "text" };
+import f254 from "../../assets/resources_servers/frontierscience_judge/data/example_rollouts.jsonl" with { type: "text" };
+import f255 from "../../assets/resources_servers/frontierscience_judge/prompts/judge.yaml" with { type: "text" };
+import f256 from "../../assets/resources_servers/frontierscience_judge/prompts/research_judge.yaml" with { type: "text" };
+import f257 from "../../assets/resources_servers/genrm_compare/README.md" with { type: "text" };
+import f258 from "../../assets/resources_servers/genrm_compare/configs/genrm_compare.yaml" with { type: "text" };
+import f259 from "../../assets/resources_servers/genrm_compare/data/example.jsonl" with { type: "text" };
+import f260 from "../../assets/resources_servers/genrm_compare/data/example_metrics.json" with { type: "text" };
+import f261 from "../../assets/resources_servers/genrm_compare/data/example_rollouts.jsonl" with { type: "text" };
+import f262 from "../../assets/resources_servers/gpqa_diamond/configs/gpqa_diamond.yaml" with { type: "text" };
+import f263 from "../../assets/resources_servers/gpqa_diamond/data/example.jsonl" with { type: "text" };
+import f264 from "../../assets/resources_servers/gpqa_diamond/data/example_metrics.json" with { type: "text" };
+import f265 from "../../assets/resources_servers/gpqa_diamond/data/example_rollouts.jsonl" with { type: "text" };
+import f266 from "../../assets/resources_servers/graphwalks/README.md" with { type: "text" };
+import f267 from "../../assets/resources_servers/graphwalks/configs/graphwalks.yaml" with { type: "text" };
+import f268 from "../../assets/resources_servers/graphwalks/data/example.jsonl" with { type: "text" };
+import f269 from "../../assets/resources_servers/graphwalks/data/example_metrics.json" with { type: "text" };
+import f270 from "../../assets/resources_servers/graphwalks/data/example_rollouts.jsonl" with { type: "text" };
+import f271 from "../../assets/resources_servers/grl_sokoban/README.md" with { type: "text" };
+import f272 from "../../assets/resources_servers/grl_sokoban/configs/grl_sokoban.yaml" with { type: "text" };
+import f273 from "../../assets/resources_servers/grl_sokoban/data/example.jsonl" with { type: "text" };
+import f274 from "../../assets/resources_servers/grl_sokoban/data/example_metrics.json" with { type: "text" };
+import f275 from "../../assets/resources_servers/grl_sokoban/data/example_rollouts.jsonl" with { type: "text" };
+import f276 from "../../assets/resources_servers/grl_tetris/README.md" with { type: "text" };
+import f277 from "../../assets/resources_servers/grl_tetris/configs/grl_tetris.yaml" with { type: "text" };
+import f278 from "../../assets/resources_servers/grl_tetris/data/example.jsonl" with { type: "text" };
+import f279 from "../../assets/resources_servers/grl_tetris/data/example_metrics.json" with { type: "text" };
+import f280 from "../../assets/resources_servers/grl_tetris/data/example_rollouts.jsonl" with { type: "text" };
+import f281 from "../../assets/resources_servers/gui_coordinate/README.md" with { type: "text" };
+import f282 from "../../assets/resources_servers/gui_coordinate/configs/gui_coordinate.yaml" with { type: "text" };
+import f283 from "../../assets/resources_servers/gui_coordinate/data/example.jsonl" with { type: "text" };
+import f284 from "../../assets/resources_servers/gui_coordinate/data/example_metrics.json" with { type: "text" };
+import f285 from "../../assets/resources_servers/gui_coordinate/data/example_rollouts.jsonl" with { type: "text" };
+import f286 from "../../assets/resources_servers/gymnasium/README.md" with { type: "text" };
+import f287 from "../../assets/resources_servers/gymnasium/configs/gymnasium.yaml" with { type: "text" };
+import f288 from "../../assets/resources_servers/gymnasium/data/example.jsonl" with { type: "text" };
+import f289 from "../../assets/resources_servers/gymnasium/data/example_metrics.json" with { type: "text" };
+import f290 from "../../assets/resources_servers/gymnasium/data/example_rollouts.jsonl" with { type: "text" };
+import f291 from "../../assets/resources_servers/hotpotqa_qa/README.md" with { type: "text" };
+import f292 from "../../assets/resources_servers/hotpotqa_qa/configs/hotpotqa_qa.yaml" with { type: "text" };
+import f293 from "../../assets/resources_servers/hotpotqa_qa/data/example.jsonl" with { type: "text" };
+import f294 from "../../assets/resources_servers/hotpotqa_qa/data/example_metrics.json" with { type: "text" };
+import f295 from "../../assets/resources_servers/hotpotqa_qa/data/example_rollouts.jsonl" with { type: "text" };
+import f296 from "../../assets/resources_servers/iheval/configs/iheval.yaml" with { type: "text" };
+import f297 from "../../assets/resources_servers/iheval/configs/iheval_serve.yaml" with { type: "text" };
+import f298 from "../../assets/resources_servers/iheval/data/example.jsonl" with { type: "text" };
+import f299 from "../../assets/resources_servers/iheval/data/example_metrics.json" with { type: "text" };
+import f300 from "../../assets/resources_servers/iheval/data/example_rollouts.jsonl" with { type: "text" };
+import f301 from "../../assets/resources_servers/imo_gradingbench/README.md" with { type: "text" };
+import f302 from "../../assets/resources_servers/imo_gradingbench/configs/imo_gradingbench.yaml" with { type: "text" };
+import f303 from "../../assets/resources_servers/imo_gradingbench/data/example.jsonl" with { type: "text" };
+import f304 from "../../assets/resources_servers/imo_gradingbench/data/example_metrics.json" with { type: "text" };
+import f305 from "../../assets/resources_servers/imo_gradingbench/data/example_rollouts.jsonl" with { type: "text" };
+import f306 from "../../assets/resources_servers/imo_proofbench_judge/README.md" with { type: "text" };
+import f307 from "../../assets/resources_servers/imo_proofbench_judge/configs/imo_proofbench_judge.yaml" with { type: "text" };
+import f308 from "../../assets/resources_servers/imo_proofbench_judge/data/example.jsonl" with { type: "text" };
+import f309 from "../../assets/resources_servers/imo_proofbench_judge/data/example_metrics.json" with { type: "text" };
+import f310 from "../../assets/resources_servers/imo_proofbench_judge/data/example_rollouts.jsonl" with { type: "text" };
+import f311 from "../../assets/resources_servers/imo_proofbench_judge/prompts/judge.yaml" with { type: "text" };
+import f312 from "../../assets/resources_servers/instruction_following/configs/instruction_following.yaml" with { type: "text" };
+import f313 from "../../assets/resources_servers/instruction_following/data/example.jsonl" with { type: "text" };
+import f314 from "../../assets/resources_servers/instruction_following/data/example_metrics.json" with { type: "text" };
+import f315 from "../../assets/resources_servers/instruction_following/data/example_rollouts.jsonl" with { type: "text" };
+import f316 from "../../assets/resources_servers/instruction_following/data/train_metrics.json" with { type: "text" };
+import f317 from "../../assets/resources_servers/inverse_if/configs/inverse_if.yaml" with { type: "text" };
+import f318 from "../../assets/resources_servers/inverse_if/data/example.jsonl" with { type: "text" };
+import f319 from "../../assets/resources_servers/inverse_if/data/example_metrics.json" with { type: "text" };
+import f320 from "../../assets/resources_servers/inverse_if/data/example_rollouts.jsonl" with { type: "text" };
+import f321 from "../../assets/resources_servers/jailbreak_detection/configs/jailbreak_detection_nemotron_combined_reward_tp8.yaml" with { type: "text" };
+import f322 from "../../assets/resources_servers/jailbreak_detection/configs/safety_judge_model.yaml" with { type: "text" };
+import f323 from "../../assets/resources_servers/jailbreak_detection/configs/verifier_prompt_templates.yaml" with { type: "text" };
+import f324 from "../../assets/resources_servers/jailbreak_detection/data/example.jsonl" with { type: "text" };
+import f325 from "../../assets/resources_servers/jailbreak_detection/data/example_metrics.json" with { type: "text" };
+import f326 from "../../assets/resources_servers/jailbreak_detection/data/example_rollouts.jsonl" with { type: "text" };
+import f327 from "../../assets/resources_servers/lc_niah/README.md" with { type: "text" };
+import f328 from "../../assets/resources_servers/lc_niah/configs/lc_niah.yaml" with { type: "text" };
+import f329 from "../../assets/resources_servers/lc_niah/data/example.jsonl" with { type: "text" };
+import f330 from "../../assets/resources_servers/lc_niah/data/example_metrics.json" with { type: "text" };
+import f331 from "../../assets/resources_servers/lc_niah/data/example_rollouts.jsonl" with { type: "text" };
+import f332 from "../../assets/resources_servers/longmemeval/configs/longmemeval.yaml" with { type: "text" };
+import f333 from "../../assets/resources_servers/longmemeval/configs/longmemeval_serve.yaml" with { type: "text" };
+import f334 from "../../assets/resources_servers/longmemeval/data/example.jsonl" with { type: "text" };
+import f335 from "../../assets/resources_servers/longmemeval/data/example_metrics.json" with { type: "text" };
+import f336 from "../../assets/resources_servers/longmemeval/data/example_rollouts.jsonl" with { type: "text" };
+import f337 from "../../assets/resources_servers/math_advanced_calculations/README.md" with { type: "text" };
+import f338 from "../../assets/resources_servers/math_advanced_calculations/configs/math_advanced_calculations.yaml" with { type: "text" };
+import f339 from "../../assets/resources_servers/math_advanced_calculations/data/example.jsonl" with { type: "text" };
+import f340 from "../../assets/resources_servers/math_advanced_calculations/data/example_metrics.json" with { type: "text" };
+import f341 from "../../assets/resources_servers/math_advanced_calculations/data/example_rollouts.jsonl" with { type: "text" };
+import f342 from "../../assets/resources_servers/math_proof_judgement/README.md" with { type: "text" };
+import f343 from "../../assets/resources_servers/math_proof_judgement/configs/math_proof_judgement.yaml" with { type: "text" };
+import f344 from "../../assets/resources_servers/math_proof_judgement/data/example.jsonl" with { type: "text" };
+import f345 from "../../assets/resources_servers/math_proof_judgement/data/example_metrics.json" with { type: "text" };
+import f346 from "../../assets/resources_servers/math_proof_judgement/data/example_rollouts.jsonl" with { type: "text" };
+import f347 from "../../assets/resources_servers/math_with_autograder/configs/judge_gptoss20b.yaml" with { type: "text" };
+import f348 from "../../assets/resources_servers/math_with_autograder/configs/math_with_autograder.yaml" with { type: "text" };
+import f349 from "../../assets/resources_servers/math_with_autograder/data/example.jsonl" with { type: "text" };
+import f350 from "../../assets/resources_servers/math_with_autograder/data/example_metrics.json" with { type: "text" };
+import f351 from "../../assets/resources_servers/math_with_autograder/data/example_rollouts.jsonl" with { type: "text" };
+import f352 from "../../assets/resources_servers/math_with_autograder/prompts/judge.yaml" with { type: "text" };
+import f353 from "../../assets/resources_servers/math_with_judge/configs/math_with_judge.yaml" with { type: "text" };
+import f354 from "../../assets/resources_servers/math_with_judge/data/example.jsonl" with { type: "text" };
+import f355 from "../../assets/resources_servers/math_with_judge/data/example_metrics.json" with { type: "text" };
+import f356 from "../../assets/resources_servers/math_with_judge/data/example_rollouts.jsonl" with { type: "text" };
+import f357 from "../../assets/resources_servers/mcqa/configs/mcqa.yaml" with { type: "text" };
+import f358 from "../../assets/resources_servers/mcqa/data/example.jsonl" with { type: "text" };
+import f359 from "../../assets/resources_servers/mcqa/data/example_metrics.json" with { type: "text" };
+import f360 from "../../assets/resources_servers/mcqa/data/example_rollouts.jsonl" with { type: "text" };
+import f361 from "../../assets/resources_servers/mcqa/data/example_rollouts_with_template_metadata.jsonl" with { type: "text" };
+import f362 from "../../assets/resources_servers/mcqa/data/example_with_template_metadata.jsonl" with { type: "text" };
+import f363 from "../../assets/resources_servers/mcqa/data/example_with_template_metadata_metrics.json" with { type: "text" };
+import f364 from "../../assets/resources_servers/mcqa/tests/verifier_cases.jsonl" with { type: "text" };
+import f365 from "../../assets/resources_servers/mrcr/README.md" with { type: "text" };
+import f366 from "../../assets/resources_servers/mrcr/configs/mrcr.yaml" with { type: "text" };
+import f367 from "../../assets/resources_servers/mrcr/data/example.jsonl" with { type: "text" };
+import f368 from "../../assets/resources_servers/mrcr/data/example_metrics.json" with { type: "text" };
+import f369 from "../../assets/resources_servers/mrcr/data/example_rollouts.jsonl" with { type: "text" };
+import f370 from "../../assets/resources_servers/multichallenge/configs/multichallenge.yaml" with { type: "text" };
+import f371 from "../../assets/resources_servers/multichallenge/configs/multichallenge_nrl.yaml" with { type: "text" };
+import f372 from "../../assets/resources_servers/multichallenge/data/example.jsonl" with { type: "text" };
+import f373 from "../../assets/resources_servers/multichallenge/data/example_metrics.json" with { type: "text" };
+import f374 from "../../assets/resources_servers/multichallenge/data/example_rollouts.jsonl" with { type: "text" };
+import f375 from "../../assets/resources_servers/nvarc/README.md" with { type: "text" };
+import f376 from "../../assets/resources_servers/nvarc/configs/inductive.yaml" with { type: "text" };
+import f377 from "../../assets/resources_servers/nvarc/configs/transductive.yaml" with { type: "text" };
+import f378 from "../../assets/resources_servers/nvarc/data/example.jsonl" with { type: "text" };
+import f379 from "../../assets/resources_servers/nvarc/data/example_metrics.json" with { type: "text" };
+import f380 from "../../assets/resources_servers/nvarc/data/example_rollouts.jsonl" with { type: "text" };
+import f381 from "../../assets/resources_servers/omniscience/configs/omniscience.yaml" with { type: "text" };
+import f382 from "../../assets/resources_servers/omniscience/data/example.jsonl" with { type: "text" };
+import f383 from "../../assets/resources_servers/omniscience/data/example_metrics.json" with { type: "text" };
+import f384 from "../../assets/resources_servers/omniscience/data/example_rollouts.jsonl" with { type: "text" };
+import f385 from "../../assets/resources_servers/omniscience/prompts/judge.yaml" with { type: "text" };
+import f386 from "../../assets/resources_servers/over_refusal_detection/configs/over_refusal_detection.yaml" with { type: "text" };
+import f387 from "../../assets/resources_servers/over_refusal_detection/configs/over_refusal_detection_nemotron.yaml" with { type: "text" };
+import f388 from "../../assets/resources_servers/over_refusal_detection/configs/over_refusal_detection_nemotron_tp8.yaml" with { type: "text" };
+import f389 from "../../assets/resources_servers/over_refusal_detection/data/example.jsonl" with { type: "text" };
+import f390 from "../../assets/resources_servers/over_refusal_detection/data/example_metrics.json" with { type: "text" };
+import f391 from "../../assets/resources_servers/over_refusal_detection/data/example_rollouts.jsonl" with { type: "text" };
+import f392 from "../../assets/resources_servers/physics_judge/README.md" with { type: "text" };
+import f393 from "../../assets/resources_servers/physics_judge/configs/judge_openai.yaml" with { type: "text" };
+import f394 from "../../assets/resources_servers/physics_judge/configs/physics_judge.yaml" with { type: "text" };
+import f395 from "../../assets/resources_servers/physics_judge/data/example.jsonl" with { type: "text" };
+import f396 from "../../assets/resources_servers/physics_judge/data/example_metrics.json" with { type: "text" };
+import f397 from "../../assets/resources_servers/physics_judge/data/example_rollouts.jsonl" with { type: "text" };
+import f398 from "../../assets/resources_servers/physics_judge/prompts/judge.yaml" with { type: "text" };
+import f399 from "../../assets/resources_servers/polymath/configs/polymath.yaml" with { type: "text" };
+import f400 from "../../assets/resources_servers/polymath/data/example.jsonl" with { type: "text" };
+import f401 from "../../assets/resources_servers/polymath/data/example_metrics.json" with { type: "text" };
+import f402 from "../../assets/resources_servers/polymath/data/example_rollouts.jsonl" with { type: "text" };
+import f403 from "../../assets/resources_servers/polymath/data/example_rollouts_materialized_inputs.jsonl" with { type: "text" };
+import f404 from "../../assets/resources_servers/proof_genselect/README.md" with { type: "text" };
+import f405 from "../../assets/resources_servers/proof_genselect/configs/proof_genselect.yaml" with { type: "text" };
+import f406 from "../../assets/resources_servers/proof_genselect/data/example.jsonl" with { type: "text" };
+import f407 from "../../assets/resources_servers/proof_genselect/data/example_metrics.json" with { type: "text" };
+import f408 from "../../assets/resources_servers/proof_genselect/data/example_rollouts.jsonl" with { type: "text" };
+import f409 from "../../assets/resources_servers/proof_genselect/data/example_rollouts_aggregate_metrics.json" with { type: "text" };
+import f410 from "../../assets/resources_servers/proof_genselect/data/example_rollouts_materialized_inputs.jsonl" with { type: "text" };
+import f411 from "../../assets/resources_servers/proof_genselect/prompt_templates/genselect.yaml" with { type: "text" };
+import f412 from "../../assets/resources_servers/ragtruth/README.md" with { type: "text" };
+import f413 from "../../assets/resources_servers/ragtruth/configs/ragtruth.yaml" with { type: "text" };
+import f414 from "../../assets/resources_servers/ragtruth/configs/ragtruth_serve.yaml" with { type: "text" };
+import f415 from "../../assets/resources_servers/ragtruth/data/example.jsonl" with { type: "text" };
+import f416 from "../../assets/resources_servers/ragtruth/data/example_metrics.json" with { type: "text" };
+import f417 from "../../assets/resources_servers/ragtruth/data/example_rollouts.jsonl" with { type: "text" };
+import f418 from "../../assets/resources_servers/ruler/README.md" with { type: "text" };
+import f419 from "../../assets/resources_servers/ruler/configs/ruler.yaml" with { type: "text" };
+import f420 from "../../assets/resources_servers/ruler/data/example.jsonl" with { type: "text" };
+import f421 from "../../assets/resources_servers/ruler/data/example_metrics.json" with { type: "text" };
+import f422 from "../../assets/resources_servers/ruler/data/example_rollouts.jsonl" with { type: "text" };
+import f423 from "../../assets/resources_servers/ruler2/README.md" with { type: "text" };
+import f424 from "../../assets/resources_servers/ruler2/configs/ruler2.yaml" with { type: "text" };
+import f425 from "../../assets/resources_servers/ruler2/data/example.jsonl" with { type: "text" };
+import f426 from "../../assets/resources_servers/ruler2/data/example_metrics.json" with { type: "text" };
+import f427 from "../../assets/resources_servers/ruler2/data/example_rollouts.jsonl" with { type: "text" };
+import f428 from "../../assets/resources_servers/simpleqa/configs/simpleqa.yaml" with { type: "text" };
+import f429 from "../../assets/resources_servers/simpleqa/data/example.jsonl" with { type: "text" };
+import f430 from "../../assets/resources_servers/simpleqa/data/example_metrics.json" with { type: "text" };
+import f431 from "../../assets/resources_servers/simpleqa/data/example_rollouts.jsonl" with { type: "text" };
+import f432 from "../../assets/resources_servers/simpleqa/prompts/judge.yaml" with { type: "text" };
+import f433 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/README.md" with { type: "text" };
+import f434 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/droid_pivot_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
+import f435 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/parallel_tool_calls_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
+import f436 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/search_pivot_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
+import f437 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
+import f438 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/swe_pivot_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
+import f439 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/toolcall_schema_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
+import f440 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/example.jsonl" with { type: "text" };
+import f441 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/example_metrics.json" with { type: "text" };
+import f442 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/example_rollouts.jsonl" with { type: "text" };
+import f443 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example.jsonl" with { type: "text" };
+import f444 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example_metrics.json" with { type: "text" };
+import f445 from "../../assets/resources_servers/spartqa/README.md" with { type: "text" };
+import f446 from "../../assets/resources_servers/spartqa/configs/spartqa.yaml" with { type: "text" };
+import f447 from "../../assets/resources_servers/spartqa/configs/spartqa_serve.yaml" with { type: "text" };
+import f448 from "../../assets/resources_servers/spartqa/data/example.jsonl" with { type: "text" };
+import f449 from "../../assets/resources_servers/spartqa/data/example_metrics.json" with { type: "text" };
+import f450 from "../../assets/resources_servers/spartqa/data/example_rollouts.jsonl" with { type: "text" };
+import f451 from "../../assets/resources_servers/string_match/README.md" with { type: "text" };
+import f452 from "../../assets/resources_servers/string_match/configs/string_match.yaml" with { type: "text" };
+import f453 from "../../assets/resources_servers/string_match/data/example.jsonl" with { type: "text" };
+import f454 from "../../assets/resources_servers/string_match/data/example_metrics.json" with { type: "text" };
+import f455 from "../../assets/resources_servers/string_match/data/example_rollouts.jsonl" with { type: "text" };
+import f456 from "../../assets/resources_servers/structeval/README.md" with { type: "text" };
+import f457 from "../../assets/resources_servers/structeval/configs/structeval_nonrenderable.yaml" with { type: "text" };
+import f458 from "../../assets/resources_servers/structeval/data/example.jsonl" with { type: "text" };
+import f459 from "../../assets/resources_servers/structeval/data/example_metrics.json" with { type: "text" };
+import f460 from "../../assets/resources_servers/structeval/data/example_rollouts.jsonl" with { type: "text" };
+import f461 from "../../assets/resources_servers/structeval/data/example_rollouts_aggregate_metrics.json" with { type: "text" };
+import f462 from "../../assets/resources_servers/structeval/data/structeval_nonrenderable_example.jsonl" with { type: "text" };
+import f463 from "../../assets/resources_servers/structeval/data/structeval_nonrenderable_example_rollouts.jsonl" with { type: "text" };
+import f464 from "../../assets/resources_servers/structeval/data/structeval_nonrenderable_example_rollouts_aggregate_metrics.json" with { type: "text" };
+import f465 from "../../assets/resources_servers/structured_outputs/README.md" with { type: "text" };
+import f466 from "../../assets/resources_servers/structured_outputs/configs/structured_outputs_json.yaml" with { type: "text" };
+import f467 from "../../assets/resources_servers/structured_outputs/configs/structured_outputs_json_yaml_xml_v1.yaml" with { type: "text" };
+import f468 from "../../assets/resources_servers/structured_outputs/configs/structured_outputs_v3.yaml" with { type: "text" };
+import f469 from "../../assets/resources_servers/structured_outputs/configs/structured_outputs_v4.yaml" with { type: "text" };
+import f470 from "../../assets/resources_servers/structured_outputs/data/example.jsonl" with { type: "text" };
+import f471 from "../../assets/resources_servers/structured_outputs/data/example_metrics.json" with { type: "text" };
+import f472 from "../../assets/resources_servers/structured_outputs/data/example_rollouts.jsonl" with { type: "text" };
+import f473 from "../../assets/resources_servers/structured_outputs/data/structured_outputs_251027_nano_v3_sdg_json_train_metrics.json" with { type: "text" };
+import f474 from "../../assets/resources_servers/structured_outputs/data/structured_outputs_251027_nano_v3_sdg_json_val_metrics.json" with { type: "text" };
+import f475 from "../../assets/resources_servers/structured_outputs/data/structured_outputs_v3_example.jsonl" with { type: "text" };
+import f476 from "../../assets/resources_servers/structured_outputs/data/structured_outputs_v3_example_metrics.json" with { type: "text" };
+import f477 from "../../assets/resources_servers/structured_outputs/data/structured_outputs_v4_example.jsonl" with { type: "text" };
+import f478 from "../../assets/resources_servers/text_to_sql/configs/text_to_sql.yaml" with { type: "text" };
+import f479 from "../../assets/resources_servers/text_to_sql/data/example.jsonl" with { type: "text" };
+import f480 from "../../assets/resources_servers/text_to_sql/data/example_metrics.json" with { type: "text" };
+import f481 from "../../assets/resources_servers/text_to_sql/data/example_rollouts.jsonl" with { type: "text" };
+import f482 from "../../assets/resources_servers/text_to_sql/prompts/judge_prompt_template.txt" with { type: "text" };
+import f483 from "../../assets/resources_servers/text_to_sql/prompts/judge_system_message.txt" with { type: "text" };
+import f484 from "../../assets/resources_servers/ugphysics_judge/README.md" with { type: "text" };
+import f485 from "../../assets/resources_servers/ugphysics_judge/configs/ugphysics_judge.yaml" with { type: "text" };
+import f486 from "../../assets/resources_servers/ugphysics_judge/data/example.jsonl" with { type: "text" };
+import f487 from "../../assets/resources_servers/ugphysics_judge/data/example_metrics.json" with { type: "text" };
+import f488 from "../../assets/resources_servers/ugphysics_judge/data/example_rollouts.jsonl" with { type: "text" };
+import f489 from "../../assets/resources_servers/ugphysics_judge/prompts/judge.yaml" with { type: "text" };
+import f490 from "../../assets/resources_servers/xlam_fc/README.md" with { type: "text" };
+import f491 from "../../assets/resources_servers/xlam_fc/configs/xlam_fc.yaml" with { type: "text" };
+import f492 from "../../assets/resources_servers/xlam_fc/data/example.jsonl" with { type: "text" };
+import f493 from "../../assets/resources_servers/xlam_fc/data/example_metrics.json" with { type: "text" };
+import f494 from "../../assets/resources_servers/xlam_fc/data/example_rollouts.jsonl" with { type: "text" };
+import f495 from "../../assets/resources_servers/xstest/configs/xstest.yaml" with { type: "text" };
+import f496 from "../../assets/resources_servers/xstest/data/example.jsonl" with { type: "text" };
+import f497 from "../../assets/resources_servers/xstest/data/example_metrics.json" with { type: "text" };
+import f498 from "../../assets/resources_servers/xstest/data/example_rollouts.jsonl" with { type: "text" };
+import f499 from "../../assets/resources_servers/xstest/prompt_templates/wildguard_judge.txt" with { type: "text" };
+import f500 from "../../assets/resources_servers/xstest/prompt_templates/xstest_judge.txt" with { type: "text" };
+import f501 from "../../assets/responses_api_agents/gymnasium_agent/README.md" with { type: "text" };
+import f502 from "../../assets/responses_api_agents/gymnasium_agent/configs/gymnasium_agent.yaml" with { type: "text" };
+import f503 from "../../assets/responses_api_agents/non_executing_simple_agent/configs/non_executing_simple_agent.yaml" with { type: "text" };
+import f504 from "../../assets/responses_api_agents/proof_refinement_agent/configs/proof_refinement_agent.yaml" with { type: "text" };
+import f505 from "../../assets/responses_api_agents/remote_agent/configs/remote_agent.yaml" with { type: "text" };
+import f506 from "../../assets/responses_api_agents/simple_agent/configs/simple_agent.yaml" with { type: "text" };
+import f507 from "../../assets/responses_api_agents/speed_bench_agent/configs/speed_bench_agent.yaml" with { type: "text" };
+import f508 from "../../assets/responses_api_agents/tool_simulation_agent/configs/tool_simulation_agent.yaml" with { type: "text" };
+import f509 from "../../assets/responses_api_models/azure_openai_model/configs/azure_openai_model.yaml" with { type: "text" };
+import f510 from "../../assets/responses_api_models/genrm_model/configs/genrm_model.yaml" with { type: "text" };
+import f511 from "../../assets/responses_api_models/inference_provider/configs/baseten.yaml" with { type: "text" };
+import f512 from "../../assets/responses_api_models/inference_provider/configs/deepinfra.yaml" with { type: "text" };
+import f513 from "../../assets/responses_api_models/inference_provider/configs/fireworks.yaml" with { type: "text" };
+import f514 from "../../assets/responses_api_models/inference_provider/configs/friendli.yaml" with { type: "text" };
+import f515 from "../../assets/responses_api_models/inference_provider/configs/gemini.yaml" with { type: "text" };
+import f516 from "../../assets/responses_api_models/inference_provider/configs/hf_inference.yaml" with { type: "text" };
+import f517 from "../../assets/responses_api_models/inference_provider/configs/inference_provider.yaml" with { type: "text" };
+import f518 from "../../assets/responses_api_models/inference_provider/configs/nebius.yaml" with { type: "text" };
+import f519 from "../../assets/responses_api_models/inference_provider/configs/openrouter.yaml" with { type: "text" };
+import f520 from "../../assets/responses_api_models/inference_provider/configs/together.yaml" with { type: "text" };
+import f521 from "../../assets/responses_api_models/litellm_model/configs/litellm_model.yaml" with { type: "text" };
+import f522 from "../../assets/responses_api_models/local_vllm_model_proxy/configs/local_vllm_model_proxy.yaml" with { type: "text" };
+import f523 from "../../assets/responses_api_models/openai_model/configs/openai_model.yaml" with { type: "text" };
+import f524 from "../../assets/responses_api_models/scripted_model/configs/scripted_model.yaml" with { type: "text" };
+import f525 from "../../assets/responses_api_models/vllm_model/configs/vllm_model.yaml" with { type: "text" };
+import f526 from "../../assets/responses_api_models/vllm_model/configs/vllm_model_for_training.yaml" with { type: "text" };
 
 /** Embedded install root: [relative path, file text] pairs (digest.gen.ts holds their digest). */
 export const ASSET_FILES: [string, string][] = [
@@ -606,420 +623,437 @@ export const ASSET_FILES: [string, string][] = [
   ["environment_servers/legacy_agent/configs/legacy_agent.yaml", f91 as unknown as string],
   ["environment_servers/single_agent_turn/configs/single_agent_turn.yaml", f92 as unknown as string],
   ["environment_servers/single_agent_turn_legacy/configs/single_agent_turn_legacy.yaml", f93 as unknown as string],
-  ["environments/arc_agi/config.yaml", f94 as unknown as string],
-  ["environments/arc_agi/data/example.jsonl", f95 as unknown as string],
-  ["environments/arc_agi/data/example_metrics.json", f96 as unknown as string],
-  ["environments/arc_agi/data/example_rollouts.jsonl", f97 as unknown as string],
-  ["environments/blackjack/config.yaml", f98 as unknown as string],
-  ["environments/blackjack/data/example.jsonl", f99 as unknown as string],
-  ["environments/blackjack/data/example_metrics.json", f100 as unknown as string],
-  ["environments/blackjack/data/example_rollouts.jsonl", f101 as unknown as string],
-  ["environments/calendar/config.yaml", f102 as unknown as string],
-  ["environments/calendar/data/example.jsonl", f103 as unknown as string],
-  ["environments/calendar/data/example_metrics.json", f104 as unknown as string],
-  ["environments/calendar/data/example_rollouts.jsonl", f105 as unknown as string],
-  ["environments/calendar_v2/config.yaml", f106 as unknown as string],
-  ["environments/calendar_v2/data/example.jsonl", f107 as unknown as string],
-  ["environments/calendar_v2/data/example_metrics.json", f108 as unknown as string],
-  ["environments/calendar_v2/data/example_rollouts.jsonl", f109 as unknown as string],
-  ["environments/circle_click/config.yaml", f110 as unknown as string],
-  ["environments/circle_click/data/example.jsonl", f111 as unknown as string],
-  ["environments/circle_click/data/example_metrics.json", f112 as unknown as string],
-  ["environments/circle_click/data/example_rollouts.jsonl", f113 as unknown as string],
-  ["environments/circle_count/config.yaml", f114 as unknown as string],
-  ["environments/circle_count/data/example.jsonl", f115 as unknown as string],
-  ["environments/circle_count/data/example_metrics.json", f116 as unknown as string],
-  ["environments/circle_count/data/example_rollouts.jsonl", f117 as unknown as string],
-  ["environments/code_gen/config.yaml", f118 as unknown as string],
-  ["environments/code_gen/data/example.jsonl", f119 as unknown as string],
-  ["environments/code_gen/data/example_metrics.json", f120 as unknown as string],
-  ["environments/code_gen/data/example_rollouts.jsonl", f121 as unknown as string],
-  ["environments/instruction_following/README.md", f122 as unknown as string],
-  ["environments/instruction_following/config.yaml", f123 as unknown as string],
-  ["environments/instruction_following/data/example.jsonl", f124 as unknown as string],
-  ["environments/instruction_following/data/example_metrics.json", f125 as unknown as string],
-  ["environments/instruction_following/data/example_rollouts.jsonl", f126 as unknown as string],
-  ["resources_servers/aalcr/configs/aalcr.yaml", f127 as unknown as string],
-  ["resources_servers/aalcr/data/example.jsonl", f128 as unknown as string],
-  ["resources_servers/aalcr/data/example_metrics.json", f129 as unknown as string],
-  ["resources_servers/aalcr/data/example_rollouts.jsonl", f130 as unknown as string],
-  ["resources_servers/abstention/configs/abstention.yaml", f131 as unknown as string],
-  ["resources_servers/abstention/data/example.jsonl", f132 as unknown as string],
-  ["resources_servers/abstention/data/example_metrics.json", f133 as unknown as string],
-  ["resources_servers/abstention/data/example_rollouts.jsonl", f134 as unknown as string],
-  ["resources_servers/abstention/prompts/default_judge_prompt.txt", f135 as unknown as string],
-  ["resources_servers/arc_agi/configs/arc_agi.yaml", f136 as unknown as string],
-  ["resources_servers/arc_agi/data/example.jsonl", f137 as unknown as string],
-  ["resources_servers/arc_agi/data/example_metrics.json", f138 as unknown as string],
-  ["resources_servers/arc_agi/data/example_prepare.jsonl", f139 as unknown as string],
-  ["resources_servers/arc_agi/data/example_rollouts.jsonl", f140 as unknown as string],
-  ["resources_servers/blackjack/README.md", f141 as unknown as string],
-  ["resources_servers/blackjack/configs/blackjack.yaml", f142 as unknown as string],
-  ["resources_servers/blackjack/data/example.jsonl", f143 as unknown as string],
-  ["resources_servers/blackjack/data/example_metrics.json", f144 as unknown as string],
-  ["resources_servers/blackjack/data/example_rollouts.jsonl", f145 as unknown as string],
-  ["resources_servers/bunsenbench_chemistry_mcq/configs/bunsenbench_chemistry_mcq.yaml", f146 as unknown as string],
-  ["resources_servers/bunsenbench_chemistry_mcq/data/example.jsonl", f147 as unknown as string],
-  ["resources_servers/bunsenbench_chemistry_mcq/data/example_metrics.json", f148 as unknown as string],
-  ["resources_servers/bunsenbench_chemistry_mcq/data/example_rollouts.jsonl", f149 as unknown as string],
-  ["resources_servers/calendar/README.md", f150 as unknown as string],
-  ["resources_servers/calendar/configs/calendar.yaml", f151 as unknown as string],
-  ["resources_servers/calendar/configs/calendar_v2.yaml", f152 as unknown as string],
-  ["resources_servers/calendar/data/example.jsonl", f153 as unknown as string],
-  ["resources_servers/calendar/data/example_metrics.json", f154 as unknown as string],
-  ["resources_servers/calendar/data/example_rollouts.jsonl", f155 as unknown as string],
-  ["resources_servers/circle_click/configs/circle_click.yaml", f156 as unknown as string],
-  ["resources_servers/circle_click/data/example.jsonl", f157 as unknown as string],
-  ["resources_servers/circle_click/data/example_metrics.json", f158 as unknown as string],
-  ["resources_servers/circle_click/data/example_rollouts.jsonl", f159 as unknown as string],
-  ["resources_servers/circle_click/data/example_rollouts_agent_metrics.json", f160 as unknown as string],
-  ["resources_servers/circle_click/data/example_rollouts_materialized_inputs.jsonl", f161 as unknown as string],
-  ["resources_servers/circle_click/data/example_rollouts_reward_profiling.jsonl", f162 as unknown as string],
-  ["resources_servers/circle_count/README.md", f163 as unknown as string],
-  ["resources_servers/circle_count/configs/circle_count.yaml", f164 as unknown as string],
-  ["resources_servers/circle_count/data/example.jsonl", f165 as unknown as string],
-  ["resources_servers/circle_count/data/example_metrics.json", f166 as unknown as string],
-  ["resources_servers/circle_count/data/example_rollouts.jsonl", f167 as unknown as string],
-  ["resources_servers/circle_count/data/example_rollouts_aggregate_metrics.json", f168 as unknown as string],
-  ["resources_servers/circle_count/data/example_rollouts_materialized_inputs.jsonl", f169 as unknown as string],
-  ["resources_servers/citation_if/README.md", f170 as unknown as string],
-  ["resources_servers/citation_if/configs/citation_if.yaml", f171 as unknown as string],
-  ["resources_servers/citation_if/data/example.jsonl", f172 as unknown as string],
-  ["resources_servers/citation_if/data/example_metrics.json", f173 as unknown as string],
-  ["resources_servers/citation_if/data/example_rollouts.jsonl", f174 as unknown as string],
-  ["resources_servers/code_fim/configs/code_fim.yaml", f175 as unknown as string],
-  ["resources_servers/code_fim/data/example.jsonl", f176 as unknown as string],
-  ["resources_servers/code_fim/data/example_metrics.json", f177 as unknown as string],
-  ["resources_servers/code_fim/data/example_rollouts.jsonl", f178 as unknown as string],
-  ["resources_servers/code_gen/configs/code_gen.yaml", f179 as unknown as string],
-  ["resources_servers/code_gen/data/example.jsonl", f180 as unknown as string],
-  ["resources_servers/code_gen/data/example_metrics.json", f181 as unknown as string],
-  ["resources_servers/code_gen/data/example_rollouts.jsonl", f182 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/configs/equivalence_llm_judge.yaml", f183 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/configs/lc_judge.yaml", f184 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/configs/nl2bash-equivalency.yaml", f185 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/data/example.jsonl", f186 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/data/example_metrics.json", f187 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/data/example_metrics_openqa.json", f188 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/data/example_nl2bash.jsonl", f189 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/data/example_openqa.jsonl", f190 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/data/example_openqa_metrics.json", f191 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/data/example_prepare.jsonl", f192 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/data/example_rollouts.jsonl", f193 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/data/example_rollouts_openqa.jsonl", f194 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/prompt_templates/equivalence_llm_judge.txt", f195 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/prompt_templates/lc.txt", f196 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/prompt_templates/lc_judge.txt", f197 as unknown as string],
-  ["resources_servers/equivalence_rule/README.md", f198 as unknown as string],
-  ["resources_servers/equivalence_rule/configs/lc.yaml", f199 as unknown as string],
-  ["resources_servers/equivalence_rule/data/example.jsonl", f200 as unknown as string],
-  ["resources_servers/equivalence_rule/data/example_metrics.json", f201 as unknown as string],
-  ["resources_servers/equivalence_rule/data/example_rollouts.jsonl", f202 as unknown as string],
-  ["resources_servers/evalplus/configs/evalplus.yaml", f203 as unknown as string],
-  ["resources_servers/evalplus/data/example.jsonl", f204 as unknown as string],
-  ["resources_servers/evalplus/data/example_metrics.json", f205 as unknown as string],
-  ["resources_servers/evalplus/data/example_rollouts.jsonl", f206 as unknown as string],
-  ["resources_servers/example_multi_step/configs/example_multi_step.yaml", f207 as unknown as string],
-  ["resources_servers/example_multi_step/data/example.jsonl", f208 as unknown as string],
-  ["resources_servers/example_multi_step/data/example_metrics.json", f209 as unknown as string],
-  ["resources_servers/example_multi_step/data/example_rollouts.jsonl", f210 as unknown as string],
-  ["resources_servers/example_multi_turn_gymnasium/README.md", f211 as unknown as string],
-  ["resources_servers/example_multi_turn_gymnasium/configs/example_multi_turn_gymnasium.yaml", f212 as unknown as string],
-  ["resources_servers/example_multi_turn_gymnasium/data/example.jsonl", f213 as unknown as string],
-  ["resources_servers/example_multi_turn_gymnasium/data/example_metrics.json", f214 as unknown as string],
-  ["resources_servers/example_multi_turn_gymnasium/data/example_rollouts.jsonl", f215 as unknown as string],
-  ["resources_servers/example_session_state_mgmt/configs/example_session_state_mgmt.yaml", f216 as unknown as string],
-  ["resources_servers/example_session_state_mgmt/data/example.jsonl", f217 as unknown as string],
-  ["resources_servers/example_session_state_mgmt/data/example_metrics.json", f218 as unknown as string],
-  ["resources_servers/example_session_state_mgmt/data/example_rollouts.jsonl", f219 as unknown as string],
-  ["resources_servers/example_single_tool_call/configs/example_single_tool_call.yaml", f220 as unknown as string],
-  ["resources_servers/example_single_tool_call/configs/example_single_tool_call_single_agent_turn.yaml", f221 as unknown as string],
-  ["resources_servers/example_single_tool_call/data/example.jsonl", f222 as unknown as string],
-  ["resources_servers/example_single_tool_call/data/example_metrics.json", f223 as unknown as string],
-  ["resources_servers/example_single_tool_call/data/example_rollouts.jsonl", f224 as unknown as string],
-  ["resources_servers/example_tool_call_multireward/README.md", f225 as unknown as string],
-  ["resources_servers/example_tool_call_multireward/configs/example_tool_call_multireward.yaml", f226 as unknown as string],
-  ["resources_servers/example_tool_call_multireward/data/example.jsonl", f227 as unknown as string],
-  ["resources_servers/example_tool_call_multireward/data/example_metrics.json", f228 as unknown as string],
-  ["resources_servers/example_tool_call_multireward/data/example_rollouts.jsonl", f229 as unknown as string],
-  ["resources_servers/format_verification/configs/citation_format.yaml", f230 as unknown as string],
-  ["resources_servers/format_verification/configs/freeform_formatting.yaml", f231 as unknown as string],
-  ["resources_servers/format_verification/data/ds2_freeform_formatting_example.jsonl", f232 as unknown as string],
-  ["resources_servers/format_verification/data/ds2_freeform_formatting_example_metrics.json", f233 as unknown as string],
-  ["resources_servers/format_verification/data/ds3_citation_format_example.jsonl", f234 as unknown as string],
-  ["resources_servers/format_verification/data/ds3_citation_format_example_metrics.json", f235 as unknown as string],
-  ["resources_servers/format_verification/data/example.jsonl", f236 as unknown as string],
-  ["resources_servers/format_verification/data/example_metrics.json", f237 as unknown as string],
-  ["resources_servers/format_verification/data/example_rollouts.jsonl", f238 as unknown as string],
-  ["resources_servers/frontierscience_judge/configs/frontierscience_judge.yaml", f239 as unknown as string],
-  ["resources_servers/frontierscience_judge/data/example.jsonl", f240 as unknown as string],
-  ["resources_servers/frontierscience_judge/data/example_metrics.json", f241 as unknown as string],
-  ["resources_servers/frontierscience_judge/data/example_rollouts.jsonl", f242 as unknown as string],
-  ["resources_servers/frontierscience_judge/prompts/judge.yaml", f243 as unknown as string],
-  ["resources_servers/frontierscience_judge/prompts/research_judge.yaml", f244 as unknown as string],
-  ["resources_servers/gpqa_diamond/configs/gpqa_diamond.yaml", f245 as unknown as string],
-  ["resources_servers/gpqa_diamond/data/example.jsonl", f246 as unknown as string],
-  ["resources_servers/gpqa_diamond/data/example_metrics.json", f247 as unknown as string],
-  ["resources_servers/gpqa_diamond/data/example_rollouts.jsonl", f248 as unknown as string],
-  ["resources_servers/graphwalks/README.md", f249 as unknown as string],
-  ["resources_servers/graphwalks/configs/graphwalks.yaml", f250 as unknown as string],
-  ["resources_servers/graphwalks/data/example.jsonl", f251 as unknown as string],
-  ["resources_servers/graphwalks/data/example_metrics.json", f252 as unknown as string],
-  ["resources_servers/graphwalks/data/example_rollouts.jsonl", f253 as unknown as string],
-  ["resources_servers/grl_sokoban/README.md", f254 as unknown as string],
-  ["resources_servers/grl_sokoban/configs/grl_sokoban.yaml", f255 as unknown as string],
-  ["resources_servers/grl_sokoban/data/example.jsonl", f256 as unknown as string],
-  ["resources_servers/grl_sokoban/data/example_metrics.json", f257 as unknown as string],
-  ["resources_servers/grl_sokoban/data/example_rollouts.jsonl", f258 as unknown as string],
-  ["resources_servers/grl_tetris/README.md", f259 as unknown as string],
-  ["resources_servers/grl_tetris/configs/grl_tetris.yaml", f260 as unknown as string],
-  ["resources_servers/grl_tetris/data/example.jsonl", f261 as unknown as string],
-  ["resources_servers/grl_tetris/data/example_metrics.json", f262 as unknown as string],
-  ["resources_servers/grl_tetris/data/example_rollouts.jsonl", f263 as unknown as string],
-  ["resources_servers/gui_coordinate/README.md", f264 as unknown as string],
-  ["resources_servers/gui_coordinate/configs/gui_coordinate.yaml", f265 as unknown as string],
-  ["resources_servers/gui_coordinate/data/example.jsonl", f266 as unknown as string],
-  ["resources_servers/gui_coordinate/data/example_metrics.json", f267 as unknown as string],
-  ["resources_servers/gui_coordinate/data/example_rollouts.jsonl", f268 as unknown as string],
-  ["resources_servers/gymnasium/README.md", f269 as unknown as string],
-  ["resources_servers/gymnasium/configs/gymnasium.yaml", f270 as unknown as string],
-  ["resources_servers/gymnasium/data/example.jsonl", f271 as unknown as string],
-  ["resources_servers/gymnasium/data/example_metrics.json", f272 as unknown as string],
-  ["resources_servers/gymnasium/data/example_rollouts.jsonl", f273 as unknown as string],
-  ["resources_servers/hotpotqa_qa/README.md", f274 as unknown as string],
-  ["resources_servers/hotpotqa_qa/configs/hotpotqa_qa.yaml", f275 as unknown as string],
-  ["resources_servers/hotpotqa_qa/data/example.jsonl", f276 as unknown as string],
-  ["resources_servers/hotpotqa_qa/data/example_metrics.json", f277 as unknown as string],
-  ["resources_servers/hotpotqa_qa/data/example_rollouts.jsonl", f278 as unknown as string],
-  ["resources_servers/iheval/configs/iheval.yaml", f279 as unknown as string],
-  ["resources_servers/iheval/configs/iheval_serve.yaml", f280 as unknown as string],
-  ["resources_servers/iheval/data/example.jsonl", f281 as unknown as string],
-  ["resources_servers/iheval/data/example_metrics.json", f282 as unknown as string],
-  ["resources_servers/iheval/data/example_rollouts.jsonl", f283 as unknown as string],
-  ["resources_servers/imo_gradingbench/README.md", f284 as unknown as string],
-  ["resources_servers/imo_gradingbench/configs/imo_gradingbench.yaml", f285 as unknown as string],
-  ["resources_servers/imo_gradingbench/data/example.jsonl", f286 as unknown as string],
-  ["resources_servers/imo_gradingbench/data/example_metrics.json", f287 as unknown as string],
-  ["resources_servers/imo_gradingbench/data/example_rollouts.jsonl", f288 as unknown as string],
-  ["resources_servers/imo_proofbench_judge/README.md", f289 as unknown as string],
-  ["resources_servers/imo_proofbench_judge/configs/imo_proofbench_judge.yaml", f290 as unknown as string],
-  ["resources_servers/imo_proofbench_judge/data/example.jsonl", f291 as unknown as string],
-  ["resources_servers/imo_proofbench_judge/data/example_metrics.json", f292 as unknown as string],
-  ["resources_servers/imo_proofbench_judge/data/example_rollouts.jsonl", f293 as unknown as string],
-  ["resources_servers/imo_proofbench_judge/prompts/judge.yaml", f294 as unknown as string],
-  ["resources_servers/instruction_following/configs/instruction_following.yaml", f295 as unknown as string],
-  ["resources_servers/instruction_following/data/example.jsonl", f296 as unknown as string],
-  ["resources_servers/instruction_following/data/example_metrics.json", f297 as unknown as string],
-  ["resources_servers/instruction_following/data/example_rollouts.jsonl", f298 as unknown as string],
-  ["resources_servers/instruction_following/data/train_metrics.json", f299 as unknown as string],
-  ["resources_servers/inverse_if/configs/inverse_if.yaml", f300 as unknown as string],
-  ["resources_servers/inverse_if/data/example.jsonl", f301 as unknown as string],
-  ["resources_servers/inverse_if/data/example_metrics.json", f302 as unknown as string],
-  ["resources_servers/inverse_if/data/example_rollouts.jsonl", f303 as unknown as string],
-  ["resources_servers/jailbreak_detection/configs/jailbreak_detection_nemotron_combined_reward_tp8.yaml", f304 as unknown as string],
-  ["resources_servers/jailbreak_detection/configs/safety_judge_model.yaml", f305 as unknown as string],
-  ["resources_servers/jailbreak_detection/configs/verifier_prompt_templates.yaml", f306 as unknown as string],
-  ["resources_servers/jailbreak_detection/data/example.jsonl", f307 as unknown as string],
-  ["resources_servers/jailbreak_detection/data/example_metrics.json", f308 as unknown as string],
-  ["resources_servers/jailbreak_detection/data/example_rollouts.jsonl", f309 as unknown as string],
-  ["resources_servers/lc_niah/README.md", f310 as unknown as string],
-  ["resources_servers/lc_niah/configs/lc_niah.yaml", f311 as unknown as string],
-  ["resources_servers/lc_niah/data/example.jsonl", f312 as unknown as string],
-  ["resources_servers/lc_niah/data/example_metrics.json", f313 as unknown as string],
-  ["resources_servers/lc_niah/data/example_rollouts.jsonl", f314 as unknown as string],
-  ["resources_servers/longmemeval/configs/longmemeval.yaml", f315 as unknown as string],
-  ["resources_servers/longmemeval/configs/longmemeval_serve.yaml", f316 as unknown as string],
-  ["resources_servers/longmemeval/data/example.jsonl", f317 as unknown as string],
-  ["resources_servers/longmemeval/data/example_metrics.json", f318 as unknown as string],
-  ["resources_servers/longmemeval/data/example_rollouts.jsonl", f319 as unknown as string],
-  ["resources_servers/math_advanced_calculations/README.md", f320 as unknown as string],
-  ["resources_servers/math_advanced_calculations/configs/math_advanced_calculations.yaml", f321 as unknown as string],
-  ["resources_servers/math_advanced_calculations/data/example.jsonl", f322 as unknown as string],
-  ["resources_servers/math_advanced_calculations/data/example_metrics.json", f323 as unknown as string],
-  ["resources_servers/math_advanced_calculations/data/example_rollouts.jsonl", f324 as unknown as string],
-  ["resources_servers/math_proof_judgement/README.md", f325 as unknown as string],
-  ["resources_servers/math_proof_judgement/configs/math_proof_judgement.yaml", f326 as unknown as string],
-  ["resources_servers/math_proof_judgement/data/example.jsonl", f327 as unknown as string],
-  ["resources_servers/math_proof_judgement/data/example_metrics.json", f328 as unknown as string],
-  ["resources_servers/math_proof_judgement/data/example_rollouts.jsonl", f329 as unknown as string],
-  ["resources_servers/math_with_autograder/configs/judge_gptoss20b.yaml", f330 as unknown as string],
-  ["resources_servers/math_with_autograder/configs/math_with_autograder.yaml", f331 as unknown as string],
-  ["resources_servers/math_with_autograder/data/example.jsonl", f332 as unknown as string],
-  ["resources_servers/math_with_autograder/data/example_metrics.json", f333 as unknown as string],
-  ["resources_servers/math_with_autograder/data/example_rollouts.jsonl", f334 as unknown as string],
-  ["resources_servers/math_with_autograder/prompts/judge.yaml", f335 as unknown as string],
-  ["resources_servers/math_with_judge/configs/math_with_judge.yaml", f336 as unknown as string],
-  ["resources_servers/math_with_judge/data/example.jsonl", f337 as unknown as string],
-  ["resources_servers/math_with_judge/data/example_metrics.json", f338 as unknown as string],
-  ["resources_servers/math_with_judge/data/example_rollouts.jsonl", f339 as unknown as string],
-  ["resources_servers/mcqa/configs/mcqa.yaml", f340 as unknown as string],
-  ["resources_servers/mcqa/data/example.jsonl", f341 as unknown as string],
-  ["resources_servers/mcqa/data/example_metrics.json", f342 as unknown as string],
-  ["resources_servers/mcqa/data/example_rollouts.jsonl", f343 as unknown as string],
-  ["resources_servers/mcqa/data/example_rollouts_with_template_metadata.jsonl", f344 as unknown as string],
-  ["resources_servers/mcqa/data/example_with_template_metadata.jsonl", f345 as unknown as string],
-  ["resources_servers/mcqa/data/example_with_template_metadata_metrics.json", f346 as unknown as string],
-  ["resources_servers/mcqa/tests/verifier_cases.jsonl", f347 as unknown as string],
-  ["resources_servers/mrcr/README.md", f348 as unknown as string],
-  ["resources_servers/mrcr/configs/mrcr.yaml", f349 as unknown as string],
-  ["resources_servers/mrcr/data/example.jsonl", f350 as unknown as string],
-  ["resources_servers/mrcr/data/example_metrics.json", f351 as unknown as string],
-  ["resources_servers/mrcr/data/example_rollouts.jsonl", f352 as unknown as string],
-  ["resources_servers/multichallenge/configs/multichallenge.yaml", f353 as unknown as string],
-  ["resources_servers/multichallenge/configs/multichallenge_nrl.yaml", f354 as unknown as string],
-  ["resources_servers/multichallenge/data/example.jsonl", f355 as unknown as string],
-  ["resources_servers/multichallenge/data/example_metrics.json", f356 as unknown as string],
-  ["resources_servers/multichallenge/data/example_rollouts.jsonl", f357 as unknown as string],
-  ["resources_servers/nvarc/README.md", f358 as unknown as string],
-  ["resources_servers/nvarc/configs/inductive.yaml", f359 as unknown as string],
-  ["resources_servers/nvarc/configs/transductive.yaml", f360 as unknown as string],
-  ["resources_servers/nvarc/data/example.jsonl", f361 as unknown as string],
-  ["resources_servers/nvarc/data/example_metrics.json", f362 as unknown as string],
-  ["resources_servers/nvarc/data/example_rollouts.jsonl", f363 as unknown as string],
-  ["resources_servers/omniscience/configs/omniscience.yaml", f364 as unknown as string],
-  ["resources_servers/omniscience/data/example.jsonl", f365 as unknown as string],
-  ["resources_servers/omniscience/data/example_metrics.json", f366 as unknown as string],
-  ["resources_servers/omniscience/data/example_rollouts.jsonl", f367 as unknown as string],
-  ["resources_servers/omniscience/prompts/judge.yaml", f368 as unknown as string],
-  ["resources_servers/over_refusal_detection/configs/over_refusal_detection.yaml", f369 as unknown as string],
-  ["resources_servers/over_refusal_detection/configs/over_refusal_detection_nemotron.yaml", f370 as unknown as string],
-  ["resources_servers/over_refusal_detection/configs/over_refusal_detection_nemotron_tp8.yaml", f371 as unknown as string],
-  ["resources_servers/over_refusal_detection/data/example.jsonl", f372 as unknown as string],
-  ["resources_servers/over_refusal_detection/data/example_metrics.json", f373 as unknown as string],
-  ["resources_servers/over_refusal_detection/data/example_rollouts.jsonl", f374 as unknown as string],
-  ["resources_servers/physics_judge/README.md", f375 as unknown as string],
-  ["resources_servers/physics_judge/configs/judge_openai.yaml", f376 as unknown as string],
-  ["resources_servers/physics_judge/configs/physics_judge.yaml", f377 as unknown as string],
-  ["resources_servers/physics_judge/data/example.jsonl", f378 as unknown as string],
-  ["resources_servers/physics_judge/data/example_metrics.json", f379 as unknown as string],
-  ["resources_servers/physics_judge/data/example_rollouts.jsonl", f380 as unknown as string],
-  ["resources_servers/physics_judge/prompts/judge.yaml", f381 as unknown as string],
-  ["resources_servers/polymath/configs/polymath.yaml", f382 as unknown as string],
-  ["resources_servers/polymath/data/example.jsonl", f383 as unknown as string],
-  ["resources_servers/polymath/data/example_metrics.json", f384 as unknown as string],
-  ["resources_servers/polymath/data/example_rollouts.jsonl", f385 as unknown as string],
-  ["resources_servers/polymath/data/example_rollouts_materialized_inputs.jsonl", f386 as unknown as string],
-  ["resources_servers/proof_genselect/README.md", f387 as unknown as string],
-  ["resources_servers/proof_genselect/configs/proof_genselect.yaml", f388 as unknown as string],
-  ["resources_servers/proof_genselect/data/example.jsonl", f389 as unknown as string],
-  ["resources_servers/proof_genselect/data/example_metrics.json", f390 as unknown as string],
-  ["resources_servers/proof_genselect/data/example_rollouts.jsonl", f391 as unknown as string],
-  ["resources_servers/proof_genselect/data/example_rollouts_aggregate_metrics.json", f392 as unknown as string],
-  ["resources_servers/proof_genselect/data/example_rollouts_materialized_inputs.jsonl", f393 as unknown as string],
-  ["resources_servers/proof_genselect/prompt_templates/genselect.yaml", f394 as unknown as string],
-  ["resources_servers/ragtruth/README.md", f395 as unknown as string],
-  ["resources_servers/ragtruth/configs/ragtruth.yaml", f396 as unknown as string],
-  ["resources_servers/ragtruth/configs/ragtruth_serve.yaml", f397 as unknown as string],
-  ["resources_servers/ragtruth/data/example.jsonl", f398 as unknown as string],
-  ["resources_servers/ragtruth/data/example_metrics.json", f399 as unknown as string],
-  ["resources_servers/ragtruth/data/example_rollouts.jsonl", f400 as unknown as string],
-  ["resources_servers/ruler/README.md", f401 as unknown as string],
-  ["resources_servers/ruler/configs/ruler.yaml", f402 as unknown as string],
-  ["resources_servers/ruler/data/example.jsonl", f403 as unknown as string],
-  ["resources_servers/ruler/data/example_metrics.json", f404 as unknown as string],
-  ["resources_servers/ruler/data/example_rollouts.jsonl", f405 as unknown as string],
-  ["resources_servers/ruler2/README.md", f406 as unknown as string],
-  ["resources_servers/ruler2/configs/ruler2.yaml", f407 as unknown as string],
-  ["resources_servers/ruler2/data/example.jsonl", f408 as unknown as string],
-  ["resources_servers/ruler2/data/example_metrics.json", f409 as unknown as string],
-  ["resources_servers/ruler2/data/example_rollouts.jsonl", f410 as unknown as string],
-  ["resources_servers/simpleqa/configs/simpleqa.yaml", f411 as unknown as string],
-  ["resources_servers/simpleqa/data/example.jsonl", f412 as unknown as string],
-  ["resources_servers/simpleqa/data/example_metrics.json", f413 as unknown as string],
-  ["resources_servers/simpleqa/data/example_rollouts.jsonl", f414 as unknown as string],
-  ["resources_servers/simpleqa/prompts/judge.yaml", f415 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/README.md", f416 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/droid_pivot_single_step_tool_use_with_argument_comparison.yaml", f417 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/parallel_tool_calls_single_step_tool_use_with_argument_comparison.yaml", f418 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/search_pivot_single_step_tool_use_with_argument_comparison.yaml", f419 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/single_step_tool_use_with_argument_comparison.yaml", f420 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/swe_pivot_single_step_tool_use_with_argument_comparison.yaml", f421 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/toolcall_schema_single_step_tool_use_with_argument_comparison.yaml", f422 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/data/example.jsonl", f423 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/data/example_metrics.json", f424 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/data/example_rollouts.jsonl", f425 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example.jsonl", f426 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example_metrics.json", f427 as unknown as string],
-  ["resources_servers/spartqa/README.md", f428 as unknown as string],
-  ["resources_servers/spartqa/configs/spartqa.yaml", f429 as unknown as string],
-  ["resources_servers/spartqa/configs/spartqa_serve.yaml", f430 as unknown as string],
-  ["resources_servers/spartqa/data/example.jsonl", f431 as unknown as string],
-  ["resources_servers/spartqa/data/example_metrics.json", f432 as unknown as string],
-  ["resources_servers/spartqa/data/example_rollouts.jsonl", f433 as unknown as string],
-  ["resources_servers/string_match/README.md", f434 as unknown as string],
-  ["resources_servers/string_match/configs/string_match.yaml", f435 as unknown as string],
-  ["resources_servers/string_match/data/example.jsonl", f436 as unknown as string],
-  ["resources_servers/string_match/data/example_metrics.json", f437 as unknown as string],
-  ["resources_servers/string_match/data/example_rollouts.jsonl", f438 as unknown as string],
-  ["resources_servers/structeval/README.md", f439 as unknown as string],
-  ["resources_servers/structeval/configs/structeval_nonrenderable.yaml", f440 as unknown as string],
-  ["resources_servers/structeval/data/example.jsonl", f441 as unknown as string],
-  ["resources_servers/structeval/data/example_metrics.json", f442 as unknown as string],
-  ["resources_servers/structeval/data/example_rollouts.jsonl", f443 as unknown as string],
-  ["resources_servers/structeval/data/example_rollouts_aggregate_metrics.json", f444 as unknown as string],
-  ["resources_servers/structeval/data/structeval_nonrenderable_example.jsonl", f445 as unknown as string],
-  ["resources_servers/structeval/data/structeval_nonrenderable_example_rollouts.jsonl", f446 as unknown as string],
-  ["resources_servers/structeval/data/structeval_nonrenderable_example_rollouts_aggregate_metrics.json", f447 as unknown as string],
-  ["resources_servers/structured_outputs/README.md", f448 as unknown as string],
-  ["resources_servers/structured_outputs/configs/structured_outputs_json.yaml", f449 as unknown as string],
-  ["resources_servers/structured_outputs/configs/structured_outputs_json_yaml_xml_v1.yaml", f450 as unknown as string],
-  ["resources_servers/structured_outputs/configs/structured_outputs_v3.yaml", f451 as unknown as string],
-  ["resources_servers/structured_outputs/configs/structured_outputs_v4.yaml", f452 as unknown as string],
-  ["resources_servers/structured_outputs/data/example.jsonl", f453 as unknown as string],
-  ["resources_servers/structured_outputs/data/example_metrics.json", f454 as unknown as string],
-  ["resources_servers/structured_outputs/data/example_rollouts.jsonl", f455 as unknown as string],
-  ["resources_servers/structured_outputs/data/structured_outputs_251027_nano_v3_sdg_json_train_metrics.json", f456 as unknown as string],
-  ["resources_servers/structured_outputs/data/structured_outputs_251027_nano_v3_sdg_json_val_metrics.json", f457 as unknown as string],
-  ["resources_servers/structured_outputs/data/structured_outputs_v3_example.jsonl", f458 as unknown as string],
-  ["resources_servers/structured_outputs/data/structured_outputs_v3_example_metrics.json", f459 as unknown as string],
-  ["resources_servers/structured_outputs/data/structured_outputs_v4_example.jsonl", f460 as unknown as string],
-  ["resources_servers/text_to_sql/configs/text_to_sql.yaml", f461 as unknown as string],
-  ["resources_servers/text_to_sql/data/example.jsonl", f462 as unknown as string],
-  ["resources_servers/text_to_sql/data/example_metrics.json", f463 as unknown as string],
-  ["resources_servers/text_to_sql/data/example_rollouts.jsonl", f464 as unknown as string],
-  ["resources_servers/text_to_sql/prompts/judge_prompt_template.txt", f465 as unknown as string],
-  ["resources_servers/text_to_sql/prompts/judge_system_message.txt", f466 as unknown as string],
-  ["resources_servers/ugphysics_judge/README.md", f467 as unknown as string],
-  ["resources_servers/ugphysics_judge/configs/ugphysics_judge.yaml", f468 as unknown as string],
-  ["resources_servers/ugphysics_judge/data/example.jsonl", f469 as unknown as string],
-  ["resources_servers/ugphysics_judge/data/example_metrics.json", f470 as unknown as string],
-  ["resources_servers/ugphysics_judge/data/example_rollouts.jsonl", f471 as unknown as string],
-  ["resources_servers/ugphysics_judge/prompts/judge.yaml", f472 as unknown as string],
-  ["resources_servers/xlam_fc/README.md", f473 as unknown as string],
-  ["resources_servers/xlam_fc/configs/xlam_fc.yaml", f474 as unknown as string],
-  ["resources_servers/xlam_fc/data/example.jsonl", f475 as unknown as string],
-  ["resources_servers/xlam_fc/data/example_metrics.json", f476 as unknown as string],
-  ["resources_servers/xlam_fc/data/example_rollouts.jsonl", f477 as unknown as string],
-  ["resources_servers/xstest/configs/xstest.yaml", f478 as unknown as string],
-  ["resources_servers/xstest/data/example.jsonl", f479 as unknown as string],
-  ["resources_servers/xstest/data/example_metrics.json", f480 as unknown as string],
-  ["resources_servers/xstest/data/example_rollouts.jsonl", f481 as unknown as string],
-  ["resources_servers/xstest/prompt_templates/wildguard_judge.txt", f482 as unknown as string],
-  ["resources_servers/xstest/prompt_templates/xstest_judge.txt", f483 as unknown as string],
-  ["responses_api_agents/gymnasium_agent/README.md", f484 as unknown as string],
-  ["responses_api_agents/gymnasium_agent/configs/gymnasium_agent.yaml", f485 as unknown as string],
-  ["responses_api_agents/non_executing_simple_agent/configs/non_executing_simple_agent.yaml", f486 as unknown as string],
-  ["responses_api_agents/proof_refinement_agent/configs/proof_refinement_agent.yaml", f487 as unknown as string],
-  ["responses_api_agents/remote_agent/configs/remote_agent.yaml", f488 as unknown as string],
-  ["responses_api_agents/simple_agent/configs/simple_agent.yaml", f489 as unknown as string],
-  ["responses_api_agents/speed_bench_agent/configs/speed_bench_agent.yaml", f490 as unknown as string],
-  ["responses_api_agents/tool_simulation_agent/configs/tool_simulation_agent.yaml", f491 as unknown as string],
-  ["responses_api_models/azure_openai_model/configs/azure_openai_model.yaml", f492 as unknown as string],
-  ["responses_api_models/genrm_model/configs/genrm_model.yaml", f493 as unknown as string],
-  ["responses_api_models/inference_provider/configs/baseten.yaml", f494 as unknown as string],
-  ["responses_api_models/inference_provider/configs/deepinfra.yaml", f495 as unknown as string],
-  ["responses_api_models/inference_provider/configs/fireworks.yaml", f496 as unknown as string],
-  ["responses_api_models/inference_provider/configs/friendli.yaml", f497 as unknown as string],
-  ["responses_api_models/inference_provider/configs/gemini.yaml", f498 as unknown as string],
-  ["responses_api_models/inference_provider/configs/hf_inference.yaml", f499 as unknown as string],
-  ["responses_api_models/inference_provider/configs/inference_provider.yaml", f500 as unknown as string],
-  ["responses_api_models/inference_provider/configs/nebius.yaml", f501 as unknown as string],
-  ["responses_api_models/inference_provider/configs/openrouter.yaml", f502 as unknown as string],
-  ["responses_api_models/inference_provider/configs/together.yaml", f503 as unknown as string],
-  ["responses_api_models/litellm_model/configs/litellm_model.yaml", f504 as unknown as string],
-  ["responses_api_models/local_vllm_model_proxy/configs/local_vllm_model_proxy.yaml", f505 as unknown as string],
-  ["responses_api_models/openai_model/configs/openai_model.yaml", f506 as unknown as string],
-  ["responses_api_models/scripted_model/configs/scripted_model.yaml", f507 as unknown as string],
-  ["responses_api_models/vllm_model/configs/vllm_model.yaml", f508 as unknown as string],
-  ["responses_api_models/vllm_model/configs/vllm_model_for_training.yaml", f509 as unknown as string],
+  ["environments/abstention/README.md", f94 as unknown as string],
+  ["environments/abstention/config.yaml", f95 as unknown as string],
+  ["environments/abstention/data/example.jsonl", f96 as unknown as string],
+  ["environments/abstention/data/example_metrics.json", f97 as unknown as string],
+  ["environments/abstention/data/example_rollouts.jsonl", f98 as unknown as string],
+  ["environments/arc_agi/config.yaml", f99 as unknown as string],
+  ["environments/arc_agi/data/example.jsonl", f100 as unknown as string],
+  ["environments/arc_agi/data/example_metrics.json", f101 as unknown as string],
+  ["environments/arc_agi/data/example_rollouts.jsonl", f102 as unknown as string],
+  ["environments/blackjack/config.yaml", f103 as unknown as string],
+  ["environments/blackjack/data/example.jsonl", f104 as unknown as string],
+  ["environments/blackjack/data/example_metrics.json", f105 as unknown as string],
+  ["environments/blackjack/data/example_rollouts.jsonl", f106 as unknown as string],
+  ["environments/calendar/config.yaml", f107 as unknown as string],
+  ["environments/calendar/data/example.jsonl", f108 as unknown as string],
+  ["environments/calendar/data/example_metrics.json", f109 as unknown as string],
+  ["environments/calendar/data/example_rollouts.jsonl", f110 as unknown as string],
+  ["environments/calendar_v2/config.yaml", f111 as unknown as string],
+  ["environments/calendar_v2/data/example.jsonl", f112 as unknown as string],
+  ["environments/calendar_v2/data/example_metrics.json", f113 as unknown as string],
+  ["environments/calendar_v2/data/example_rollouts.jsonl", f114 as unknown as string],
+  ["environments/circle_click/config.yaml", f115 as unknown as string],
+  ["environments/circle_click/data/example.jsonl", f116 as unknown as string],
+  ["environments/circle_click/data/example_metrics.json", f117 as unknown as string],
+  ["environments/circle_click/data/example_rollouts.jsonl", f118 as unknown as string],
+  ["environments/circle_count/config.yaml", f119 as unknown as string],
+  ["environments/circle_count/data/example.jsonl", f120 as unknown as string],
+  ["environments/circle_count/data/example_metrics.json", f121 as unknown as string],
+  ["environments/circle_count/data/example_rollouts.jsonl", f122 as unknown as string],
+  ["environments/code_gen/config.yaml", f123 as unknown as string],
+  ["environments/code_gen/data/example.jsonl", f124 as unknown as string],
+  ["environments/code_gen/data/example_metrics.json", f125 as unknown as string],
+  ["environments/code_gen/data/example_rollouts.jsonl", f126 as unknown as string],
+  ["environments/instruction_following/README.md", f127 as unknown as string],
+  ["environments/instruction_following/config.yaml", f128 as unknown as string],
+  ["environments/instruction_following/data/example.jsonl", f129 as unknown as string],
+  ["environments/instruction_following/data/example_metrics.json", f130 as unknown as string],
+  ["environments/instruction_following/data/example_rollouts.jsonl", f131 as unknown as string],
+  ["resources_servers/aalcr/configs/aalcr.yaml", f132 as unknown as string],
+  ["resources_servers/aalcr/data/example.jsonl", f133 as unknown as string],
+  ["resources_servers/aalcr/data/example_metrics.json", f134 as unknown as string],
+  ["resources_servers/aalcr/data/example_rollouts.jsonl", f135 as unknown as string],
+  ["resources_servers/abstention/configs/abstention.yaml", f136 as unknown as string],
+  ["resources_servers/abstention/data/example.jsonl", f137 as unknown as string],
+  ["resources_servers/abstention/data/example_metrics.json", f138 as unknown as string],
+  ["resources_servers/abstention/data/example_rollouts.jsonl", f139 as unknown as string],
+  ["resources_servers/abstention/prompts/default_judge_prompt.txt", f140 as unknown as string],
+  ["resources_servers/arc_agi/configs/arc_agi.yaml", f141 as unknown as string],
+  ["resources_servers/arc_agi/data/example.jsonl", f142 as unknown as string],
+  ["resources_servers/arc_agi/data/example_metrics.json", f143 as unknown as string],
+  ["resources_servers/arc_agi/data/example_prepare.jsonl", f144 as unknown as string],
+  ["resources_servers/arc_agi/data/example_rollouts.jsonl", f145 as unknown as string],
+  ["resources_servers/bbq/README.md", f146 as unknown as string],
+  ["resources_servers/bbq/configs/bbq.yaml", f147 as unknown as string],
+  ["resources_servers/bbq/configs/bbq_judge_model.yaml", f148 as unknown as string],
+  ["resources_servers/bbq/configs/verifier_prompt_templates.yaml", f149 as unknown as string],
+  ["resources_servers/bbq/data/example.jsonl", f150 as unknown as string],
+  ["resources_servers/bbq/data/example_metrics.json", f151 as unknown as string],
+  ["resources_servers/bbq/data/example_rollouts.jsonl", f152 as unknown as string],
+  ["resources_servers/blackjack/README.md", f153 as unknown as string],
+  ["resources_servers/blackjack/configs/blackjack.yaml", f154 as unknown as string],
+  ["resources_servers/blackjack/data/example.jsonl", f155 as unknown as string],
+  ["resources_servers/blackjack/data/example_metrics.json", f156 as unknown as string],
+  ["resources_servers/blackjack/data/example_rollouts.jsonl", f157 as unknown as string],
+  ["resources_servers/bunsenbench_chemistry_mcq/configs/bunsenbench_chemistry_mcq.yaml", f158 as unknown as string],
+  ["resources_servers/bunsenbench_chemistry_mcq/data/example.jsonl", f159 as unknown as string],
+  ["resources_servers/bunsenbench_chemistry_mcq/data/example_metrics.json", f160 as unknown as string],
+  ["resources_servers/bunsenbench_chemistry_mcq/data/example_rollouts.jsonl", f161 as unknown as string],
+  ["resources_servers/calendar/README.md", f162 as unknown as string],
+  ["resources_servers/calendar/configs/calendar.yaml", f163 as unknown as string],
+  ["resources_servers/calendar/configs/calendar_v2.yaml", f164 as unknown as string],
+  ["resources_servers/calendar/data/example.jsonl", f165 as unknown as string],
+  ["resources_servers/calendar/data/example_metrics.json", f166 as unknown as string],
+  ["resources_servers/calendar/data/example_rollouts.jsonl", f167 as unknown as string],
+  ["resources_servers/circle_click/configs/circle_click.yaml", f168 as unknown as string],
+  ["resources_servers/circle_click/data/example.jsonl", f169 as unknown as string],
+  ["resources_servers/circle_click/data/example_metrics.json", f170 as unknown as string],
+  ["resources_servers/circle_click/data/example_rollouts.jsonl", f171 as unknown as string],
+  ["resources_servers/circle_click/data/example_rollouts_agent_metrics.json", f172 as unknown as string],
+  ["resources_servers/circle_click/data/example_rollouts_materialized_inputs.jsonl", f173 as unknown as string],
+  ["resources_servers/circle_click/data/example_rollouts_reward_profiling.jsonl", f174 as unknown as string],
+  ["resources_servers/circle_count/README.md", f175 as unknown as string],
+  ["resources_servers/circle_count/configs/circle_count.yaml", f176 as unknown as string],
+  ["resources_servers/circle_count/data/example.jsonl", f177 as unknown as string],
+  ["resources_servers/circle_count/data/example_metrics.json", f178 as unknown as string],
+  ["resources_servers/circle_count/data/example_rollouts.jsonl", f179 as unknown as string],
+  ["resources_servers/circle_count/data/example_rollouts_aggregate_metrics.json", f180 as unknown as string],
+  ["resources_servers/circle_count/data/example_rollouts_materialized_inputs.jsonl", f181 as unknown as string],
+  ["resources_servers/citation_if/README.md", f182 as unknown as string],
+  ["resources_servers/citation_if/configs/citation_if.yaml", f183 as unknown as string],
+  ["resources_servers/citation_if/data/example.jsonl", f184 as unknown as string],
+  ["resources_servers/citation_if/data/example_metrics.json", f185 as unknown as string],
+  ["resources_servers/citation_if/data/example_rollouts.jsonl", f186 as unknown as string],
+  ["resources_servers/code_fim/configs/code_fim.yaml", f187 as unknown as string],
+  ["resources_servers/code_fim/data/example.jsonl", f188 as unknown as string],
+  ["resources_servers/code_fim/data/example_metrics.json", f189 as unknown as string],
+  ["resources_servers/code_fim/data/example_rollouts.jsonl", f190 as unknown as string],
+  ["resources_servers/code_gen/configs/code_gen.yaml", f191 as unknown as string],
+  ["resources_servers/code_gen/data/example.jsonl", f192 as unknown as string],
+  ["resources_servers/code_gen/data/example_metrics.json", f193 as unknown as string],
+  ["resources_servers/code_gen/data/example_rollouts.jsonl", f194 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/configs/equivalence_llm_judge.yaml", f195 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/configs/lc_judge.yaml", f196 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/configs/nl2bash-equivalency.yaml", f197 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/data/example.jsonl", f198 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/data/example_metrics.json", f199 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/data/example_metrics_openqa.json", f200 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/data/example_nl2bash.jsonl", f201 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/data/example_openqa.jsonl", f202 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/data/example_openqa_metrics.json", f203 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/data/example_prepare.jsonl", f204 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/data/example_rollouts.jsonl", f205 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/data/example_rollouts_openqa.jsonl", f206 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/prompt_templates/equivalence_llm_judge.txt", f207 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/prompt_templates/lc.txt", f208 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/prompt_templates/lc_judge.txt", f209 as unknown as string],
+  ["resources_servers/equivalence_rule/README.md", f210 as unknown as string],
+  ["resources_servers/equivalence_rule/configs/lc.yaml", f211 as unknown as string],
+  ["resources_servers/equivalence_rule/data/example.jsonl", f212 as unknown as string],
+  ["resources_servers/equivalence_rule/data/example_metrics.json", f213 as unknown as string],
+  ["resources_servers/equivalence_rule/data/example_rollouts.jsonl", f214 as unknown as string],
+  ["resources_servers/evalplus/configs/evalplus.yaml", f215 as unknown as string],
+  ["resources_servers/evalplus/data/example.jsonl", f216 as unknown as string],
+  ["resources_servers/evalplus/data/example_metrics.json", f217 as unknown as string],
+  ["resources_servers/evalplus/data/example_rollouts.jsonl", f218 as unknown as string],
+  ["resources_servers/example_multi_step/configs/example_multi_step.yaml", f219 as unknown as string],
+  ["resources_servers/example_multi_step/data/example.jsonl", f220 as unknown as string],
+  ["resources_servers/example_multi_step/data/example_metrics.json", f221 as unknown as string],
+  ["resources_servers/example_multi_step/data/example_rollouts.jsonl", f222 as unknown as string],
+  ["resources_servers/example_multi_turn_gymnasium/README.md", f223 as unknown as string],
+  ["resources_servers/example_multi_turn_gymnasium/configs/example_multi_turn_gymnasium.yaml", f224 as unknown as string],
+  ["resources_servers/example_multi_turn_gymnasium/data/example.jsonl", f225 as unknown as string],
+  ["resources_servers/example_multi_turn_gymnasium/data/example_metrics.json", f226 as unknown as string],
+  ["resources_servers/example_multi_turn_gymnasium/data/example_rollouts.jsonl", f227 as unknown as string],
+  ["resources_servers/example_session_state_mgmt/configs/example_session_state_mgmt.yaml", f228 as unknown as string],
+  ["resources_servers/example_session_state_mgmt/data/example.jsonl", f229 as unknown as string],
+  ["resources_servers/example_session_state_mgmt/data/example_metrics.json", f230 as unknown as string],
+  ["resources_servers/example_session_state_mgmt/data/example_rollouts.jsonl", f231 as unknown as string],
+  ["resources_servers/example_single_tool_call/configs/example_single_tool_call.yaml", f232 as unknown as string],
+  ["resources_servers/example_single_tool_call/configs/example_single_tool_call_single_agent_turn.yaml", f233 as unknown as string],
+  ["resources_servers/example_single_tool_call/data/example.jsonl", f234 as unknown as string],
+  ["resources_servers/example_single_tool_call/data/example_metrics.json", f235 as unknown as string],
+  ["resources_servers/example_single_tool_call/data/example_rollouts.jsonl", f236 as unknown as string],
+  ["resources_servers/example_tool_call_multireward/README.md", f237 as unknown as string],
+  ["resources_servers/example_tool_call_multireward/configs/example_tool_call_multireward.yaml", f238 as unknown as string],
+  ["resources_servers/example_tool_call_multireward/data/example.jsonl", f239 as unknown as string],
+  ["resources_servers/example_tool_call_multireward/data/example_metrics.json", f240 as unknown as string],
+  ["resources_servers/example_tool_call_multireward/data/example_rollouts.jsonl", f241 as unknown as string],
+  ["resources_servers/format_verification/configs/citation_format.yaml", f242 as unknown as string],
+  ["resources_servers/format_verification/configs/freeform_formatting.yaml", f243 as unknown as string],
+  ["resources_servers/format_verification/data/ds2_freeform_formatting_example.jsonl", f244 as unknown as string],
+  ["resources_servers/format_verification/data/ds2_freeform_formatting_example_metrics.json", f245 as unknown as string],
+  ["resources_servers/format_verification/data/ds3_citation_format_example.jsonl", f246 as unknown as string],
+  ["resources_servers/format_verification/data/ds3_citation_format_example_metrics.json", f247 as unknown as string],
+  ["resources_servers/format_verification/data/example.jsonl", f248 as unknown as string],
+  ["resources_servers/format_verification/data/example_metrics.json", f249 as unknown as string],
+  ["resources_servers/format_verification/data/example_rollouts.jsonl", f250 as unknown as string],
+  ["resources_servers/frontierscience_judge/configs/frontierscience_judge.yaml", f251 as unknown as string],
+  ["resources_servers/frontierscience_judge/data/example.jsonl", f252 as unknown as string],
+  ["resources_servers/frontierscience_judge/data/example_metrics.json", f253 as unknown as string],
+  ["resources_servers/frontierscience_judge/data/example_rollouts.jsonl", f254 as unknown as string],
+  ["resources_servers/frontierscience_judge/prompts/judge.yaml", f255 as unknown as string],
+  ["resources_servers/frontierscience_judge/prompts/research_judge.yaml", f256 as unknown as string],
+  ["resources_servers/genrm_compare/README.md", f257 as unknown as string],
+  ["resources_servers/genrm_compare/configs/genrm_compare.yaml", f258 as unknown as string],
+  ["resources_servers/genrm_compare/data/example.jsonl", f259 as unknown as string],
+  ["resources_servers/genrm_compare/data/example_metrics.json", f260 as unknown as string],
+  ["resources_servers/genrm_compare/data/example_rollouts.jsonl", f261 as unknown as string],
+  ["resources_servers/gpqa_diamond/configs/gpqa_diamond.yaml", f262 as unknown as string],
+  ["resources_servers/gpqa_diamond/data/example.jsonl", f263 as unknown as string],
+  ["resources_servers/gpqa_diamond/data/example_metrics.json", f264 as unknown as string],
+  ["resources_servers/gpqa_diamond/data/example_rollouts.jsonl", f265 as unknown as string],
+  ["resources_servers/graphwalks/README.md", f266 as unknown as string],
+  ["resources_servers/graphwalks/configs/graphwalks.yaml", f267 as unknown as string],
+  ["resources_servers/graphwalks/data/example.jsonl", f268 as unknown as string],
+  ["resources_servers/graphwalks/data/example_metrics.json", f269 as unknown as string],
+  ["resources_servers/graphwalks/data/example_rollouts.jsonl", f270 as unknown as string],
+  ["resources_servers/grl_sokoban/README.md", f271 as unknown as string],
+  ["resources_servers/grl_sokoban/configs/grl_sokoban.yaml", f272 as unknown as string],
+  ["resources_servers/grl_sokoban/data/example.jsonl", f273 as unknown as string],
+  ["resources_servers/grl_sokoban/data/example_metrics.json", f274 as unknown as string],
+  ["resources_servers/grl_sokoban/data/example_rollouts.jsonl", f275 as unknown as string],
+  ["resources_servers/grl_tetris/README.md", f276 as unknown as string],
+  ["resources_servers/grl_tetris/configs/grl_tetris.yaml", f277 as unknown as string],
+  ["resources_servers/grl_tetris/data/example.jsonl", f278 as unknown as string],
+  ["resources_servers/grl_tetris/data/example_metrics.json", f279 as unknown as string],
+  ["resources_servers/grl_tetris/data/example_rollouts.jsonl", f280 as unknown as string],
+  ["resources_servers/gui_coordinate/README.md", f281 as unknown as string],
+  ["resources_servers/gui_coordinate/configs/gui_coordinate.yaml", f282 as unknown as string],
+  ["resources_servers/gui_coordinate/data/example.jsonl", f283 as unknown as string],
+  ["resources_servers/gui_coordinate/data/example_metrics.json", f284 as unknown as string],
+  ["resources_servers/gui_coordinate/data/example_rollouts.jsonl", f285 as unknown as string],
+  ["resources_servers/gymnasium/README.md", f286 as unknown as string],
+  ["resources_servers/gymnasium/configs/gymnasium.yaml", f287 as unknown as string],
+  ["resources_servers/gymnasium/data/example.jsonl", f288 as unknown as string],
+  ["resources_servers/gymnasium/data/example_metrics.json", f289 as unknown as string],
+  ["resources_servers/gymnasium/data/example_rollouts.jsonl", f290 as unknown as string],
+  ["resources_servers/hotpotqa_qa/README.md", f291 as unknown as string],
+  ["resources_servers/hotpotqa_qa/configs/hotpotqa_qa.yaml", f292 as unknown as string],
+  ["resources_servers/hotpotqa_qa/data/example.jsonl", f293 as unknown as string],
+  ["resources_servers/hotpotqa_qa/data/example_metrics.json", f294 as unknown as string],
+  ["resources_servers/hotpotqa_qa/data/example_rollouts.jsonl", f295 as unknown as string],
+  ["resources_servers/iheval/configs/iheval.yaml", f296 as unknown as string],
+  ["resources_servers/iheval/configs/iheval_serve.yaml", f297 as unknown as string],
+  ["resources_servers/iheval/data/example.jsonl", f298 as unknown as string],
+  ["resources_servers/iheval/data/example_metrics.json", f299 as unknown as string],
+  ["resources_servers/iheval/data/example_rollouts.jsonl", f300 as unknown as string],
+  ["resources_servers/imo_gradingbench/README.md", f301 as unknown as string],
+  ["resources_servers/imo_gradingbench/configs/imo_gradingbench.yaml", f302 as unknown as string],
+  ["resources_servers/imo_gradingbench/data/example.jsonl", f303 as unknown as string],
+  ["resources_servers/imo_gradingbench/data/example_metrics.json", f304 as unknown as string],
+  ["resources_servers/imo_gradingbench/data/example_rollouts.jsonl", f305 as unknown as string],
+  ["resources_servers/imo_proofbench_judge/README.md", f306 as unknown as string],
+  ["resources_servers/imo_proofbench_judge/configs/imo_proofbench_judge.yaml", f307 as unknown as string],
+  ["resources_servers/imo_proofbench_judge/data/example.jsonl", f308 as unknown as string],
+  ["resources_servers/imo_proofbench_judge/data/example_metrics.json", f309 as unknown as string],
+  ["resources_servers/imo_proofbench_judge/data/example_rollouts.jsonl", f310 as unknown as string],
+  ["resources_servers/imo_proofbench_judge/prompts/judge.yaml", f311 as unknown as string],
+  ["resources_servers/instruction_following/configs/instruction_following.yaml", f312 as unknown as string],
+  ["resources_servers/instruction_following/data/example.jsonl", f313 as unknown as string],
+  ["resources_servers/instruction_following/data/example_metrics.json", f314 as unknown as string],
+  ["resources_servers/instruction_following/data/example_rollouts.jsonl", f315 as unknown as string],
+  ["resources_servers/instruction_following/data/train_metrics.json", f316 as unknown as string],
+  ["resources_servers/inverse_if/configs/inverse_if.yaml", f317 as unknown as string],
+  ["resources_servers/inverse_if/data/example.jsonl", f318 as unknown as string],
+  ["resources_servers/inverse_if/data/example_metrics.json", f319 as unknown as string],
+  ["resources_servers/inverse_if/data/example_rollouts.jsonl", f320 as unknown as string],
+  ["resources_servers/jailbreak_detection/configs/jailbreak_detection_nemotron_combined_reward_tp8.yaml", f321 as unknown as string],
+  ["resources_servers/jailbreak_detection/configs/safety_judge_model.yaml", f322 as unknown as string],
+  ["resources_servers/jailbreak_detection/configs/verifier_prompt_templates.yaml", f323 as unknown as string],
+  ["resources_servers/jailbreak_detection/data/example.jsonl", f324 as unknown as string],
+  ["resources_servers/jailbreak_detection/data/example_metrics.json", f325 as unknown as string],
+  ["resources_servers/jailbreak_detection/data/example_rollouts.jsonl", f326 as unknown as string],
+  ["resources_servers/lc_niah/README.md", f327 as unknown as string],
+  ["resources_servers/lc_niah/configs/lc_niah.yaml", f328 as unknown as string],
+  ["resources_servers/lc_niah/data/example.jsonl", f329 as unknown as string],
+  ["resources_servers/lc_niah/data/example_metrics.json", f330 as unknown as string],
+  ["resources_servers/lc_niah/data/example_rollouts.jsonl", f331 as unknown as string],
+  ["resources_servers/longmemeval/configs/longmemeval.yaml", f332 as unknown as string],
+  ["resources_servers/longmemeval/configs/longmemeval_serve.yaml", f333 as unknown as string],
+  ["resources_servers/longmemeval/data/example.jsonl", f334 as unknown as string],
+  ["resources_servers/longmemeval/data/example_metrics.json", f335 as unknown as string],
+  ["resources_servers/longmemeval/data/example_rollouts.jsonl", f336 as unknown as string],
+  ["resources_servers/math_advanced_calculations/README.md", f337 as unknown as string],
+  ["resources_servers/math_advanced_calculations/configs/math_advanced_calculations.yaml", f338 as unknown as string],
+  ["resources_servers/math_advanced_calculations/data/example.jsonl", f339 as unknown as string],
+  ["resources_servers/math_advanced_calculations/data/example_metrics.json", f340 as unknown as string],
+  ["resources_servers/math_advanced_calculations/data/example_rollouts.jsonl", f341 as unknown as string],
+  ["resources_servers/math_proof_judgement/README.md", f342 as unknown as string],
+  ["resources_servers/math_proof_judgement/configs/math_proof_judgement.yaml", f343 as unknown as string],
+  ["resources_servers/math_proof_judgement/data/example.jsonl", f344 as unknown as string],
+  ["resources_servers/math_proof_judgement/data/example_metrics.json", f345 as unknown as string],
+  ["resources_servers/math_proof_judgement/data/example_rollouts.jsonl", f346 as unknown as string],
+  ["resources_servers/math_with_autograder/configs/judge_gptoss20b.yaml", f347 as unknown as string],
+  ["resources_servers/math_with_autograder/configs/math_with_autograder.yaml", f348 as unknown as string],
+  ["resources_servers/math_with_autograder/data/example.jsonl", f349 as unknown as string],
+  ["resources_servers/math_with_autograder/data/example_metrics.json", f350 as unknown as string],
+  ["resources_servers/math_with_autograder/data/example_rollouts.jsonl", f351 as unknown as string],
+  ["resources_servers/math_with_autograder/prompts/judge.yaml", f352 as unknown as string],
+  ["resources_servers/math_with_judge/configs/math_with_judge.yaml", f353 as unknown as string],
+  ["resources_servers/math_with_judge/data/example.jsonl", f354 as unknown as string],
+  ["resources_servers/math_with_judge/data/example_metrics.json", f355 as unknown as string],
+  ["resources_servers/math_with_judge/data/example_rollouts.jsonl", f356 as unknown as string],
+  ["resources_servers/mcqa/configs/mcqa.yaml", f357 as unknown as string],
+  ["resources_servers/mcqa/data/example.jsonl", f358 as unknown as string],
+  ["resources_servers/mcqa/data/example_metrics.json", f359 as unknown as string],
+  ["resources_servers/mcqa/data/example_rollouts.jsonl", f360 as unknown as string],
+  ["resources_servers/mcqa/data/example_rollouts_with_template_metadata.jsonl", f361 as unknown as string],
+  ["resources_servers/mcqa/data/example_with_template_metadata.jsonl", f362 as unknown as string],
+  ["resources_servers/mcqa/data/example_with_template_metadata_metrics.json", f363 as unknown as string],
+  ["resources_servers/mcqa/tests/verifier_cases.jsonl", f364 as unknown as string],
+  ["resources_servers/mrcr/README.md", f365 as unknown as string],
+  ["resources_servers/mrcr/configs/mrcr.yaml", f366 as unknown as string],
+  ["resources_servers/mrcr/data/example.jsonl", f367 as unknown as string],
+  ["resources_servers/mrcr/data/example_metrics.json", f368 as unknown as string],
+  ["resources_servers/mrcr/data/example_rollouts.jsonl", f369 as unknown as string],
+  ["resources_servers/multichallenge/configs/multichallenge.yaml", f370 as unknown as string],
+  ["resources_servers/multichallenge/configs/multichallenge_nrl.yaml", f371 as unknown as string],
+  ["resources_servers/multichallenge/data/example.jsonl", f372 as unknown as string],
+  ["resources_servers/multichallenge/data/example_metrics.json", f373 as unknown as string],
+  ["resources_servers/multichallenge/data/example_rollouts.jsonl", f374 as unknown as string],
+  ["resources_servers/nvarc/README.md", f375 as unknown as string],
+  ["resources_servers/nvarc/configs/inductive.yaml", f376 as unknown as string],
+  ["resources_servers/nvarc/configs/transductive.yaml", f377 as unknown as string],
+  ["resources_servers/nvarc/data/example.jsonl", f378 as unknown as string],
+  ["resources_servers/nvarc/data/example_metrics.json", f379 as unknown as string],
+  ["resources_servers/nvarc/data/example_rollouts.jsonl", f380 as unknown as string],
+  ["resources_servers/omniscience/configs/omniscience.yaml", f381 as unknown as string],
+  ["resources_servers/omniscience/data/example.jsonl", f382 as unknown as string],
+  ["resources_servers/omniscience/data/example_metrics.json", f383 as unknown as string],
+  ["resources_servers/omniscience/data/example_rollouts.jsonl", f384 as unknown as string],
+  ["resources_servers/omniscience/prompts/judge.yaml", f385 as unknown as string],
+  ["resources_servers/over_refusal_detection/configs/over_refusal_detection.yaml", f386 as unknown as string],
+  ["resources_servers/over_refusal_detection/configs/over_refusal_detection_nemotron.yaml", f387 as unknown as string],
+  ["resources_servers/over_refusal_detection/configs/over_refusal_detection_nemotron_tp8.yaml", f388 as unknown as string],
+  ["resources_servers/over_refusal_detection/data/example.jsonl", f389 as unknown as string],
+  ["resources_servers/over_refusal_detection/data/example_metrics.json", f390 as unknown as string],
+  ["resources_servers/over_refusal_detection/data/example_rollouts.jsonl", f391 as unknown as string],
+  ["resources_servers/physics_judge/README.md", f392 as unknown as string],
+  ["resources_servers/physics_judge/configs/judge_openai.yaml", f393 as unknown as string],
+  ["resources_servers/physics_judge/configs/physics_judge.yaml", f394 as unknown as string],
+  ["resources_servers/physics_judge/data/example.jsonl", f395 as unknown as string],
+  ["resources_servers/physics_judge/data/example_metrics.json", f396 as unknown as string],
+  ["resources_servers/physics_judge/data/example_rollouts.jsonl", f397 as unknown as string],
+  ["resources_servers/physics_judge/prompts/judge.yaml", f398 as unknown as string],
+  ["resources_servers/polymath/configs/polymath.yaml", f399 as unknown as string],
+  ["resources_servers/polymath/data/example.jsonl", f400 as unknown as string],
+  ["resources_servers/polymath/data/example_metrics.json", f401 as unknown as string],
+  ["resources_servers/polymath/data/example_rollouts.jsonl", f402 as unknown as string],
+  ["resources_servers/polymath/data/example_rollouts_materialized_inputs.jsonl", f403 as unknown as string],
+  ["resources_servers/proof_genselect/README.md", f404 as unknown as string],
+  ["resources_servers/proof_genselect/configs/proof_genselect.yaml", f405 as unknown as string],
+  ["resources_servers/proof_genselect/data/example.jsonl", f406 as unknown as string],
+  ["resources_servers/proof_genselect/data/example_metrics.json", f407 as unknown as string],
+  ["resources_servers/proof_genselect/data/example_rollouts.jsonl", f408 as unknown as string],
+  ["resources_servers/proof_genselect/data/example_rollouts_aggregate_metrics.json", f409 as unknown as string],
+  ["resources_servers/proof_genselect/data/example_rollouts_materialized_inputs.jsonl", f410 as unknown as string],
+  ["resources_servers/proof_genselect/prompt_templates/genselect.yaml", f411 as unknown as string],
+  ["resources_servers/ragtruth/README.md", f412 as unknown as string],
+  ["resources_servers/ragtruth/configs/ragtruth.yaml", f413 as unknown as string],
+  ["resources_servers/ragtruth/configs/ragtruth_serve.yaml", f414 as unknown as string],
+  ["resources_servers/ragtruth/data/example.jsonl", f415 as unknown as string],
+  ["resources_servers/ragtruth/data/example_metrics.json", f416 as unknown as string],
+  ["resources_servers/ragtruth/data/example_rollouts.jsonl", f417 as unknown as string],
+  ["resources_servers/ruler/README.md", f418 as unknown as string],
+  ["resources_servers/ruler/configs/ruler.yaml", f419 as unknown as string],
+  ["resources_servers/ruler/data/example.jsonl", f420 as unknown as string],
+  ["resources_servers/ruler/data/example_metrics.json", f421 as unknown as string],
+  ["resources_servers/ruler/data/example_rollouts.jsonl", f422 as unknown as string],
+  ["resources_servers/ruler2/README.md", f423 as unknown as string],
+  ["resources_servers/ruler2/configs/ruler2.yaml", f424 as unknown as string],
+  ["resources_servers/ruler2/data/example.jsonl", f425 as unknown as string],
+  ["resources_servers/ruler2/data/example_metrics.json", f426 as unknown as string],
+  ["resources_servers/ruler2/data/example_rollouts.jsonl", f427 as unknown as string],
+  ["resources_servers/simpleqa/configs/simpleqa.yaml", f428 as unknown as string],
+  ["resources_servers/simpleqa/data/example.jsonl", f429 as unknown as string],
+  ["resources_servers/simpleqa/data/example_metrics.json", f430 as unknown as string],
+  ["resources_servers/simpleqa/data/example_rollouts.jsonl", f431 as unknown as string],
+  ["resources_servers/simpleqa/prompts/judge.yaml", f432 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/README.md", f433 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/droid_pivot_single_step_tool_use_with_argument_comparison.yaml", f434 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/parallel_tool_calls_single_step_tool_use_with_argument_comparison.yaml", f435 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/search_pivot_single_step_tool_use_with_argument_comparison.yaml", f436 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/single_step_tool_use_with_argument_comparison.yaml", f437 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/swe_pivot_single_step_tool_use_with_argument_comparison.yaml", f438 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/toolcall_schema_single_step_tool_use_with_argument_comparison.yaml", f439 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/data/example.jsonl", f440 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/data/example_metrics.json", f441 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/data/example_rollouts.jsonl", f442 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example.jsonl", f443 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example_metrics.json", f444 as unknown as string],
+  ["resources_servers/spartqa/README.md", f445 as unknown as string],
+  ["resources_servers/spartqa/configs/spartqa.yaml", f446 as unknown as string],
+  ["resources_servers/spartqa/configs/spartqa_serve.yaml", f447 as unknown as string],
+  ["resources_servers/spartqa/data/example.jsonl", f448 as unknown as string],
+  ["resources_servers/spartqa/data/example_metrics.json", f449 as unknown as string],
+  ["resources_servers/spartqa/data/example_rollouts.jsonl", f450 as unknown as string],
+  ["resources_servers/string_match/README.md", f451 as unknown as string],
+  ["resources_servers/string_match/configs/string_match.yaml", f452 as unknown as string],
+  ["resources_servers/string_match/data/example.jsonl", f453 as unknown as string],
+  ["resources_servers/string_match/data/example_metrics.json", f454 as unknown as string],
+  ["resources_servers/string_match/data/example_rollouts.jsonl", f455 as unknown as string],
+  ["resources_servers/structeval/README.md", f456 as unknown as string],
+  ["resources_servers/structeval/configs/structeval_nonrenderable.yaml", f457 as unknown as string],
+  ["resources_servers/structeval/data/example.jsonl", f458 as unknown as string],
+  ["resources_servers/structeval/data/example_metrics.json", f459 as unknown as string],
+  ["resources_servers/structeval/data/example_rollouts.jsonl", f460 as unknown as string],
+  ["resources_servers/structeval/data/example_rollouts_aggregate_metrics.json", f461 as unknown as string],
+  ["resources_servers/structeval/data/structeval_nonrenderable_example.jsonl", f462 as unknown as string],
+  ["resources_servers/structeval/data/structeval_nonrenderable_example_rollouts.jsonl", f463 as unknown as string],
+  ["resources_servers/structeval/data/structeval_nonrenderable_example_rollouts_aggregate_metrics.json", f464 as unknown as string],
+  ["resources_servers/structured_outputs/README.md", f465 as unknown as string],
+  ["resources_servers/structured_outputs/configs/structured_outputs_json.yaml", f466 as unknown as string],
+  ["resources_servers/structured_outputs/configs/structured_outputs_json_yaml_xml_v1.yaml", f467 as unknown as string],
+  ["resources_servers/structured_outputs/configs/structured_outputs_v3.yaml", f468 as unknown as string],
+  ["resources_servers/structured_outputs/configs/structured_outputs_v4.yaml", f469 as unknown as string],
+  ["resources_servers/structured_outputs/data/example.jsonl", f470 as unknown as string],
+  ["resources_servers/structured_outputs/data/example_metrics.json", f471 as unknown as string],
+  ["resources_servers/structured_outputs/data/example_rollouts.jsonl", f472 as unknown as string],
+  ["resources_servers/structured_outputs/data/structured_outputs_251027_nano_v3_sdg_json_train_metrics.json", f473 as unknown as string],
+  ["resources_servers/structured_outputs/data/structured_outputs_251027_nano_v3_sdg_json_val_metrics.json", f474 as unknown as string],
+  ["resources_servers/structured_outputs/data/structured_outputs_v3_example.jsonl", f475 as unknown as string],
+  ["resources_servers/structured_outputs/data/structured_outputs_v3_example_metrics.json", f476 as unknown as string],
+  ["resources_servers/structured_outputs/data/structured_outputs_v4_example.jsonl", f477 as unknown as string],
+  ["resources_servers/text_to_sql/configs/text_to_sql.yaml", f478 as unknown as string],
+  ["resources_servers/text_to_sql/data/example.jsonl", f479 as unknown as string],
+  ["resources_servers/text_to_sql/data/example_metrics.json", f480 as unknown as string],
+  ["resources_servers/text_to_sql/data/example_rollouts.jsonl", f481 as unknown as string],
+  ["resources_servers/text_to_sql/prompts/judge_prompt_template.txt", f482 as unknown as string],
+  ["resources_servers/text_to_sql/prompts/judge_system_message.txt", f483 as unknown as string],
+  ["resources_servers/ugphysics_judge/README.md", f484 as unknown as string],
+  ["resources_servers/ugphysics_judge/configs/ugphysics_judge.yaml", f485 as unknown as string],
+  ["resources_servers/ugphysics_judge/data/example.jsonl", f486 as unknown as string],
+  ["resources_servers/ugphysics_judge/data/example_metrics.json", f487 as unknown as string],
+  ["resources_servers/ugphysics_judge/data/example_rollouts.jsonl", f488 as unknown as string],
+  ["resources_servers/ugphysics_judge/prompts/judge.yaml", f489 as unknown as string],
+  ["resources_servers/xlam_fc/README.md", f490 as unknown as string],
+  ["resources_servers/xlam_fc/configs/xlam_fc.yaml", f491 as unknown as string],
+  ["resources_servers/xlam_fc/data/example.jsonl", f492 as unknown as string],
+  ["resources_servers/xlam_fc/data/example_metrics.json", f493 as unknown as string],
+  ["resources_servers/xlam_fc/data/example_rollouts.jsonl", f494 as unknown as string],
+  ["resources_servers/xstest/configs/xstest.yaml", f495 as unknown as string],
+  ["resources_servers/xstest/data/example.jsonl", f496 as unknown as string],
+  ["resources_servers/xstest/data/example_metrics.json", f497 as unknown as string],
+  ["resources_servers/xstest/data/example_rollouts.jsonl", f498 as unknown as string],
+  ["resources_servers/xstest/prompt_templates/wildguard_judge.txt", f499 as unknown as string],
+  ["resources_servers/xstest/prompt_templates/xstest_judge.txt", f500 as unknown as string],
+  ["responses_api_agents/gymnasium_agent/README.md", f501 as unknown as string],
+  ["responses_api_agents/gymnasium_agent/configs/gymnasium_agent.yaml", f502 as unknown as string],
+  ["responses_api_agents/non_executing_simple_agent/configs/non_executing_simple_agent.yaml", f503 as unknown as string],
+  ["responses_api_agents/proof_refinement_agent/configs/proof_refinement_agent.yaml", f504 as unknown as string],
+  ["responses_api_agents/remote_agent/configs/remote_agent.yaml", f505 as unknown as string],
+  ["responses_api_agents/simple_agent/configs/simple_agent.yaml", f506 as unknown as string],
+  ["responses_api_agents/speed_bench_agent/configs/speed_bench_agent.yaml", f507 as unknown as string],
+  ["responses_api_agents/tool_simulation_agent/configs/tool_simulation_agent.yaml", f508 as unknown as string],
+  ["responses_api_models/azure_openai_model/configs/azure_openai_model.yaml", f509 as unknown as string],
+  ["responses_api_models/genrm_model/configs/genrm_model.yaml", f510 as unknown as string],
+  ["responses_api_models/inference_provider/configs/baseten.yaml", f511 as unknown as string],
+  ["responses_api_models/inference_provider/configs/deepinfra.yaml", f512 as unknown as string],
+  ["responses_api_models/inference_provider/configs/fireworks.yaml", f513 as unknown as string],
+  ["responses_api_models/inference_provider/configs/friendli.yaml", f514 as unknown as string],
+  ["responses_api_models/inference_provider/configs/gemini.yaml", f515 as unknown as string],
+  ["responses_api_models/inference_provider/configs/hf_inference.yaml", f516 as unknown as string],
+  ["responses_api_models/inference_provider/configs/inference_provider.yaml", f517 as unknown as string],
+  ["responses_api_models/inference_provider/configs/nebius.yaml", f518 as unknown as string],
+  ["responses_api_models/inference_provider/configs/openrouter.yaml", f519 as unknown as string],
+  ["responses_api_models/inference_provider/configs/together.yaml", f520 as unknown as string],
+  ["responses_api_models/litellm_model/configs/litellm_model.yaml", f521 as unknown as string],
+  ["responses_api_models/local_vllm_model_proxy/configs/local_vllm_model_proxy.yaml", f522 as unknown as string],
+  ["responses_api_models/openai_model/configs/openai_model.yaml", f523 as unknown as string],
+  ["responses_api_models/scripted_model/configs/scripted_model.yaml", f524 as unknown as string],
+  ["responses_api_models/vllm_model/configs/vllm_model.yaml", f525 as unknown as string],
+  ["responses_api_models/vllm_model/configs/vllm_model_for_training.yaml", f526 as unknown as string],
 ];

@@ -81,3 +81,4 @@ registerBuiltin("resources_servers", "inverse_if", async () => (await import("./
 registerBuiltin("resources_servers", "over_refusal_detection", async () => (await import("./resources/over-refusal-detection.ts")).component);
 registerBuiltin("resources_servers", "jailbreak_detection", async () => (await import("./resources/jailbreak-detection.ts")).component);
 registerBuiltin("resources_servers", "code_fim", async () => (await import("./resources/code-fim.ts")).component);
+registerBuiltin("resources_servers", "bbq", async () => (await import("./resources/bbq.ts")).component);

@@ -31,6 +31,7 @@ const ENV_TEST_CANNOT_RUN: Record<string, string> = {
   grl_tetris: "scripted answers carry no <action> tag, which upstream answers 400; its piece weights depend on an unseeded reset, as upstream",
   spartqa: "upstream's spartqa.yaml spells its dataset license CC-BY-SA-4.0, which upstream's DatasetConfig rejects too (almost-server); test/e2e/reverify-text-servers.test.ts reverifies it",
   code_fim: "needs the HumanEval-Infilling problems, which `gym eval prepare --benchmark human_eval_infilling` downloads (no network here)",
+  bbq: "its judges must answer strict JSON verdicts, which scripted_model's text does not; the recordings keep only parsed verdicts (no judge prompts), so test/e2e/reverify-bbq.test.ts replays them through a loopback judge",
   evalplus: "needs the HumanEval+ release and its expected outputs, which `gym eval prepare --benchmark human_eval` downloads and computes (no network here)",
 };
 
