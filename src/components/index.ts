@@ -82,3 +82,4 @@ registerBuiltin("resources_servers", "over_refusal_detection", async () => (awai
 registerBuiltin("resources_servers", "jailbreak_detection", async () => (await import("./resources/jailbreak-detection.ts")).component);
 registerBuiltin("resources_servers", "code_fim", async () => (await import("./resources/code-fim.ts")).component);
 registerBuiltin("resources_servers", "bbq", async () => (await import("./resources/bbq.ts")).component);
+registerBuiltin("resources_servers", "genrm_compare", async () => (await import("./resources/genrm-compare.ts")).component);

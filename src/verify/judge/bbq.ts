@@ -6,7 +6,7 @@
  * that is not exactly one valid JSON object is a BbqJudgeOutputError: upstream fails such a row
  * closed (no reward), so the component reports it as a failed judge call, not a wrong answer.
  */
-import { pyDumps } from "../../util/py-json-dumps.ts";
+import { pyDumpsSorted } from "../../util/py-json-dumps.ts";
 import { PY_SPACE_CLASS, pyStrip } from "../../util/py-str.ts";
 
 type Obj = Record<string, unknown>;
@@ -320,15 +320,9 @@ export function renderBbqTemplate(template: string, values: Record<string, strin
   return template.replace(TOKEN, (_m, name: string) => values[name]!);
 }
 
-function sortedDumps(v: unknown): string {
-  if (Array.isArray(v)) return `[${v.map(sortedDumps).join(", ")}]`;
-  if (isObj(v)) return `{${Object.keys(v).sort().map((k) => `${pyDumps(k)}: ${sortedDumps(v[k])}`).join(", ")}}`;
-  return pyDumps(v);
-}
-
 /** `json.dumps(v, ensure_ascii=True, sort_keys=True)` with `<`, `>`, `&` escaped so text cannot close a prompt tag. */
 export function jsonForPrompt(v: unknown): string {
-  return sortedDumps(v).replaceAll("<", "\\u003c").replaceAll(">", "\\u003e").replaceAll("&", "\\u0026");
+  return pyDumpsSorted(v).replaceAll("<", "\\u003c").replaceAll(">", "\\u003e").replaceAll("&", "\\u0026");
 }
 
 function contentText(content: unknown): string {
