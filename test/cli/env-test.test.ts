@@ -27,11 +27,11 @@ const ENV_TEST_CANNOT_RUN: Record<string, string> = {
   jailbreak_detection: "example_rollouts.jsonl holds placeholder lines, nothing to replay (the example run passes)",
   gymnasium: "upstream's GymnasiumServer base class, not a standalone server: selecting it is a config error by design",
   grl_sokoban: "scripted answers carry no move, which upstream answers 400; its recordings replay in test/e2e/gymnasium-library.test.ts",
-  nvarc: "2 of its 5 example rows are inductive (executing the model's Python transform()), which gym does not build in",
   grl_tetris: "scripted answers carry no <action> tag, which upstream answers 400; its piece weights depend on an unseeded reset, as upstream",
   spartqa: "upstream's spartqa.yaml spells its dataset license CC-BY-SA-4.0, which upstream's DatasetConfig rejects too (almost-server); test/e2e/reverify-text-servers.test.ts reverifies it",
   code_fim: "needs the HumanEval-Infilling problems, which `gym eval prepare --benchmark human_eval_infilling` downloads (no network here)",
   bbq: "its judges must answer strict JSON verdicts, which scripted_model's text does not; the recordings keep only parsed verdicts (no judge prompts), so test/e2e/reverify-bbq.test.ts replays them through a loopback judge",
+  genrm_compare: "upstream's genrm_compare.yaml names an undefined policy_model_reasoning_off, groups 16 rollouts per prompt over 5 single rows, and needs a GenRM vLLM; its example_rollouts.jsonl holds the rows without responses or rewards (test/components/genrm-compare.test.ts runs it against a loopback GenRM)",
   evalplus: "needs the HumanEval+ release and its expected outputs, which `gym eval prepare --benchmark human_eval` downloads and computes (no network here)",
 };
 
