@@ -30,7 +30,6 @@ const ENV_TEST_CANNOT_RUN: Record<string, string> = {
   grl_tetris: "scripted answers carry no <action> tag, which upstream answers 400; its piece weights depend on an unseeded reset, as upstream",
   spartqa: "upstream's spartqa.yaml spells its dataset license CC-BY-SA-4.0, which upstream's DatasetConfig rejects too (almost-server); test/e2e/reverify-text-servers.test.ts reverifies it",
   code_fim: "needs the HumanEval-Infilling problems, which `gym eval prepare --benchmark human_eval_infilling` downloads (no network here)",
-  bbq: "its judges must answer strict JSON verdicts, which scripted_model's text does not; the recordings keep only parsed verdicts (no judge prompts), so test/e2e/reverify-bbq.test.ts replays them through a loopback judge",
   genrm_compare: "upstream's genrm_compare.yaml names an undefined policy_model_reasoning_off, groups 16 rollouts per prompt over 5 single rows, and needs a GenRM vLLM; its example_rollouts.jsonl holds the rows without responses or rewards (test/components/genrm-compare.test.ts runs it against a loopback GenRM)",
   evalplus: "needs the HumanEval+ release and its expected outputs, which `gym eval prepare --benchmark human_eval` downloads and computes (no network here)",
 };
@@ -45,6 +44,7 @@ const REPLAY_SKIPPED: Record<string, string> = {
   gpqa_diamond: "example_rollouts.jsonl was recorded on training rows, not on data/example.jsonl",
   omniscience: "example_rollouts.jsonl was recorded on other prompts than data/example.jsonl",
   aalcr: "example_rollouts.jsonl was recorded on other prompts than data/example.jsonl",
+  bbq: "example_rollouts.jsonl keeps only each row's answer and parsed verdicts (no prompts); test/e2e/reverify-bbq.test.ts replays them through a loopback judge",
 };
 
 describe("gym env test", () => {
