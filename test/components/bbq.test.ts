@@ -72,6 +72,9 @@ describe("bbq verify", () => {
     expect(r.json.answer_judge_evaluation).toMatchObject({ check: "answer_check", model_server: "bbq_judge_model", prompt_version: "bbq_answer_check_v3", attempt_count: 1 });
     expect(r.json.explanation_judge_evaluation.attempt_count).toBe(1);
     expect(r.json.expected_values).toEqual(older.expected_values);
+    // The echoed request/response are full dumps, as FastAPI serialises the verify model.
+    expect(r.json.responses_create_params).toMatchObject({ input: older.responses_create_params.input, tools: [], tool_choice: "auto", parallel_tool_calls: true });
+    expect(r.json.response).toMatchObject({ status: null, usage: null });
     const mine = calls.slice(before);
     expect(mine.length).toBe(2);
     for (const c of mine) {

@@ -164,7 +164,7 @@ export const component: BuiltinComponent = {
         const prompt = policyPrompt(body.responses_create_params);
         if (!prompt) throw new Error("responses_create_params contains no policy-facing prompt");
         const answer = policyResponseText(body.response);
-        const { reward: _r, ...rest } = body;
+        const { reward: _r, responses_create_params: _p, response: _s, ...rest } = body;
         if (!answer) {
           if (cfg.emptyReward === null) throw new Error("policy response contains no assistant text");
           return { ...rest, expected_values: body.expected_values ?? {}, reward: cfg.emptyReward, model_response_text: "", answer_judgment: null, explanation_judgment: null, answer_judge_evaluation: null, explanation_judge_evaluation: null, reward_answer: cfg.emptyReward, reward_explanation_quality: cfg.emptyReward, empty_policy_response: true };
