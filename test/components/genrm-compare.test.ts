@@ -98,6 +98,10 @@ describe("genrm_compare /verify over a rollout group", () => {
     const rs = await Promise.all([row(1, "q5"), row(2, "q1"), row(1, "q1"), row(2, "q5")].map((b) => postJson(`${s.url.genrm_compare}/verify`, b)));
     // circular over 2: (0,1) and (1,0), both compare the same two answers.
     expect(rs.map((r) => r.json.reward)).toEqual([5, 1, 1, 5]);
+    // Without a task index, prompt_id separates rows whose prompt text is the same.
+    const noTask = (id: string, text: string) => { const { _ng_task_index: _t, _ng_rollout_index: _r, ...rest } = row(9, text, { prompt_id: id }); return rest; };
+    const ps = await Promise.all([noTask("a", "q5"), noTask("b", "q2"), noTask("a", "q1"), noTask("b", "q4")].map((b) => postJson(`${s.url.genrm_compare}/verify`, b)));
+    expect(ps.map((r) => r.json.reward)).toEqual([5, 2, 1, 4]);
   });
 
   test("num_rollouts_per_prompt 1 gives default_score without calling the GenRM", async () => {
