@@ -96,3 +96,5 @@ registerBuiltin("resources_servers", "workplace_assistant", async () => (await i
 registerBuiltin("resources_servers", "bird_sql", async () => (await import("./resources/bird-sql.ts")).component);
 registerBuiltin("resources_servers", "spider2_lite", async () => (await import("./resources/spider2-lite.ts")).component);
 registerBuiltin("resources_servers", "indirect_prompt_injection", async () => (await import("./resources/indirect-prompt-injection.ts")).component);
+registerBuiltin("resources_servers", "bbq", async () => (await import("./resources/bbq.ts")).component);
+registerBuiltin("resources_servers", "genrm_compare", async () => (await import("./resources/genrm-compare.ts")).component);

@@ -101,7 +101,7 @@ function scanBundles(root: string, kind: "benchmark" | "environment"): CatalogFi
   return out;
 }
 
-/** Servers: `<type dir>/<name>/configs/**.yaml` named `<name>` (flavor = name) or `<name>/<flavor>`. */
+/** Servers: `<type dir>/<name>/configs/**.yaml` that define servers, named `<name>` (flavor = name) or `<name>/<flavor>`. */
 function scanServers(root: string, kind: "agent" | "model" | "resources_server" | "environment_server"): CatalogFile[] {
   const base = join(root, KIND_DIR[kind]);
   const out: CatalogFile[] = [];
@@ -114,7 +114,8 @@ function scanServers(root: string, kind: "agent" | "model" | "resources_server" 
         const p = join(dir, f);
         if (isDir(p)) {
           if (depth < MAX_DEPTH) walk(p, [...rel, f], depth + 1);
-        } else if (isYaml(f)) {
+        } else if (isYaml(f) && looksLikeConfig(p)) {
+          // (a configs/ YAML that defines no servers, e.g. bbq's verifier_prompt_templates.yaml, is data, not a flavor)
           const flavor = [...rel, stem(f)].join("/");
           out.push({ name: flavor === name ? name : `${name}/${flavor}`, kind, path: p, root });
         }

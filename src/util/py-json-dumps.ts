@@ -40,3 +40,13 @@ export function pyDumps(value: unknown, ascii = true): string {
     .map(([k, v]) => `${str(k, ascii)}: ${pyDumps(v, ascii)}`)
     .join(", ")}}`;
 }
+
+/** `json.dumps(value, sort_keys=True, ensure_ascii=ascii)`: keys sorted at every level (code-unit order, as Python sorts str). */
+export function pyDumpsSorted(value: unknown, ascii = true): string {
+  if (Array.isArray(value)) return `[${value.map((v) => pyDumpsSorted(v, ascii)).join(", ")}]`;
+  if (value && typeof value === "object") {
+    const o = value as Record<string, unknown>;
+    return `{${Object.keys(o).sort().map((k) => `${pyDumps(k, ascii)}: ${pyDumpsSorted(o[k], ascii)}`).join(", ")}}`;
+  }
+  return pyDumps(value, ascii);
+}

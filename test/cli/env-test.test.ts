@@ -27,12 +27,12 @@ const ENV_TEST_CANNOT_RUN: Record<string, string> = {
   jailbreak_detection: "example_rollouts.jsonl holds placeholder lines, nothing to replay (the example run passes)",
   gymnasium: "upstream's GymnasiumServer base class, not a standalone server: selecting it is a config error by design",
   grl_sokoban: "scripted answers carry no move, which upstream answers 400; its recordings replay in test/e2e/gymnasium-library.test.ts",
-  nvarc: "2 of its 5 example rows are inductive (executing the model's Python transform()), which gym does not build in",
   grl_tetris: "scripted answers carry no <action> tag, which upstream answers 400; its piece weights depend on an unseeded reset, as upstream",
   code_fim: "needs the HumanEval-Infilling problems, which `gym eval prepare --benchmark human_eval_infilling` downloads (no network here)",
   proof_judge: "recordings keep only rewards, not the verifier judge's answers; test/e2e/reverify-proof-judges.test.ts reverifies them against a judge that knows upstream's rendered prompts",
   proof_verification: "recordings keep only rewards, not the meta-verifier's answers; test/e2e/reverify-proof-judges.test.ts reverifies them against a judge that knows upstream's rendered prompts",
   terminus_judge: "its main config judges with the rubrics_v4 prompt, but upstream recorded its rollouts with terminus_judge_simple.yaml's prompt and swap check; test/components/terminus-judge.test.ts reverifies them with that config",
+  genrm_compare: "upstream's genrm_compare.yaml names an undefined policy_model_reasoning_off, groups 16 rollouts per prompt over 5 single rows, and needs a GenRM vLLM; its example_rollouts.jsonl holds the rows without responses or rewards (test/components/genrm-compare.test.ts runs it against a loopback GenRM)",
   evalplus: "needs the HumanEval+ release and its expected outputs, which `gym eval prepare --benchmark human_eval` downloads and computes (no network here)",
   bird_sql: "needs the BIRD dev SQLite databases (a 1.4 GB download, no network here); test/e2e/reverify-sql.test.ts reverifies its recordings on fixture databases",
   spider2_lite: "needs the Spider 2.0-Lite SQLite databases (a ~500 MB download, no network here); test/e2e/reverify-sql.test.ts reverifies its recordings on fixture databases",
@@ -50,6 +50,7 @@ const REPLAY_SKIPPED: Record<string, string> = {
   aalcr: "example_rollouts.jsonl was recorded on other prompts than data/example.jsonl",
   workplace_assistant: "upstream recorded its example rollouts on other prompts than today's example.jsonl (and they hold no ground_truth); test/e2e/reverify-workplace-assistant.test.ts reverifies them with gold restored from WorkBench",
   indirect_prompt_injection: "upstream recorded its example rollouts on another prompt than today's example.jsonl (P12345 labs) and they hold no injection fields; reverify pairs them by task index (test/e2e/reverify-indirect-prompt-injection.test.ts)",
+  bbq: "example_rollouts.jsonl keeps only each row's answer and parsed verdicts (no prompts); test/e2e/reverify-bbq.test.ts replays them through a loopback judge",
 };
 
 describe("gym env test", () => {

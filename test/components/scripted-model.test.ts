@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { scriptedResponse, SCRIPTED_TEXT } from "../../src/components/models/_scripted-core.ts";
+import { scriptedChatCompletion, scriptedResponse, SCRIPTED_TEXT } from "../../src/components/models/_scripted-core.ts";
 import { ReplayBook } from "../../src/components/models/_scripted-replay.ts";
 import { synthesize, synthesizeArguments } from "../../src/components/models/_synth-args.ts";
 
@@ -54,6 +54,17 @@ describe("scripted answers", () => {
     const r = scriptedResponse({ input: "hi there", temperature: 0.3 }, "m") as Obj;
     expect(r).toMatchObject({ object: "response", model: "m", temperature: 0.3, tools: [], tool_choice: "auto", parallel_tool_calls: true });
     expect(r.usage.input_tokens).toBe(2);
+  });
+
+  test("structured output: a json_schema response_format / text.format is answered with a JSON object of that schema", () => {
+    const schema = { type: "object", additionalProperties: false, required: ["pick", "why", "ok"], properties: { pick: { anyOf: [{ enum: ["uncertain", "actor_a"], type: "string" }, { type: "null" }] }, why: { type: "string", minLength: 1 }, ok: { type: "boolean" } } };
+    const want = { pick: "uncertain", why: "test", ok: false };
+    const chat = scriptedChatCompletion({ messages: [{ role: "user", content: "judge" }], response_format: { type: "json_schema", json_schema: { name: "v", strict: true, schema } } }, "m") as Obj;
+    expect(JSON.parse(chat.choices[0].message.content)).toEqual(want);
+    const resp = scriptedResponse({ input: "judge", text: { format: { type: "json_schema", name: "v", schema } } }, "m") as Obj;
+    expect(JSON.parse(resp.output[0].content[0].text)).toEqual(want);
+    // json_object (no schema) and plain requests keep the fixed text.
+    expect((scriptedChatCompletion({ messages: [], response_format: { type: "json_object" } }, "m") as Obj).choices[0].message.content).toBe(SCRIPTED_TEXT);
   });
 });
 

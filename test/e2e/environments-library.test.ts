@@ -14,11 +14,16 @@ const stable = (v: unknown): string =>
   Array.isArray(v) ? `[${v.map(stable).join(",")}]` : v && typeof v === "object" ? `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${stable((v as Row)[k])}`).join(",")}}` : JSON.stringify(v);
 const promptKey = (r: Row) => stable((typeof r.responses_create_params.input === "string" ? [{ role: "user", content: r.responses_create_params.input }] : r.responses_create_params.input).map((m: Row) => [m.role, m.content]));
 
+/** Bundles whose judge is another model server: pointed at the replaying scripted model, as `gym env test` does offline. */
+const JUDGE_REPLAY: Record<string, string[]> = {
+  abstention: ["++abstention.resources_servers.abstention.judge_model_server.name=policy_model"],
+};
+
 describe("environment bundles run on built-in servers and replay their recorded rewards", () => {
-  test.each(["calendar", "calendar_v2", "arc_agi", "circle_click", "circle_count", "code_gen"])("%s", async (env) => {
+  test.each(["calendar", "calendar_v2", "arc_agi", "circle_click", "circle_count", "code_gen", "abstention"])("%s", async (env) => {
     await using dir = await tempDir();
     const out = join(dir.path, "out.jsonl");
-    const r = await runGym(["eval", "run", "--environment", env, "--model-type", "scripted_model", "+head_server.port=0", `++policy_model.responses_api_models.scripted_model.replay_jsonl_fpath=environments/${env}/data/example_rollouts.jsonl`, "--split", "example", "-o", out], { cwd: dir.path });
+    const r = await runGym(["eval", "run", "--environment", env, "--model-type", "scripted_model", "+head_server.port=0", `++policy_model.responses_api_models.scripted_model.replay_jsonl_fpath=environments/${env}/data/example_rollouts.jsonl`, ...(JUDGE_REPLAY[env] ?? []), "--split", "example", "-o", out], { cwd: dir.path });
     expect(existsSync(out)).toBe(true);
     const recorded = new Map<string, unknown>();
     for (const l of readFileSync(join(ENVS, env, "data", "example_rollouts.jsonl"), "utf8").split("\n").filter((x) => x.trim())) {

@@ -4,7 +4,7 @@
  * Rendered both as a Responses object and as a chat.completion.
  */
 import { newId } from "../../servers/ids.ts";
-import { synthesizeArguments } from "./_synth-args.ts";
+import { synthesize, synthesizeArguments } from "./_synth-args.ts";
 
 type Obj = Record<string, unknown>;
 
@@ -71,6 +71,18 @@ export function responseObject(params: Obj, model: string, output: Obj[], inputT
   return resp;
 }
 
+/**
+ * The text answer: SCRIPTED_TEXT, or — when the request asks for structured output (chat
+ * `response_format` / Responses `text.format` of type json_schema) — a JSON object synthesised from
+ * that schema, as a structured-output endpoint would return (servers like bbq parse it strictly).
+ */
+export function scriptedText(params: Obj): string {
+  const chat = params.response_format as Obj | undefined;
+  const responses = (params.text as Obj | undefined)?.format as Obj | undefined;
+  const schema = chat?.type === "json_schema" ? (chat.json_schema as Obj | undefined)?.schema : responses?.type === "json_schema" ? responses.schema : undefined;
+  return schema && typeof schema === "object" ? JSON.stringify(synthesize(schema)) : SCRIPTED_TEXT;
+}
+
 /** The scripted answer to a Responses create-params body. */
 export function scriptedResponse(params: Obj, model: string): Obj {
   const input = typeof params.input === "string" ? [{ role: "user", content: params.input }] : ((params.input as Obj[] | undefined) ?? []);
@@ -81,7 +93,7 @@ export function scriptedResponse(params: Obj, model: string): Obj {
     const callId = newId("call");
     output = [{ type: "function_call", id: callId, call_id: callId, name: tool.name, arguments: synthesizeArguments(tool.parameters), status: "completed" }];
   } else {
-    output = [{ id: newId("msg"), type: "message", role: "assistant", status: "completed", content: [{ type: "output_text", text: SCRIPTED_TEXT, annotations: [] }] }];
+    output = [{ id: newId("msg"), type: "message", role: "assistant", status: "completed", content: [{ type: "output_text", text: scriptedText(params), annotations: [] }] }];
   }
   return responseObject(params, model, output, inputTokens);
 }
@@ -97,7 +109,7 @@ export function scriptedChatCompletion(params: Obj, model: string): Obj {
     message = { role: "assistant", content: null, tool_calls: [{ id: newId("call"), type: "function", function: { name: tool.name, arguments: synthesizeArguments(tool.parameters) } }] };
     finish = "tool_calls";
   } else {
-    message = { role: "assistant", content: SCRIPTED_TEXT };
+    message = { role: "assistant", content: scriptedText(params) };
     finish = "stop";
   }
   const completionTokens = countWords(message.content) + countWords(message.tool_calls);

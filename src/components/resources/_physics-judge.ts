@@ -69,7 +69,7 @@ export async function askOnce(judge: JudgeClient, messages: JudgeMessage[], useC
 }
 
 /** `compute_subset_metrics`: pass/majority metrics per value of `key` (each task's first rollout), prefixed by it. */
-export function subsetMetricsBy(tasks: VerifyResponse[][], key: string, scoreFn: ScoreFn, answerKey: string): Record<string, unknown> {
+export function subsetMetricsBy(tasks: VerifyResponse[][], key: string, scoreFn: ScoreFn, answerKey?: string): Record<string, unknown> {
   const subsets = new Map<string, VerifyResponse[][]>();
   for (const t of tasks) {
     const v = t[0]?.[key];

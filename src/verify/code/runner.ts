@@ -12,6 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import DRIVER from "./driver.py" with { type: "text" };
 import EVALPLUS from "./evalplus.py" with { type: "text" };
+import NVARC from "./nvarc.py" with { type: "text" };
 import ZYGOTE from "./zygote.py" with { type: "text" };
 import { pythonHost, type PythonHost } from "./python.ts";
 
@@ -47,7 +48,7 @@ export interface RunnerLimits {
 
 const DEFAULTS: RunnerLimits = { maxConcurrent: 8, memoryBytes: 4 * 1024 ** 3, fileBytes: 64 * 1024 ** 2 };
 const SAFE_PATH = "/usr/local/bin:/usr/bin:/bin";
-const SOURCE = `${DRIVER}\n${EVALPLUS}\n${ZYGOTE}`;
+const SOURCE = `${DRIVER}\n${EVALPLUS}\n${NVARC}\n${ZYGOTE}`;
 
 type Answer = { id: number; result?: (number | boolean)[]; metadata?: Record<string, unknown> | null; killed?: boolean; died?: boolean; progress?: string; [k: string]: unknown };
 
