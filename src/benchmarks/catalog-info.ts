@@ -53,7 +53,9 @@ export async function benchmarkInfo(e: CatalogEntry, roots: string[], isBuiltin:
   if (builtin && !(script && existsSync(script))) {
     const p = (await loadPreparer(builtin))!;
     info.source = p.sources.map(sourceLabel).join(", ");
-    info.files = p.sources.map((s) => `${p.name}/${sourceName(s)}${s.kind === "hf-parquet" ? "/*.parquet" : ""}`).join(", ");
+    info.files = p.sources
+      .map((s) => `${p.name}/${sourceName(s)}${s.kind === "hf-parquet" ? "/*.parquet" : s.kind === "hf-parquet-configs" ? ` + ${p.name}/<config>/${s.split}/*.parquet` : ""}`)
+      .join(", ");
   } else if (d.prepareScript) info.source = d.prepareScript;
   const jsonl = resolveInRoots(d.jsonlFpath, roots);
   if (existsSync(jsonl)) {
