@@ -12,514 +12,519 @@ import f9 from "../../assets/benchmarks/aime26/README.md" with { type: "text" };
 import f10 from "../../assets/benchmarks/aime26/config.yaml" with { type: "text" };
 import f11 from "../../assets/benchmarks/apex_shortlist/README.md" with { type: "text" };
 import f12 from "../../assets/benchmarks/apex_shortlist/config.yaml" with { type: "text" };
-import f13 from "../../assets/benchmarks/financebench/README.md" with { type: "text" };
-import f14 from "../../assets/benchmarks/financebench/config.yaml" with { type: "text" };
-import f15 from "../../assets/benchmarks/financebench/prompts/default.yaml" with { type: "text" };
-import f16 from "../../assets/benchmarks/financebench/prompts/judge.txt" with { type: "text" };
-import f17 from "../../assets/benchmarks/frontierscience_olympiad/README.md" with { type: "text" };
-import f18 from "../../assets/benchmarks/frontierscience_olympiad/config.yaml" with { type: "text" };
-import f19 from "../../assets/benchmarks/frontierscience_research/README.md" with { type: "text" };
-import f20 from "../../assets/benchmarks/frontierscience_research/config.yaml" with { type: "text" };
-import f21 from "../../assets/benchmarks/global-piqa/README.md" with { type: "text" };
-import f22 from "../../assets/benchmarks/global-piqa/config.yaml" with { type: "text" };
-import f23 from "../../assets/benchmarks/global-piqa/prompts/default.yaml" with { type: "text" };
-import f24 from "../../assets/benchmarks/gpqa-x/README.md" with { type: "text" };
-import f25 from "../../assets/benchmarks/gpqa-x/config.yaml" with { type: "text" };
-import f26 from "../../assets/benchmarks/gpqa/README.md" with { type: "text" };
-import f27 from "../../assets/benchmarks/gpqa/config.yaml" with { type: "text" };
-import f28 from "../../assets/benchmarks/gsm8k/README.md" with { type: "text" };
-import f29 from "../../assets/benchmarks/gsm8k/config.yaml" with { type: "text" };
-import f30 from "../../assets/benchmarks/hendrycks_math/README.md" with { type: "text" };
-import f31 from "../../assets/benchmarks/hendrycks_math/config.yaml" with { type: "text" };
-import f32 from "../../assets/benchmarks/hle/README.md" with { type: "text" };
-import f33 from "../../assets/benchmarks/hle/config.yaml" with { type: "text" };
-import f34 from "../../assets/benchmarks/hle/config_vision.yaml" with { type: "text" };
-import f35 from "../../assets/benchmarks/hle/prompts/default.yaml" with { type: "text" };
-import f36 from "../../assets/benchmarks/hle/prompts/judge.txt" with { type: "text" };
-import f37 from "../../assets/benchmarks/hmmt_feb25/README.md" with { type: "text" };
-import f38 from "../../assets/benchmarks/hmmt_feb25/config.yaml" with { type: "text" };
-import f39 from "../../assets/benchmarks/hmmt_nov25/README.md" with { type: "text" };
-import f40 from "../../assets/benchmarks/hmmt_nov25/config.yaml" with { type: "text" };
-import f41 from "../../assets/benchmarks/human_eval/README.md" with { type: "text" };
-import f42 from "../../assets/benchmarks/human_eval/config.yaml" with { type: "text" };
-import f43 from "../../assets/benchmarks/human_eval_infilling/README.md" with { type: "text" };
-import f44 from "../../assets/benchmarks/human_eval_infilling/config.yaml" with { type: "text" };
-import f45 from "../../assets/benchmarks/human_eval_infilling/prompts/default.yaml" with { type: "text" };
-import f46 from "../../assets/benchmarks/ifeval/README.md" with { type: "text" };
-import f47 from "../../assets/benchmarks/ifeval/config.yaml" with { type: "text" };
-import f48 from "../../assets/benchmarks/livecodebench-x/README.md" with { type: "text" };
-import f49 from "../../assets/benchmarks/livecodebench-x/config.yaml" with { type: "text" };
-import f50 from "../../assets/benchmarks/livecodebench/v5_2408_2502/config.yaml" with { type: "text" };
-import f51 from "../../assets/benchmarks/livecodebench/v6_2408_2505/config.yaml" with { type: "text" };
-import f52 from "../../assets/benchmarks/longbench_v2/README.md" with { type: "text" };
-import f53 from "../../assets/benchmarks/longbench_v2/config.yaml" with { type: "text" };
-import f54 from "../../assets/benchmarks/longbench_v2/prompts/default.yaml" with { type: "text" };
-import f55 from "../../assets/benchmarks/longcodebench/README.md" with { type: "text" };
-import f56 from "../../assets/benchmarks/longcodebench/config.yaml" with { type: "text" };
-import f57 from "../../assets/benchmarks/longmemeval/README.md" with { type: "text" };
-import f58 from "../../assets/benchmarks/longmemeval/config.yaml" with { type: "text" };
-import f59 from "../../assets/benchmarks/math-500/README.md" with { type: "text" };
-import f60 from "../../assets/benchmarks/math-500/config.yaml" with { type: "text" };
-import f61 from "../../assets/benchmarks/mbpp/README.md" with { type: "text" };
-import f62 from "../../assets/benchmarks/mbpp/config.yaml" with { type: "text" };
-import f63 from "../../assets/benchmarks/mbpp/prompts/default.yaml" with { type: "text" };
-import f64 from "../../assets/benchmarks/mmlu-redux/README.md" with { type: "text" };
-import f65 from "../../assets/benchmarks/mmlu-redux/config.yaml" with { type: "text" };
-import f66 from "../../assets/benchmarks/mmlu/README.md" with { type: "text" };
-import f67 from "../../assets/benchmarks/mmlu/config.yaml" with { type: "text" };
-import f68 from "../../assets/benchmarks/mmlu_pro/README.md" with { type: "text" };
-import f69 from "../../assets/benchmarks/mmlu_pro/config.yaml" with { type: "text" };
-import f70 from "../../assets/benchmarks/mmlu_prox/README.md" with { type: "text" };
-import f71 from "../../assets/benchmarks/mmlu_prox/config.yaml" with { type: "text" };
-import f72 from "../../assets/benchmarks/mmmlu/README.md" with { type: "text" };
-import f73 from "../../assets/benchmarks/mmmlu/config.yaml" with { type: "text" };
-import f74 from "../../assets/benchmarks/omniscience/README.md" with { type: "text" };
-import f75 from "../../assets/benchmarks/omniscience/config.yaml" with { type: "text" };
-import f76 from "../../assets/benchmarks/omniscience/judge_gptoss20b.yaml" with { type: "text" };
-import f77 from "../../assets/benchmarks/omniscience/prompts/generation.yaml" with { type: "text" };
-import f78 from "../../assets/benchmarks/prompts/eval/aai/mcq-10choices.yaml" with { type: "text" };
-import f79 from "../../assets/benchmarks/prompts/eval/aai/mcq-4choices-boxed.yaml" with { type: "text" };
-import f80 from "../../assets/benchmarks/prompts/eval/aai/mcq-4choices.yaml" with { type: "text" };
-import f81 from "../../assets/benchmarks/prompts/eval/bigcodebench/codegen.yaml" with { type: "text" };
-import f82 from "../../assets/benchmarks/prompts/eval/livecodebench/default_reasoning.yaml" with { type: "text" };
-import f83 from "../../assets/benchmarks/prompts/generic/codegen.yaml" with { type: "text" };
-import f84 from "../../assets/benchmarks/prompts/generic/default.yaml" with { type: "text" };
-import f85 from "../../assets/benchmarks/prompts/generic/general-boxed.yaml" with { type: "text" };
-import f86 from "../../assets/benchmarks/prompts/generic/longmt.yaml" with { type: "text" };
-import f87 from "../../assets/benchmarks/prompts/generic/math.yaml" with { type: "text" };
-import f88 from "../../assets/benchmarks/prompts/judge/math-proof-judge.yaml" with { type: "text" };
-import f89 from "../../assets/benchmarks/prompts/judge/math.yaml" with { type: "text" };
-import f90 from "../../assets/benchmarks/prompts/lean4/formal-proof-deepseek-prover-v2.yaml" with { type: "text" };
-import f91 from "../../assets/benchmarks/secque/README.md" with { type: "text" };
-import f92 from "../../assets/benchmarks/secque/config.yaml" with { type: "text" };
-import f93 from "../../assets/benchmarks/secque/prompts/default.yaml" with { type: "text" };
-import f94 from "../../assets/benchmarks/secque/prompts/judge.txt" with { type: "text" };
-import f95 from "../../assets/benchmarks/simpleqa/README.md" with { type: "text" };
-import f96 from "../../assets/benchmarks/simpleqa/config.yaml" with { type: "text" };
-import f97 from "../../assets/benchmarks/simpleqa/judge_gptoss20b.yaml" with { type: "text" };
-import f98 from "../../assets/benchmarks/supergpqa/README.md" with { type: "text" };
-import f99 from "../../assets/benchmarks/supergpqa/config.yaml" with { type: "text" };
-import f100 from "../../assets/benchmarks/xstest/README.md" with { type: "text" };
-import f101 from "../../assets/benchmarks/xstest/config.yaml" with { type: "text" };
-import f102 from "../../assets/environment_servers/legacy_agent/configs/legacy_agent.yaml" with { type: "text" };
-import f103 from "../../assets/environment_servers/single_agent_turn/configs/single_agent_turn.yaml" with { type: "text" };
-import f104 from "../../assets/environment_servers/single_agent_turn_legacy/configs/single_agent_turn_legacy.yaml" with { type: "text" };
-import f105 from "../../assets/environments/arc_agi/config.yaml" with { type: "text" };
-import f106 from "../../assets/environments/arc_agi/data/example.jsonl" with { type: "text" };
-import f107 from "../../assets/environments/arc_agi/data/example_metrics.json" with { type: "text" };
-import f108 from "../../assets/environments/arc_agi/data/example_rollouts.jsonl" with { type: "text" };
-import f109 from "../../assets/environments/blackjack/config.yaml" with { type: "text" };
-import f110 from "../../assets/environments/blackjack/data/example.jsonl" with { type: "text" };
-import f111 from "../../assets/environments/blackjack/data/example_metrics.json" with { type: "text" };
-import f112 from "../../assets/environments/blackjack/data/example_rollouts.jsonl" with { type: "text" };
-import f113 from "../../assets/environments/calendar/config.yaml" with { type: "text" };
-import f114 from "../../assets/environments/calendar/data/example.jsonl" with { type: "text" };
-import f115 from "../../assets/environments/calendar/data/example_metrics.json" with { type: "text" };
-import f116 from "../../assets/environments/calendar/data/example_rollouts.jsonl" with { type: "text" };
-import f117 from "../../assets/environments/calendar_v2/config.yaml" with { type: "text" };
-import f118 from "../../assets/environments/calendar_v2/data/example.jsonl" with { type: "text" };
-import f119 from "../../assets/environments/calendar_v2/data/example_metrics.json" with { type: "text" };
-import f120 from "../../assets/environments/calendar_v2/data/example_rollouts.jsonl" with { type: "text" };
-import f121 from "../../assets/environments/circle_click/config.yaml" with { type: "text" };
-import f122 from "../../assets/environments/circle_click/data/example.jsonl" with { type: "text" };
-import f123 from "../../assets/environments/circle_click/data/example_metrics.json" with { type: "text" };
-import f124 from "../../assets/environments/circle_click/data/example_rollouts.jsonl" with { type: "text" };
-import f125 from "../../assets/environments/circle_count/config.yaml" with { type: "text" };
-import f126 from "../../assets/environments/circle_count/data/example.jsonl" with { type: "text" };
-import f127 from "../../assets/environments/circle_count/data/example_metrics.json" with { type: "text" };
-import f128 from "../../assets/environments/circle_count/data/example_rollouts.jsonl" with { type: "text" };
-import f129 from "../../assets/environments/code_gen/config.yaml" with { type: "text" };
-import f130 from "../../assets/environments/code_gen/data/example.jsonl" with { type: "text" };
-import f131 from "../../assets/environments/code_gen/data/example_metrics.json" with { type: "text" };
-import f132 from "../../assets/environments/code_gen/data/example_rollouts.jsonl" with { type: "text" };
-import f133 from "../../assets/environments/instruction_following/README.md" with { type: "text" };
-import f134 from "../../assets/environments/instruction_following/config.yaml" with { type: "text" };
-import f135 from "../../assets/environments/instruction_following/data/example.jsonl" with { type: "text" };
-import f136 from "../../assets/environments/instruction_following/data/example_metrics.json" with { type: "text" };
-import f137 from "../../assets/environments/instruction_following/data/example_rollouts.jsonl" with { type: "text" };
-import f138 from "../../assets/resources_servers/aalcr/configs/aalcr.yaml" with { type: "text" };
-import f139 from "../../assets/resources_servers/aalcr/data/example.jsonl" with { type: "text" };
-import f140 from "../../assets/resources_servers/aalcr/data/example_metrics.json" with { type: "text" };
-import f141 from "../../assets/resources_servers/aalcr/data/example_rollouts.jsonl" with { type: "text" };
-import f142 from "../../assets/resources_servers/abstention/configs/abstention.yaml" with { type: "text" };
-import f143 from "../../assets/resources_servers/abstention/data/example.jsonl" with { type: "text" };
-import f144 from "../../assets/resources_servers/abstention/data/example_metrics.json" with { type: "text" };
-import f145 from "../../assets/resources_servers/abstention/data/example_rollouts.jsonl" with { type: "text" };
-import f146 from "../../assets/resources_servers/abstention/prompts/default_judge_prompt.txt" with { type: "text" };
-import f147 from "../../assets/resources_servers/arc_agi/configs/arc_agi.yaml" with { type: "text" };
-import f148 from "../../assets/resources_servers/arc_agi/data/example.jsonl" with { type: "text" };
-import f149 from "../../assets/resources_servers/arc_agi/data/example_metrics.json" with { type: "text" };
-import f150 from "../../assets/resources_servers/arc_agi/data/example_prepare.jsonl" with { type: "text" };
-import f151 from "../../assets/resources_servers/arc_agi/data/example_rollouts.jsonl" with { type: "text" };
-import f152 from "../../assets/resources_servers/blackjack/README.md" with { type: "text" };
-import f153 from "../../assets/resources_servers/blackjack/configs/blackjack.yaml" with { type: "text" };
-import f154 from "../../assets/resources_servers/blackjack/data/example.jsonl" with { type: "text" };
-import f155 from "../../assets/resources_servers/blackjack/data/example_metrics.json" with { type: "text" };
-import f156 from "../../assets/resources_servers/blackjack/data/example_rollouts.jsonl" with { type: "text" };
-import f157 from "../../assets/resources_servers/bunsenbench_chemistry_mcq/configs/bunsenbench_chemistry_mcq.yaml" with { type: "text" };
-import f158 from "../../assets/resources_servers/bunsenbench_chemistry_mcq/data/example.jsonl" with { type: "text" };
-import f159 from "../../assets/resources_servers/bunsenbench_chemistry_mcq/data/example_metrics.json" with { type: "text" };
-import f160 from "../../assets/resources_servers/bunsenbench_chemistry_mcq/data/example_rollouts.jsonl" with { type: "text" };
-import f161 from "../../assets/resources_servers/calendar/README.md" with { type: "text" };
-import f162 from "../../assets/resources_servers/calendar/configs/calendar.yaml" with { type: "text" };
-import f163 from "../../assets/resources_servers/calendar/configs/calendar_v2.yaml" with { type: "text" };
-import f164 from "../../assets/resources_servers/calendar/data/example.jsonl" with { type: "text" };
-import f165 from "../../assets/resources_servers/calendar/data/example_metrics.json" with { type: "text" };
-import f166 from "../../assets/resources_servers/calendar/data/example_rollouts.jsonl" with { type: "text" };
-import f167 from "../../assets/resources_servers/circle_click/configs/circle_click.yaml" with { type: "text" };
-import f168 from "../../assets/resources_servers/circle_click/data/example.jsonl" with { type: "text" };
-import f169 from "../../assets/resources_servers/circle_click/data/example_metrics.json" with { type: "text" };
-import f170 from "../../assets/resources_servers/circle_click/data/example_rollouts.jsonl" with { type: "text" };
-import f171 from "../../assets/resources_servers/circle_click/data/example_rollouts_agent_metrics.json" with { type: "text" };
-import f172 from "../../assets/resources_servers/circle_click/data/example_rollouts_materialized_inputs.jsonl" with { type: "text" };
-import f173 from "../../assets/resources_servers/circle_click/data/example_rollouts_reward_profiling.jsonl" with { type: "text" };
-import f174 from "../../assets/resources_servers/circle_count/README.md" with { type: "text" };
-import f175 from "../../assets/resources_servers/circle_count/configs/circle_count.yaml" with { type: "text" };
-import f176 from "../../assets/resources_servers/circle_count/data/example.jsonl" with { type: "text" };
-import f177 from "../../assets/resources_servers/circle_count/data/example_metrics.json" with { type: "text" };
-import f178 from "../../assets/resources_servers/circle_count/data/example_rollouts.jsonl" with { type: "text" };
-import f179 from "../../assets/resources_servers/circle_count/data/example_rollouts_aggregate_metrics.json" with { type: "text" };
-import f180 from "../../assets/resources_servers/circle_count/data/example_rollouts_materialized_inputs.jsonl" with { type: "text" };
-import f181 from "../../assets/resources_servers/citation_if/README.md" with { type: "text" };
-import f182 from "../../assets/resources_servers/citation_if/configs/citation_if.yaml" with { type: "text" };
-import f183 from "../../assets/resources_servers/citation_if/data/example.jsonl" with { type: "text" };
-import f184 from "../../assets/resources_servers/citation_if/data/example_metrics.json" with { type: "text" };
-import f185 from "../../assets/resources_servers/citation_if/data/example_rollouts.jsonl" with { type: "text" };
-import f186 from "../../assets/resources_servers/code_fim/configs/code_fim.yaml" with { type: "text" };
-import f187 from "../../assets/resources_servers/code_fim/data/example.jsonl" with { type: "text" };
-import f188 from "../../assets/resources_servers/code_fim/data/example_metrics.json" with { type: "text" };
-import f189 from "../../assets/resources_servers/code_fim/data/example_rollouts.jsonl" with { type: "text" };
-import f190 from "../../assets/resources_servers/code_gen/configs/code_gen.yaml" with { type: "text" };
-import f191 from "../../assets/resources_servers/code_gen/data/example.jsonl" with { type: "text" };
-import f192 from "../../assets/resources_servers/code_gen/data/example_metrics.json" with { type: "text" };
-import f193 from "../../assets/resources_servers/code_gen/data/example_rollouts.jsonl" with { type: "text" };
-import f194 from "../../assets/resources_servers/equivalence_llm_judge/configs/equivalence_llm_judge.yaml" with { type: "text" };
-import f195 from "../../assets/resources_servers/equivalence_llm_judge/configs/lc_judge.yaml" with { type: "text" };
-import f196 from "../../assets/resources_servers/equivalence_llm_judge/configs/nl2bash-equivalency.yaml" with { type: "text" };
-import f197 from "../../assets/resources_servers/equivalence_llm_judge/data/example.jsonl" with { type: "text" };
-import f198 from "../../assets/resources_servers/equivalence_llm_judge/data/example_metrics.json" with { type: "text" };
-import f199 from "../../assets/resources_servers/equivalence_llm_judge/data/example_metrics_openqa.json" with { type: "text" };
-import f200 from "../../assets/resources_servers/equivalence_llm_judge/data/example_nl2bash.jsonl" with { type: "text" };
-import f201 from "../../assets/resources_servers/equivalence_llm_judge/data/example_openqa.jsonl" with { type: "text" };
-import f202 from "../../assets/resources_servers/equivalence_llm_judge/data/example_openqa_metrics.json" with { type: "text" };
-import f203 from "../../assets/resources_servers/equivalence_llm_judge/data/example_prepare.jsonl" with { type: "text" };
-import f204 from "../../assets/resources_servers/equivalence_llm_judge/data/example_rollouts.jsonl" with { type: "text" };
-import f205 from "../../assets/resources_servers/equivalence_llm_judge/data/example_rollouts_openqa.jsonl" with { type: "text" };
-import f206 from "../../assets/resources_servers/equivalence_llm_judge/prompt_templates/equivalence_llm_judge.txt" with { type: "text" };
-import f207 from "../../assets/resources_servers/equivalence_llm_judge/prompt_templates/lc.txt" with { type: "text" };
-import f208 from "../../assets/resources_servers/equivalence_llm_judge/prompt_templates/lc_judge.txt" with { type: "text" };
-import f209 from "../../assets/resources_servers/equivalence_rule/README.md" with { type: "text" };
-import f210 from "../../assets/resources_servers/equivalence_rule/configs/lc.yaml" with { type: "text" };
-import f211 from "../../assets/resources_servers/equivalence_rule/data/example.jsonl" with { type: "text" };
-import f212 from "../../assets/resources_servers/equivalence_rule/data/example_metrics.json" with { type: "text" };
-import f213 from "../../assets/resources_servers/equivalence_rule/data/example_rollouts.jsonl" with { type: "text" };
-import f214 from "../../assets/resources_servers/evalplus/configs/evalplus.yaml" with { type: "text" };
-import f215 from "../../assets/resources_servers/evalplus/data/example.jsonl" with { type: "text" };
-import f216 from "../../assets/resources_servers/evalplus/data/example_metrics.json" with { type: "text" };
-import f217 from "../../assets/resources_servers/evalplus/data/example_rollouts.jsonl" with { type: "text" };
-import f218 from "../../assets/resources_servers/example_multi_step/configs/example_multi_step.yaml" with { type: "text" };
-import f219 from "../../assets/resources_servers/example_multi_step/data/example.jsonl" with { type: "text" };
-import f220 from "../../assets/resources_servers/example_multi_step/data/example_metrics.json" with { type: "text" };
-import f221 from "../../assets/resources_servers/example_multi_step/data/example_rollouts.jsonl" with { type: "text" };
-import f222 from "../../assets/resources_servers/example_multi_turn_gymnasium/README.md" with { type: "text" };
-import f223 from "../../assets/resources_servers/example_multi_turn_gymnasium/configs/example_multi_turn_gymnasium.yaml" with { type: "text" };
-import f224 from "../../assets/resources_servers/example_multi_turn_gymnasium/data/example.jsonl" with { type: "text" };
-import f225 from "../../assets/resources_servers/example_multi_turn_gymnasium/data/example_metrics.json" with { type: "text" };
-import f226 from "../../assets/resources_servers/example_multi_turn_gymnasium/data/example_rollouts.jsonl" with { type: "text" };
-import f227 from "../../assets/resources_servers/example_session_state_mgmt/configs/example_session_state_mgmt.yaml" with { type: "text" };
-import f228 from "../../assets/resources_servers/example_session_state_mgmt/data/example.jsonl" with { type: "text" };
-import f229 from "../../assets/resources_servers/example_session_state_mgmt/data/example_metrics.json" with { type: "text" };
-import f230 from "../../assets/resources_servers/example_session_state_mgmt/data/example_rollouts.jsonl" with { type: "text" };
-import f231 from "../../assets/resources_servers/example_single_tool_call/configs/example_single_tool_call.yaml" with { type: "text" };
-import f232 from "../../assets/resources_servers/example_single_tool_call/configs/example_single_tool_call_single_agent_turn.yaml" with { type: "text" };
-import f233 from "../../assets/resources_servers/example_single_tool_call/data/example.jsonl" with { type: "text" };
-import f234 from "../../assets/resources_servers/example_single_tool_call/data/example_metrics.json" with { type: "text" };
-import f235 from "../../assets/resources_servers/example_single_tool_call/data/example_rollouts.jsonl" with { type: "text" };
-import f236 from "../../assets/resources_servers/example_tool_call_multireward/README.md" with { type: "text" };
-import f237 from "../../assets/resources_servers/example_tool_call_multireward/configs/example_tool_call_multireward.yaml" with { type: "text" };
-import f238 from "../../assets/resources_servers/example_tool_call_multireward/data/example.jsonl" with { type: "text" };
-import f239 from "../../assets/resources_servers/example_tool_call_multireward/data/example_metrics.json" with { type: "text" };
-import f240 from "../../assets/resources_servers/example_tool_call_multireward/data/example_rollouts.jsonl" with { type: "text" };
-import f241 from "../../assets/resources_servers/format_verification/configs/citation_format.yaml" with { type: "text" };
-import f242 from "../../assets/resources_servers/format_verification/configs/freeform_formatting.yaml" with { type: "text" };
-import f243 from "../../assets/resources_servers/format_verification/data/ds2_freeform_formatting_example.jsonl" with { type: "text" };
-import f244 from "../../assets/resources_servers/format_verification/data/ds2_freeform_formatting_example_metrics.json" with { type: "text" };
-import f245 from "../../assets/resources_servers/format_verification/data/ds3_citation_format_example.jsonl" with { type: "text" };
-import f246 from "../../assets/resources_servers/format_verification/data/ds3_citation_format_example_metrics.json" with { type: "text" };
-import f247 from "../../assets/resources_servers/format_verification/data/example.jsonl" with { type: "text" };
-import f248 from "../../assets/resources_servers/format_verification/data/example_metrics.json" with { type: "text" };
-import f249 from "../../assets/resources_servers/format_verification/data/example_rollouts.jsonl" with { type: "text" };
-import f250 from "../../assets/resources_servers/frontierscience_judge/configs/frontierscience_judge.yaml" with { type: "text" };
-import f251 from "../../assets/resources_servers/frontierscience_judge/data/example.jsonl" with { type: "text" };
-import f252 from "../../assets/resources_servers/frontierscience_judge/data/example_metrics.json" with { type: "text" };
-import f253 from "../../assets/resources_servers/frontierscience_judge/data/example_rollouts.jsonl" with { type: "text" };
-import f254 from "../../assets/resources_servers/frontierscience_judge/prompts/judge.yaml" with { type: "text" };
-import f255 from "../../assets/resources_servers/frontierscience_judge/prompts/research_judge.yaml" with { type: "text" };
-import f256 from "../../assets/resources_servers/gpqa_diamond/configs/gpqa_diamond.yaml" with { type: "text" };
-import f257 from "../../assets/resources_servers/gpqa_diamond/data/example.jsonl" with { type: "text" };
-import f258 from "../../assets/resources_servers/gpqa_diamond/data/example_metrics.json" with { type: "text" };
-import f259 from "../../assets/resources_servers/gpqa_diamond/data/example_rollouts.jsonl" with { type: "text" };
-import f260 from "../../assets/resources_servers/graphwalks/README.md" with { type: "text" };
-import f261 from "../../assets/resources_servers/graphwalks/configs/graphwalks.yaml" with { type: "text" };
-import f262 from "../../assets/resources_servers/graphwalks/data/example.jsonl" with { type: "text" };
-import f263 from "../../assets/resources_servers/graphwalks/data/example_metrics.json" with { type: "text" };
-import f264 from "../../assets/resources_servers/graphwalks/data/example_rollouts.jsonl" with { type: "text" };
-import f265 from "../../assets/resources_servers/grl_sokoban/README.md" with { type: "text" };
-import f266 from "../../assets/resources_servers/grl_sokoban/configs/grl_sokoban.yaml" with { type: "text" };
-import f267 from "../../assets/resources_servers/grl_sokoban/data/example.jsonl" with { type: "text" };
-import f268 from "../../assets/resources_servers/grl_sokoban/data/example_metrics.json" with { type: "text" };
-import f269 from "../../assets/resources_servers/grl_sokoban/data/example_rollouts.jsonl" with { type: "text" };
-import f270 from "../../assets/resources_servers/grl_tetris/README.md" with { type: "text" };
-import f271 from "../../assets/resources_servers/grl_tetris/configs/grl_tetris.yaml" with { type: "text" };
-import f272 from "../../assets/resources_servers/grl_tetris/data/example.jsonl" with { type: "text" };
-import f273 from "../../assets/resources_servers/grl_tetris/data/example_metrics.json" with { type: "text" };
-import f274 from "../../assets/resources_servers/grl_tetris/data/example_rollouts.jsonl" with { type: "text" };
-import f275 from "../../assets/resources_servers/gui_coordinate/README.md" with { type: "text" };
-import f276 from "../../assets/resources_servers/gui_coordinate/configs/gui_coordinate.yaml" with { type: "text" };
-import f277 from "../../assets/resources_servers/gui_coordinate/data/example.jsonl" with { type: "text" };
-import f278 from "../../assets/resources_servers/gui_coordinate/data/example_metrics.json" with { type: "text" };
-import f279 from "../../assets/resources_servers/gui_coordinate/data/example_rollouts.jsonl" with { type: "text" };
-import f280 from "../../assets/resources_servers/gymnasium/README.md" with { type: "text" };
-import f281 from "../../assets/resources_servers/gymnasium/configs/gymnasium.yaml" with { type: "text" };
-import f282 from "../../assets/resources_servers/gymnasium/data/example.jsonl" with { type: "text" };
-import f283 from "../../assets/resources_servers/gymnasium/data/example_metrics.json" with { type: "text" };
-import f284 from "../../assets/resources_servers/gymnasium/data/example_rollouts.jsonl" with { type: "text" };
-import f285 from "../../assets/resources_servers/hotpotqa_qa/README.md" with { type: "text" };
-import f286 from "../../assets/resources_servers/hotpotqa_qa/configs/hotpotqa_qa.yaml" with { type: "text" };
-import f287 from "../../assets/resources_servers/hotpotqa_qa/data/example.jsonl" with { type: "text" };
-import f288 from "../../assets/resources_servers/hotpotqa_qa/data/example_metrics.json" with { type: "text" };
-import f289 from "../../assets/resources_servers/hotpotqa_qa/data/example_rollouts.jsonl" with { type: "text" };
-import f290 from "../../assets/resources_servers/iheval/configs/iheval.yaml" with { type: "text" };
-import f291 from "../../assets/resources_servers/iheval/configs/iheval_serve.yaml" with { type: "text" };
-import f292 from "../../assets/resources_servers/iheval/data/example.jsonl" with { type: "text" };
-import f293 from "../../assets/resources_servers/iheval/data/example_metrics.json" with { type: "text" };
-import f294 from "../../assets/resources_servers/iheval/data/example_rollouts.jsonl" with { type: "text" };
-import f295 from "../../assets/resources_servers/imo_gradingbench/README.md" with { type: "text" };
-import f296 from "../../assets/resources_servers/imo_gradingbench/configs/imo_gradingbench.yaml" with { type: "text" };
-import f297 from "../../assets/resources_servers/imo_gradingbench/data/example.jsonl" with { type: "text" };
-import f298 from "../../assets/resources_servers/imo_gradingbench/data/example_metrics.json" with { type: "text" };
-import f299 from "../../assets/resources_servers/imo_gradingbench/data/example_rollouts.jsonl" with { type: "text" };
-import f300 from "../../assets/resources_servers/imo_proofbench_judge/README.md" with { type: "text" };
-import f301 from "../../assets/resources_servers/imo_proofbench_judge/configs/imo_proofbench_judge.yaml" with { type: "text" };
-import f302 from "../../assets/resources_servers/imo_proofbench_judge/data/example.jsonl" with { type: "text" };
-import f303 from "../../assets/resources_servers/imo_proofbench_judge/data/example_metrics.json" with { type: "text" };
-import f304 from "../../assets/resources_servers/imo_proofbench_judge/data/example_rollouts.jsonl" with { type: "text" };
-import f305 from "../../assets/resources_servers/imo_proofbench_judge/prompts/judge.yaml" with { type: "text" };
-import f306 from "../../assets/resources_servers/instruction_following/configs/instruction_following.yaml" with { type: "text" };
-import f307 from "../../assets/resources_servers/instruction_following/data/example.jsonl" with { type: "text" };
-import f308 from "../../assets/resources_servers/instruction_following/data/example_metrics.json" with { type: "text" };
-import f309 from "../../assets/resources_servers/instruction_following/data/example_rollouts.jsonl" with { type: "text" };
-import f310 from "../../assets/resources_servers/instruction_following/data/train_metrics.json" with { type: "text" };
-import f311 from "../../assets/resources_servers/inverse_if/configs/inverse_if.yaml" with { type: "text" };
-import f312 from "../../assets/resources_servers/inverse_if/data/example.jsonl" with { type: "text" };
-import f313 from "../../assets/resources_servers/inverse_if/data/example_metrics.json" with { type: "text" };
-import f314 from "../../assets/resources_servers/inverse_if/data/example_rollouts.jsonl" with { type: "text" };
-import f315 from "../../assets/resources_servers/jailbreak_detection/configs/jailbreak_detection_nemotron_combined_reward_tp8.yaml" with { type: "text" };
-import f316 from "../../assets/resources_servers/jailbreak_detection/configs/safety_judge_model.yaml" with { type: "text" };
-import f317 from "../../assets/resources_servers/jailbreak_detection/configs/verifier_prompt_templates.yaml" with { type: "text" };
-import f318 from "../../assets/resources_servers/jailbreak_detection/data/example.jsonl" with { type: "text" };
-import f319 from "../../assets/resources_servers/jailbreak_detection/data/example_metrics.json" with { type: "text" };
-import f320 from "../../assets/resources_servers/jailbreak_detection/data/example_rollouts.jsonl" with { type: "text" };
-import f321 from "../../assets/resources_servers/lc_niah/README.md" with { type: "text" };
-import f322 from "../../assets/resources_servers/lc_niah/configs/lc_niah.yaml" with { type: "text" };
-import f323 from "../../assets/resources_servers/lc_niah/data/example.jsonl" with { type: "text" };
-import f324 from "../../assets/resources_servers/lc_niah/data/example_metrics.json" with { type: "text" };
-import f325 from "../../assets/resources_servers/lc_niah/data/example_rollouts.jsonl" with { type: "text" };
-import f326 from "../../assets/resources_servers/longmemeval/configs/longmemeval.yaml" with { type: "text" };
-import f327 from "../../assets/resources_servers/longmemeval/configs/longmemeval_serve.yaml" with { type: "text" };
-import f328 from "../../assets/resources_servers/longmemeval/data/example.jsonl" with { type: "text" };
-import f329 from "../../assets/resources_servers/longmemeval/data/example_metrics.json" with { type: "text" };
-import f330 from "../../assets/resources_servers/longmemeval/data/example_rollouts.jsonl" with { type: "text" };
-import f331 from "../../assets/resources_servers/math_advanced_calculations/README.md" with { type: "text" };
-import f332 from "../../assets/resources_servers/math_advanced_calculations/configs/math_advanced_calculations.yaml" with { type: "text" };
-import f333 from "../../assets/resources_servers/math_advanced_calculations/data/example.jsonl" with { type: "text" };
-import f334 from "../../assets/resources_servers/math_advanced_calculations/data/example_metrics.json" with { type: "text" };
-import f335 from "../../assets/resources_servers/math_advanced_calculations/data/example_rollouts.jsonl" with { type: "text" };
-import f336 from "../../assets/resources_servers/math_proof_judgement/README.md" with { type: "text" };
-import f337 from "../../assets/resources_servers/math_proof_judgement/configs/math_proof_judgement.yaml" with { type: "text" };
-import f338 from "../../assets/resources_servers/math_proof_judgement/data/example.jsonl" with { type: "text" };
-import f339 from "../../assets/resources_servers/math_proof_judgement/data/example_metrics.json" with { type: "text" };
-import f340 from "../../assets/resources_servers/math_proof_judgement/data/example_rollouts.jsonl" with { type: "text" };
-import f341 from "../../assets/resources_servers/math_with_autograder/configs/judge_gptoss20b.yaml" with { type: "text" };
-import f342 from "../../assets/resources_servers/math_with_autograder/configs/math_with_autograder.yaml" with { type: "text" };
-import f343 from "../../assets/resources_servers/math_with_autograder/data/example.jsonl" with { type: "text" };
-import f344 from "../../assets/resources_servers/math_with_autograder/data/example_metrics.json" with { type: "text" };
-import f345 from "../../assets/resources_servers/math_with_autograder/data/example_rollouts.jsonl" with { type: "text" };
-import f346 from "../../assets/resources_servers/math_with_autograder/prompts/judge.yaml" with { type: "text" };
-import f347 from "../../assets/resources_servers/math_with_judge/configs/math_with_judge.yaml" with { type: "text" };
-import f348 from "../../assets/resources_servers/math_with_judge/data/example.jsonl" with { type: "text" };
-import f349 from "../../assets/resources_servers/math_with_judge/data/example_metrics.json" with { type: "text" };
-import f350 from "../../assets/resources_servers/math_with_judge/data/example_rollouts.jsonl" with { type: "text" };
-import f351 from "../../assets/resources_servers/mcqa/configs/mcqa.yaml" with { type: "text" };
-import f352 from "../../assets/resources_servers/mcqa/data/example.jsonl" with { type: "text" };
-import f353 from "../../assets/resources_servers/mcqa/data/example_metrics.json" with { type: "text" };
-import f354 from "../../assets/resources_servers/mcqa/data/example_rollouts.jsonl" with { type: "text" };
-import f355 from "../../assets/resources_servers/mcqa/data/example_rollouts_with_template_metadata.jsonl" with { type: "text" };
-import f356 from "../../assets/resources_servers/mcqa/data/example_with_template_metadata.jsonl" with { type: "text" };
-import f357 from "../../assets/resources_servers/mcqa/data/example_with_template_metadata_metrics.json" with { type: "text" };
-import f358 from "../../assets/resources_servers/mcqa/tests/verifier_cases.jsonl" with { type: "text" };
-import f359 from "../../assets/resources_servers/mrcr/README.md" with { type: "text" };
-import f360 from "../../assets/resources_servers/mrcr/configs/mrcr.yaml" with { type: "text" };
-import f361 from "../../assets/resources_servers/mrcr/data/example.jsonl" with { type: "text" };
-import f362 from "../../assets/resources_servers/mrcr/data/example_metrics.json" with { type: "text" };
-import f363 from "../../assets/resources_servers/mrcr/data/example_rollouts.jsonl" with { type: "text" };
-import f364 from "../../assets/resources_servers/multichallenge/configs/multichallenge.yaml" with { type: "text" };
-import f365 from "../../assets/resources_servers/multichallenge/configs/multichallenge_nrl.yaml" with { type: "text" };
-import f366 from "../../assets/resources_servers/multichallenge/data/example.jsonl" with { type: "text" };
-import f367 from "../../assets/resources_servers/multichallenge/data/example_metrics.json" with { type: "text" };
-import f368 from "../../assets/resources_servers/multichallenge/data/example_rollouts.jsonl" with { type: "text" };
-import f369 from "../../assets/resources_servers/nvarc/README.md" with { type: "text" };
-import f370 from "../../assets/resources_servers/nvarc/configs/inductive.yaml" with { type: "text" };
-import f371 from "../../assets/resources_servers/nvarc/configs/transductive.yaml" with { type: "text" };
-import f372 from "../../assets/resources_servers/nvarc/data/example.jsonl" with { type: "text" };
-import f373 from "../../assets/resources_servers/nvarc/data/example_metrics.json" with { type: "text" };
-import f374 from "../../assets/resources_servers/nvarc/data/example_rollouts.jsonl" with { type: "text" };
-import f375 from "../../assets/resources_servers/omniscience/configs/omniscience.yaml" with { type: "text" };
-import f376 from "../../assets/resources_servers/omniscience/data/example.jsonl" with { type: "text" };
-import f377 from "../../assets/resources_servers/omniscience/data/example_metrics.json" with { type: "text" };
-import f378 from "../../assets/resources_servers/omniscience/data/example_rollouts.jsonl" with { type: "text" };
-import f379 from "../../assets/resources_servers/omniscience/prompts/judge.yaml" with { type: "text" };
-import f380 from "../../assets/resources_servers/over_refusal_detection/configs/over_refusal_detection.yaml" with { type: "text" };
-import f381 from "../../assets/resources_servers/over_refusal_detection/configs/over_refusal_detection_nemotron.yaml" with { type: "text" };
-import f382 from "../../assets/resources_servers/over_refusal_detection/configs/over_refusal_detection_nemotron_tp8.yaml" with { type: "text" };
-import f383 from "../../assets/resources_servers/over_refusal_detection/data/example.jsonl" with { type: "text" };
-import f384 from "../../assets/resources_servers/over_refusal_detection/data/example_metrics.json" with { type: "text" };
-import f385 from "../../assets/resources_servers/over_refusal_detection/data/example_rollouts.jsonl" with { type: "text" };
-import f386 from "../../assets/resources_servers/physics_judge/README.md" with { type: "text" };
-import f387 from "../../assets/resources_servers/physics_judge/configs/judge_openai.yaml" with { type: "text" };
-import f388 from "../../assets/resources_servers/physics_judge/configs/physics_judge.yaml" with { type: "text" };
-import f389 from "../../assets/resources_servers/physics_judge/data/example.jsonl" with { type: "text" };
-import f390 from "../../assets/resources_servers/physics_judge/data/example_metrics.json" with { type: "text" };
-import f391 from "../../assets/resources_servers/physics_judge/data/example_rollouts.jsonl" with { type: "text" };
-import f392 from "../../assets/resources_servers/physics_judge/prompts/judge.yaml" with { type: "text" };
-import f393 from "../../assets/resources_servers/polymath/configs/polymath.yaml" with { type: "text" };
-import f394 from "../../assets/resources_servers/polymath/data/example.jsonl" with { type: "text" };
-import f395 from "../../assets/resources_servers/polymath/data/example_metrics.json" with { type: "text" };
-import f396 from "../../assets/resources_servers/polymath/data/example_rollouts.jsonl" with { type: "text" };
-import f397 from "../../assets/resources_servers/polymath/data/example_rollouts_materialized_inputs.jsonl" with { type: "text" };
-import f398 from "../../assets/resources_servers/proof_genselect/README.md" with { type: "text" };
-import f399 from "../../assets/resources_servers/proof_genselect/configs/proof_genselect.yaml" with { type: "text" };
-import f400 from "../../assets/resources_servers/proof_genselect/data/example.jsonl" with { type: "text" };
-import f401 from "../../assets/resources_servers/proof_genselect/data/example_metrics.json" with { type: "text" };
-import f402 from "../../assets/resources_servers/proof_genselect/data/example_rollouts.jsonl" with { type: "text" };
-import f403 from "../../assets/resources_servers/proof_genselect/data/example_rollouts_aggregate_metrics.json" with { type: "text" };
-import f404 from "../../assets/resources_servers/proof_genselect/data/example_rollouts_materialized_inputs.jsonl" with { type: "text" };
-import f405 from "../../assets/resources_servers/proof_genselect/prompt_templates/genselect.yaml" with { type: "text" };
-import f406 from "../../assets/resources_servers/ragtruth/README.md" with { type: "text" };
-import f407 from "../../assets/resources_servers/ragtruth/configs/ragtruth.yaml" with { type: "text" };
-import f408 from "../../assets/resources_servers/ragtruth/configs/ragtruth_serve.yaml" with { type: "text" };
-import f409 from "../../assets/resources_servers/ragtruth/data/example.jsonl" with { type: "text" };
-import f410 from "../../assets/resources_servers/ragtruth/data/example_metrics.json" with { type: "text" };
-import f411 from "../../assets/resources_servers/ragtruth/data/example_rollouts.jsonl" with { type: "text" };
-import f412 from "../../assets/resources_servers/ruler/README.md" with { type: "text" };
-import f413 from "../../assets/resources_servers/ruler/configs/ruler.yaml" with { type: "text" };
-import f414 from "../../assets/resources_servers/ruler/data/example.jsonl" with { type: "text" };
-import f415 from "../../assets/resources_servers/ruler/data/example_metrics.json" with { type: "text" };
-import f416 from "../../assets/resources_servers/ruler/data/example_rollouts.jsonl" with { type: "text" };
-import f417 from "../../assets/resources_servers/ruler2/README.md" with { type: "text" };
-import f418 from "../../assets/resources_servers/ruler2/configs/ruler2.yaml" with { type: "text" };
-import f419 from "../../assets/resources_servers/ruler2/data/example.jsonl" with { type: "text" };
-import f420 from "../../assets/resources_servers/ruler2/data/example_metrics.json" with { type: "text" };
-import f421 from "../../assets/resources_servers/ruler2/data/example_rollouts.jsonl" with { type: "text" };
-import f422 from "../../assets/resources_servers/simpleqa/configs/simpleqa.yaml" with { type: "text" };
-import f423 from "../../assets/resources_servers/simpleqa/data/example.jsonl" with { type: "text" };
-import f424 from "../../assets/resources_servers/simpleqa/data/example_metrics.json" with { type: "text" };
-import f425 from "../../assets/resources_servers/simpleqa/data/example_rollouts.jsonl" with { type: "text" };
-import f426 from "../../assets/resources_servers/simpleqa/prompts/judge.yaml" with { type: "text" };
-import f427 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/README.md" with { type: "text" };
-import f428 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/droid_pivot_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
-import f429 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/parallel_tool_calls_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
-import f430 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/search_pivot_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
-import f431 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
-import f432 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/swe_pivot_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
-import f433 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/toolcall_schema_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
-import f434 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/example.jsonl" with { type: "text" };
-import f435 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/example_metrics.json" with { type: "text" };
-import f436 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/example_rollouts.jsonl" with { type: "text" };
-import f437 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example.jsonl" with { type: "text" };
-import f438 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example_metrics.json" with { type: "text" };
-import f439 from "../../assets/resources_servers/spartqa/README.md" with { type: "text" };
-import f440 from "../../assets/resources_servers/spartqa/configs/spartqa.yaml" with { type: "text" };
-import f441 from "../../assets/resources_servers/spartqa/configs/spartqa_serve.yaml" with { type: "text" };
-import f442 from "../../assets/resources_servers/spartqa/data/example.jsonl" with { type: "text" };
-import f443 from "../../assets/resources_servers/spartqa/data/example_metrics.json" with { type: "text" };
-import f444 from "../../assets/resources_servers/spartqa/data/example_rollouts.jsonl" with { type: "text" };
-import f445 from "../../assets/resources_servers/string_match/README.md" with { type: "text" };
-import f446 from "../../assets/resources_servers/string_match/configs/string_match.yaml" with { type: "text" };
-import f447 from "../../assets/resources_servers/string_match/data/example.jsonl" with { type: "text" };
-import f448 from "../../assets/resources_servers/string_match/data/example_metrics.json" with { type: "text" };
-import f449 from "../../assets/resources_servers/string_match/data/example_rollouts.jsonl" with { type: "text" };
-import f450 from "../../assets/resources_servers/structeval/README.md" with { type: "text" };
-import f451 from "../../assets/resources_servers/structeval/configs/structeval_nonrenderable.yaml" with { type: "text" };
-import f452 from "../../assets/resources_servers/structeval/data/example.jsonl" with { type: "text" };
-import f453 from "../../assets/resources_servers/structeval/data/example_metrics.json" with { type: "text" };
-import f454 from "../../assets/resources_servers/structeval/data/example_rollouts.jsonl" with { type: "text" };
-import f455 from "../../assets/resources_servers/structeval/data/example_rollouts_aggregate_metrics.json" with { type: "text" };
-import f456 from "../../assets/resources_servers/structeval/data/structeval_nonrenderable_example.jsonl" with { type: "text" };
-import f457 from "../../assets/resources_servers/structeval/data/structeval_nonrenderable_example_rollouts.jsonl" with { type: "text" };
-import f458 from "../../assets/resources_servers/structeval/data/structeval_nonrenderable_example_rollouts_aggregate_metrics.json" with { type: "text" };
-import f459 from "../../assets/resources_servers/structured_outputs/README.md" with { type: "text" };
-import f460 from "../../assets/resources_servers/structured_outputs/configs/structured_outputs_json.yaml" with { type: "text" };
-import f461 from "../../assets/resources_servers/structured_outputs/configs/structured_outputs_json_yaml_xml_v1.yaml" with { type: "text" };
-import f462 from "../../assets/resources_servers/structured_outputs/configs/structured_outputs_v3.yaml" with { type: "text" };
-import f463 from "../../assets/resources_servers/structured_outputs/configs/structured_outputs_v4.yaml" with { type: "text" };
-import f464 from "../../assets/resources_servers/structured_outputs/data/example.jsonl" with { type: "text" };
-import f465 from "../../assets/resources_servers/structured_outputs/data/example_metrics.json" with { type: "text" };
-import f466 from "../../assets/resources_servers/structured_outputs/data/example_rollouts.jsonl" with { type: "text" };
-import f467 from "../../assets/resources_servers/structured_outputs/data/structured_outputs_251027_nano_v3_sdg_json_train_metrics.json" with { type: "text" };
-import f468 from "../../assets/resources_servers/structured_outputs/data/structured_outputs_251027_nano_v3_sdg_json_val_metrics.json" with { type: "text" };
-import f469 from "../../assets/resources_servers/structured_outputs/data/structured_outputs_v3_example.jsonl" with { type: "text" };
-import f470 from "../../assets/resources_servers/structured_outputs/data/structured_outputs_v3_example_metrics.json" with { type: "text" };
-import f471 from "../../assets/resources_servers/structured_outputs/data/structured_outputs_v4_example.jsonl" with { type: "text" };
-import f472 from "../../assets/resources_servers/text_to_sql/configs/text_to_sql.yaml" with { type: "text" };
-import f473 from "../../assets/resources_servers/text_to_sql/data/example.jsonl" with { type: "text" };
-import f474 from "../../assets/resources_servers/text_to_sql/data/example_metrics.json" with { type: "text" };
-import f475 from "../../assets/resources_servers/text_to_sql/data/example_rollouts.jsonl" with { type: "text" };
-import f476 from "../../assets/resources_servers/text_to_sql/prompts/judge_prompt_template.txt" with { type: "text" };
-import f477 from "../../assets/resources_servers/text_to_sql/prompts/judge_system_message.txt" with { type: "text" };
-import f478 from "../../assets/resources_servers/ugphysics_judge/README.md" with { type: "text" };
-import f479 from "../../assets/resources_servers/ugphysics_judge/configs/ugphysics_judge.yaml" with { type: "text" };
-import f480 from "../../assets/resources_servers/ugphysics_judge/data/example.jsonl" with { type: "text" };
-import f481 from "../../assets/resources_servers/ugphysics_judge/data/example_metrics.json" with { type: "text" };
-import f482 from "../../assets/resources_servers/ugphysics_judge/data/example_rollouts.jsonl" with { type: "text" };
-import f483 from "../../assets/resources_servers/ugphysics_judge/prompts/judge.yaml" with { type: "text" };
-import f484 from "../../assets/resources_servers/xlam_fc/README.md" with { type: "text" };
-import f485 from "../../assets/resources_servers/xlam_fc/configs/xlam_fc.yaml" with { type: "text" };
-import f486 from "../../assets/resources_servers/xlam_fc/data/example.jsonl" with { type: "text" };
-import f487 from "../../assets/resources_servers/xlam_fc/data/example_metrics.json" with { type: "text" };
-import f488 from "../../assets/resources_servers/xlam_fc/data/example_rollouts.jsonl" with { type: "text" };
-import f489 from "../../assets/resources_servers/xstest/configs/xstest.yaml" with { type: "text" };
-import f490 from "../../assets/resources_servers/xstest/data/example.jsonl" with { type: "text" };
-import f491 from "../../assets/resources_servers/xstest/data/example_metrics.json" with { type: "text" };
-import f492 from "../../assets/resources_servers/xstest/data/example_rollouts.jsonl" with { type: "text" };
-import f493 from "../../assets/resources_servers/xstest/prompt_templates/wildguard_judge.txt" with { type: "text" };
-import f494 from "../../assets/resources_servers/xstest/prompt_templates/xstest_judge.txt" with { type: "text" };
-import f495 from "../../assets/responses_api_agents/gymnasium_agent/README.md" with { type: "text" };
-import f496 from "../../assets/responses_api_agents/gymnasium_agent/configs/gymnasium_agent.yaml" with { type: "text" };
-import f497 from "../../assets/responses_api_agents/non_executing_simple_agent/configs/non_executing_simple_agent.yaml" with { type: "text" };
-import f498 from "../../assets/responses_api_agents/proof_refinement_agent/configs/proof_refinement_agent.yaml" with { type: "text" };
-import f499 from "../../assets/responses_api_agents/remote_agent/configs/remote_agent.yaml" with { type: "text" };
-import f500 from "../../assets/responses_api_agents/simple_agent/configs/simple_agent.yaml" with { type: "text" };
-import f501 from "../../assets/responses_api_agents/speed_bench_agent/configs/speed_bench_agent.yaml" with { type: "text" };
-import f502 from "../../assets/responses_api_agents/tool_simulation_agent/configs/tool_simulation_agent.yaml" with { type: "text" };
-import f503 from "../../assets/responses_api_models/azure_openai_model/configs/azure_openai_model.yaml" with { type: "text" };
-import f504 from "../../assets/responses_api_models/genrm_model/configs/genrm_model.yaml" with { type: "text" };
-import f505 from "../../assets/responses_api_models/inference_provider/configs/baseten.yaml" with { type: "text" };
-import f506 from "../../assets/responses_api_models/inference_provider/configs/deepinfra.yaml" with { type: "text" };
-import f507 from "../../assets/responses_api_models/inference_provider/configs/fireworks.yaml" with { type: "text" };
-import f508 from "../../assets/responses_api_models/inference_provider/configs/friendli.yaml" with { type: "text" };
-import f509 from "../../assets/responses_api_models/inference_provider/configs/gemini.yaml" with { type: "text" };
-import f510 from "../../assets/responses_api_models/inference_provider/configs/hf_inference.yaml" with { type: "text" };
-import f511 from "../../assets/responses_api_models/inference_provider/configs/inference_provider.yaml" with { type: "text" };
-import f512 from "../../assets/responses_api_models/inference_provider/configs/nebius.yaml" with { type: "text" };
-import f513 from "../../assets/responses_api_models/inference_provider/configs/openrouter.yaml" with { type: "text" };
-import f514 from "../../assets/responses_api_models/inference_provider/configs/together.yaml" with { type: "text" };
-import f515 from "../../assets/responses_api_models/litellm_model/configs/litellm_model.yaml" with { type: "text" };
-import f516 from "../../assets/responses_api_models/local_vllm_model_proxy/configs/local_vllm_model_proxy.yaml" with { type: "text" };
-import f517 from "../../assets/responses_api_models/openai_model/configs/openai_model.yaml" with { type: "text" };
-import f518 from "../../assets/responses_api_models/scripted_model/configs/scripted_model.yaml" with { type: "text" };
-import f519 from "../../assets/responses_api_models/vllm_model/configs/vllm_model.yaml" with { type: "text" };
-import f520 from "../../assets/responses_api_models/vllm_model/configs/vllm_model_for_training.yaml" with { type: "text" };
+import f13 from "../../assets/benchmarks/bunsenbench_chemistry_mcq/README.md" with { type: "text" };
+import f14 from "../../assets/benchmarks/bunsenbench_chemistry_mcq/config.yaml" with { type: "text" };
+import f15 from "../../assets/benchmarks/bunsenbench_chemistry_mcq/prompts/default.yaml" with { type: "text" };
+import f16 from "../../assets/benchmarks/financebench/README.md" with { type: "text" };
+import f17 from "../../assets/benchmarks/financebench/config.yaml" with { type: "text" };
+import f18 from "../../assets/benchmarks/financebench/prompts/default.yaml" with { type: "text" };
+import f19 from "../../assets/benchmarks/financebench/prompts/judge.txt" with { type: "text" };
+import f20 from "../../assets/benchmarks/frontierscience_olympiad/README.md" with { type: "text" };
+import f21 from "../../assets/benchmarks/frontierscience_olympiad/config.yaml" with { type: "text" };
+import f22 from "../../assets/benchmarks/frontierscience_research/README.md" with { type: "text" };
+import f23 from "../../assets/benchmarks/frontierscience_research/config.yaml" with { type: "text" };
+import f24 from "../../assets/benchmarks/global-piqa/README.md" with { type: "text" };
+import f25 from "../../assets/benchmarks/global-piqa/config.yaml" with { type: "text" };
+import f26 from "../../assets/benchmarks/global-piqa/prompts/default.yaml" with { type: "text" };
+import f27 from "../../assets/benchmarks/gpqa-x/README.md" with { type: "text" };
+import f28 from "../../assets/benchmarks/gpqa-x/config.yaml" with { type: "text" };
+import f29 from "../../assets/benchmarks/gpqa/README.md" with { type: "text" };
+import f30 from "../../assets/benchmarks/gpqa/config.yaml" with { type: "text" };
+import f31 from "../../assets/benchmarks/gsm8k/README.md" with { type: "text" };
+import f32 from "../../assets/benchmarks/gsm8k/config.yaml" with { type: "text" };
+import f33 from "../../assets/benchmarks/hendrycks_math/README.md" with { type: "text" };
+import f34 from "../../assets/benchmarks/hendrycks_math/config.yaml" with { type: "text" };
+import f35 from "../../assets/benchmarks/hle/README.md" with { type: "text" };
+import f36 from "../../assets/benchmarks/hle/config.yaml" with { type: "text" };
+import f37 from "../../assets/benchmarks/hle/config_vision.yaml" with { type: "text" };
+import f38 from "../../assets/benchmarks/hle/prompts/default.yaml" with { type: "text" };
+import f39 from "../../assets/benchmarks/hle/prompts/judge.txt" with { type: "text" };
+import f40 from "../../assets/benchmarks/hmmt_feb25/README.md" with { type: "text" };
+import f41 from "../../assets/benchmarks/hmmt_feb25/config.yaml" with { type: "text" };
+import f42 from "../../assets/benchmarks/hmmt_nov25/README.md" with { type: "text" };
+import f43 from "../../assets/benchmarks/hmmt_nov25/config.yaml" with { type: "text" };
+import f44 from "../../assets/benchmarks/human_eval/README.md" with { type: "text" };
+import f45 from "../../assets/benchmarks/human_eval/config.yaml" with { type: "text" };
+import f46 from "../../assets/benchmarks/human_eval_infilling/README.md" with { type: "text" };
+import f47 from "../../assets/benchmarks/human_eval_infilling/config.yaml" with { type: "text" };
+import f48 from "../../assets/benchmarks/human_eval_infilling/prompts/default.yaml" with { type: "text" };
+import f49 from "../../assets/benchmarks/ifeval/README.md" with { type: "text" };
+import f50 from "../../assets/benchmarks/ifeval/config.yaml" with { type: "text" };
+import f51 from "../../assets/benchmarks/livecodebench-x/README.md" with { type: "text" };
+import f52 from "../../assets/benchmarks/livecodebench-x/config.yaml" with { type: "text" };
+import f53 from "../../assets/benchmarks/livecodebench/v5_2408_2502/config.yaml" with { type: "text" };
+import f54 from "../../assets/benchmarks/livecodebench/v6_2408_2505/config.yaml" with { type: "text" };
+import f55 from "../../assets/benchmarks/longbench_v2/README.md" with { type: "text" };
+import f56 from "../../assets/benchmarks/longbench_v2/config.yaml" with { type: "text" };
+import f57 from "../../assets/benchmarks/longbench_v2/config_n3_1m.yaml" with { type: "text" };
+import f58 from "../../assets/benchmarks/longbench_v2/prompts/default.yaml" with { type: "text" };
+import f59 from "../../assets/benchmarks/longcodebench/README.md" with { type: "text" };
+import f60 from "../../assets/benchmarks/longcodebench/config.yaml" with { type: "text" };
+import f61 from "../../assets/benchmarks/longcodebench/config_n3_1m.yaml" with { type: "text" };
+import f62 from "../../assets/benchmarks/longmemeval/README.md" with { type: "text" };
+import f63 from "../../assets/benchmarks/longmemeval/config.yaml" with { type: "text" };
+import f64 from "../../assets/benchmarks/math-500/README.md" with { type: "text" };
+import f65 from "../../assets/benchmarks/math-500/config.yaml" with { type: "text" };
+import f66 from "../../assets/benchmarks/mbpp/README.md" with { type: "text" };
+import f67 from "../../assets/benchmarks/mbpp/config.yaml" with { type: "text" };
+import f68 from "../../assets/benchmarks/mbpp/prompts/default.yaml" with { type: "text" };
+import f69 from "../../assets/benchmarks/mmlu-redux/README.md" with { type: "text" };
+import f70 from "../../assets/benchmarks/mmlu-redux/config.yaml" with { type: "text" };
+import f71 from "../../assets/benchmarks/mmlu/README.md" with { type: "text" };
+import f72 from "../../assets/benchmarks/mmlu/config.yaml" with { type: "text" };
+import f73 from "../../assets/benchmarks/mmlu_pro/README.md" with { type: "text" };
+import f74 from "../../assets/benchmarks/mmlu_pro/config.yaml" with { type: "text" };
+import f75 from "../../assets/benchmarks/mmlu_prox/README.md" with { type: "text" };
+import f76 from "../../assets/benchmarks/mmlu_prox/config.yaml" with { type: "text" };
+import f77 from "../../assets/benchmarks/mmmlu/README.md" with { type: "text" };
+import f78 from "../../assets/benchmarks/mmmlu/config.yaml" with { type: "text" };
+import f79 from "../../assets/benchmarks/omniscience/README.md" with { type: "text" };
+import f80 from "../../assets/benchmarks/omniscience/config.yaml" with { type: "text" };
+import f81 from "../../assets/benchmarks/omniscience/judge_gptoss20b.yaml" with { type: "text" };
+import f82 from "../../assets/benchmarks/omniscience/prompts/generation.yaml" with { type: "text" };
+import f83 from "../../assets/benchmarks/prompts/eval/aai/mcq-10choices.yaml" with { type: "text" };
+import f84 from "../../assets/benchmarks/prompts/eval/aai/mcq-4choices-boxed.yaml" with { type: "text" };
+import f85 from "../../assets/benchmarks/prompts/eval/aai/mcq-4choices.yaml" with { type: "text" };
+import f86 from "../../assets/benchmarks/prompts/eval/bigcodebench/codegen.yaml" with { type: "text" };
+import f87 from "../../assets/benchmarks/prompts/eval/livecodebench/default_reasoning.yaml" with { type: "text" };
+import f88 from "../../assets/benchmarks/prompts/generic/codegen.yaml" with { type: "text" };
+import f89 from "../../assets/benchmarks/prompts/generic/default.yaml" with { type: "text" };
+import f90 from "../../assets/benchmarks/prompts/generic/general-boxed.yaml" with { type: "text" };
+import f91 from "../../assets/benchmarks/prompts/generic/longmt.yaml" with { type: "text" };
+import f92 from "../../assets/benchmarks/prompts/generic/math.yaml" with { type: "text" };
+import f93 from "../../assets/benchmarks/prompts/judge/math-proof-judge.yaml" with { type: "text" };
+import f94 from "../../assets/benchmarks/prompts/judge/math.yaml" with { type: "text" };
+import f95 from "../../assets/benchmarks/prompts/lean4/formal-proof-deepseek-prover-v2.yaml" with { type: "text" };
+import f96 from "../../assets/benchmarks/secque/README.md" with { type: "text" };
+import f97 from "../../assets/benchmarks/secque/config.yaml" with { type: "text" };
+import f98 from "../../assets/benchmarks/secque/prompts/default.yaml" with { type: "text" };
+import f99 from "../../assets/benchmarks/secque/prompts/judge.txt" with { type: "text" };
+import f100 from "../../assets/benchmarks/simpleqa/README.md" with { type: "text" };
+import f101 from "../../assets/benchmarks/simpleqa/config.yaml" with { type: "text" };
+import f102 from "../../assets/benchmarks/simpleqa/judge_gptoss20b.yaml" with { type: "text" };
+import f103 from "../../assets/benchmarks/supergpqa/README.md" with { type: "text" };
+import f104 from "../../assets/benchmarks/supergpqa/config.yaml" with { type: "text" };
+import f105 from "../../assets/benchmarks/xstest/README.md" with { type: "text" };
+import f106 from "../../assets/benchmarks/xstest/config.yaml" with { type: "text" };
+import f107 from "../../assets/environment_servers/legacy_agent/configs/legacy_agent.yaml" with { type: "text" };
+import f108 from "../../assets/environment_servers/single_agent_turn/configs/single_agent_turn.yaml" with { type: "text" };
+import f109 from "../../assets/environment_servers/single_agent_turn_legacy/configs/single_agent_turn_legacy.yaml" with { type: "text" };
+import f110 from "../../assets/environments/arc_agi/config.yaml" with { type: "text" };
+import f111 from "../../assets/environments/arc_agi/data/example.jsonl" with { type: "text" };
+import f112 from "../../assets/environments/arc_agi/data/example_metrics.json" with { type: "text" };
+import f113 from "../../assets/environments/arc_agi/data/example_rollouts.jsonl" with { type: "text" };
+import f114 from "../../assets/environments/blackjack/config.yaml" with { type: "text" };
+import f115 from "../../assets/environments/blackjack/data/example.jsonl" with { type: "text" };
+import f116 from "../../assets/environments/blackjack/data/example_metrics.json" with { type: "text" };
+import f117 from "../../assets/environments/blackjack/data/example_rollouts.jsonl" with { type: "text" };
+import f118 from "../../assets/environments/calendar/config.yaml" with { type: "text" };
+import f119 from "../../assets/environments/calendar/data/example.jsonl" with { type: "text" };
+import f120 from "../../assets/environments/calendar/data/example_metrics.json" with { type: "text" };
+import f121 from "../../assets/environments/calendar/data/example_rollouts.jsonl" with { type: "text" };
+import f122 from "../../assets/environments/calendar_v2/config.yaml" with { type: "text" };
+import f123 from "../../assets/environments/calendar_v2/data/example.jsonl" with { type: "text" };
+import f124 from "../../assets/environments/calendar_v2/data/example_metrics.json" with { type: "text" };
+import f125 from "../../assets/environments/calendar_v2/data/example_rollouts.jsonl" with { type: "text" };
+import f126 from "../../assets/environments/circle_click/config.yaml" with { type: "text" };
+import f127 from "../../assets/environments/circle_click/data/example.jsonl" with { type: "text" };
+import f128 from "../../assets/environments/circle_click/data/example_metrics.json" with { type: "text" };
+import f129 from "../../assets/environments/circle_click/data/example_rollouts.jsonl" with { type: "text" };
+import f130 from "../../assets/environments/circle_count/config.yaml" with { type: "text" };
+import f131 from "../../assets/environments/circle_count/data/example.jsonl" with { type: "text" };
+import f132 from "../../assets/environments/circle_count/data/example_metrics.json" with { type: "text" };
+import f133 from "../../assets/environments/circle_count/data/example_rollouts.jsonl" with { type: "text" };
+import f134 from "../../assets/environments/code_gen/config.yaml" with { type: "text" };
+import f135 from "../../assets/environments/code_gen/data/example.jsonl" with { type: "text" };
+import f136 from "../../assets/environments/code_gen/data/example_metrics.json" with { type: "text" };
+import f137 from "../../assets/environments/code_gen/data/example_rollouts.jsonl" with { type: "text" };
+import f138 from "../../assets/environments/instruction_following/README.md" with { type: "text" };
+import f139 from "../../assets/environments/instruction_following/config.yaml" with { type: "text" };
+import f140 from "../../assets/environments/instruction_following/data/example.jsonl" with { type: "text" };
+import f141 from "../../assets/environments/instruction_following/data/example_metrics.json" with { type: "text" };
+import f142 from "../../assets/environments/instruction_following/data/example_rollouts.jsonl" with { type: "text" };
+import f143 from "../../assets/resources_servers/aalcr/configs/aalcr.yaml" with { type: "text" };
+import f144 from "../../assets/resources_servers/aalcr/data/example.jsonl" with { type: "text" };
+import f145 from "../../assets/resources_servers/aalcr/data/example_metrics.json" with { type: "text" };
+import f146 from "../../assets/resources_servers/aalcr/data/example_rollouts.jsonl" with { type: "text" };
+import f147 from "../../assets/resources_servers/abstention/configs/abstention.yaml" with { type: "text" };
+import f148 from "../../assets/resources_servers/abstention/data/example.jsonl" with { type: "text" };
+import f149 from "../../assets/resources_servers/abstention/data/example_metrics.json" with { type: "text" };
+import f150 from "../../assets/resources_servers/abstention/data/example_rollouts.jsonl" with { type: "text" };
+import f151 from "../../assets/resources_servers/abstention/prompts/default_judge_prompt.txt" with { type: "text" };
+import f152 from "../../assets/resources_servers/arc_agi/configs/arc_agi.yaml" with { type: "text" };
+import f153 from "../../assets/resources_servers/arc_agi/data/example.jsonl" with { type: "text" };
+import f154 from "../../assets/resources_servers/arc_agi/data/example_metrics.json" with { type: "text" };
+import f155 from "../../assets/resources_servers/arc_agi/data/example_prepare.jsonl" with { type: "text" };
+import f156 from "../../assets/resources_servers/arc_agi/data/example_rollouts.jsonl" with { type: "text" };
+import f157 from "../../assets/resources_servers/blackjack/README.md" with { type: "text" };
+import f158 from "../../assets/resources_servers/blackjack/configs/blackjack.yaml" with { type: "text" };
+import f159 from "../../assets/resources_servers/blackjack/data/example.jsonl" with { type: "text" };
+import f160 from "../../assets/resources_servers/blackjack/data/example_metrics.json" with { type: "text" };
+import f161 from "../../assets/resources_servers/blackjack/data/example_rollouts.jsonl" with { type: "text" };
+import f162 from "../../assets/resources_servers/bunsenbench_chemistry_mcq/configs/bunsenbench_chemistry_mcq.yaml" with { type: "text" };
+import f163 from "../../assets/resources_servers/bunsenbench_chemistry_mcq/data/example.jsonl" with { type: "text" };
+import f164 from "../../assets/resources_servers/bunsenbench_chemistry_mcq/data/example_metrics.json" with { type: "text" };
+import f165 from "../../assets/resources_servers/bunsenbench_chemistry_mcq/data/example_rollouts.jsonl" with { type: "text" };
+import f166 from "../../assets/resources_servers/calendar/README.md" with { type: "text" };
+import f167 from "../../assets/resources_servers/calendar/configs/calendar.yaml" with { type: "text" };
+import f168 from "../../assets/resources_servers/calendar/configs/calendar_v2.yaml" with { type: "text" };
+import f169 from "../../assets/resources_servers/calendar/data/example.jsonl" with { type: "text" };
+import f170 from "../../assets/resources_servers/calendar/data/example_metrics.json" with { type: "text" };
+import f171 from "../../assets/resources_servers/calendar/data/example_rollouts.jsonl" with { type: "text" };
+import f172 from "../../assets/resources_servers/circle_click/configs/circle_click.yaml" with { type: "text" };
+import f173 from "../../assets/resources_servers/circle_click/data/example.jsonl" with { type: "text" };
+import f174 from "../../assets/resources_servers/circle_click/data/example_metrics.json" with { type: "text" };
+import f175 from "../../assets/resources_servers/circle_click/data/example_rollouts.jsonl" with { type: "text" };
+import f176 from "../../assets/resources_servers/circle_click/data/example_rollouts_agent_metrics.json" with { type: "text" };
+import f177 from "../../assets/resources_servers/circle_click/data/example_rollouts_materialized_inputs.jsonl" with { type: "text" };
+import f178 from "../../assets/resources_servers/circle_click/data/example_rollouts_reward_profiling.jsonl" with { type: "text" };
+import f179 from "../../assets/resources_servers/circle_count/README.md" with { type: "text" };
+import f180 from "../../assets/resources_servers/circle_count/configs/circle_count.yaml" with { type: "text" };
+import f181 from "../../assets/resources_servers/circle_count/data/example.jsonl" with { type: "text" };
+import f182 from "../../assets/resources_servers/circle_count/data/example_metrics.json" with { type: "text" };
+import f183 from "../../assets/resources_servers/circle_count/data/example_rollouts.jsonl" with { type: "text" };
+import f184 from "../../assets/resources_servers/circle_count/data/example_rollouts_aggregate_metrics.json" with { type: "text" };
+import f185 from "../../assets/resources_servers/circle_count/data/example_rollouts_materialized_inputs.jsonl" with { type: "text" };
+import f186 from "../../assets/resources_servers/citation_if/README.md" with { type: "text" };
+import f187 from "../../assets/resources_servers/citation_if/configs/citation_if.yaml" with { type: "text" };
+import f188 from "../../assets/resources_servers/citation_if/data/example.jsonl" with { type: "text" };
+import f189 from "../../assets/resources_servers/citation_if/data/example_metrics.json" with { type: "text" };
+import f190 from "../../assets/resources_servers/citation_if/data/example_rollouts.jsonl" with { type: "text" };
+import f191 from "../../assets/resources_servers/code_fim/configs/code_fim.yaml" with { type: "text" };
+import f192 from "../../assets/resources_servers/code_fim/data/example.jsonl" with { type: "text" };
+import f193 from "../../assets/resources_servers/code_fim/data/example_metrics.json" with { type: "text" };
+import f194 from "../../assets/resources_servers/code_fim/data/example_rollouts.jsonl" with { type: "text" };
+import f195 from "../../assets/resources_servers/code_gen/configs/code_gen.yaml" with { type: "text" };
+import f196 from "../../assets/resources_servers/code_gen/data/example.jsonl" with { type: "text" };
+import f197 from "../../assets/resources_servers/code_gen/data/example_metrics.json" with { type: "text" };
+import f198 from "../../assets/resources_servers/code_gen/data/example_rollouts.jsonl" with { type: "text" };
+import f199 from "../../assets/resources_servers/equivalence_llm_judge/configs/equivalence_llm_judge.yaml" with { type: "text" };
+import f200 from "../../assets/resources_servers/equivalence_llm_judge/configs/lc_judge.yaml" with { type: "text" };
+import f201 from "../../assets/resources_servers/equivalence_llm_judge/configs/nl2bash-equivalency.yaml" with { type: "text" };
+import f202 from "../../assets/resources_servers/equivalence_llm_judge/data/example.jsonl" with { type: "text" };
+import f203 from "../../assets/resources_servers/equivalence_llm_judge/data/example_metrics.json" with { type: "text" };
+import f204 from "../../assets/resources_servers/equivalence_llm_judge/data/example_metrics_openqa.json" with { type: "text" };
+import f205 from "../../assets/resources_servers/equivalence_llm_judge/data/example_nl2bash.jsonl" with { type: "text" };
+import f206 from "../../assets/resources_servers/equivalence_llm_judge/data/example_openqa.jsonl" with { type: "text" };
+import f207 from "../../assets/resources_servers/equivalence_llm_judge/data/example_openqa_metrics.json" with { type: "text" };
+import f208 from "../../assets/resources_servers/equivalence_llm_judge/data/example_prepare.jsonl" with { type: "text" };
+import f209 from "../../assets/resources_servers/equivalence_llm_judge/data/example_rollouts.jsonl" with { type: "text" };
+import f210 from "../../assets/resources_servers/equivalence_llm_judge/data/example_rollouts_openqa.jsonl" with { type: "text" };
+import f211 from "../../assets/resources_servers/equivalence_llm_judge/prompt_templates/equivalence_llm_judge.txt" with { type: "text" };
+import f212 from "../../assets/resources_servers/equivalence_llm_judge/prompt_templates/lc.txt" with { type: "text" };
+import f213 from "../../assets/resources_servers/equivalence_llm_judge/prompt_templates/lc_judge.txt" with { type: "text" };
+import f214 from "../../assets/resources_servers/equivalence_rule/README.md" with { type: "text" };
+import f215 from "../../assets/resources_servers/equivalence_rule/configs/lc.yaml" with { type: "text" };
+import f216 from "../../assets/resources_servers/equivalence_rule/data/example.jsonl" with { type: "text" };
+import f217 from "../../assets/resources_servers/equivalence_rule/data/example_metrics.json" with { type: "text" };
+import f218 from "../../assets/resources_servers/equivalence_rule/data/example_rollouts.jsonl" with { type: "text" };
+import f219 from "../../assets/resources_servers/evalplus/configs/evalplus.yaml" with { type: "text" };
+import f220 from "../../assets/resources_servers/evalplus/data/example.jsonl" with { type: "text" };
+import f221 from "../../assets/resources_servers/evalplus/data/example_metrics.json" with { type: "text" };
+import f222 from "../../assets/resources_servers/evalplus/data/example_rollouts.jsonl" with { type: "text" };
+import f223 from "../../assets/resources_servers/example_multi_step/configs/example_multi_step.yaml" with { type: "text" };
+import f224 from "../../assets/resources_servers/example_multi_step/data/example.jsonl" with { type: "text" };
+import f225 from "../../assets/resources_servers/example_multi_step/data/example_metrics.json" with { type: "text" };
+import f226 from "../../assets/resources_servers/example_multi_step/data/example_rollouts.jsonl" with { type: "text" };
+import f227 from "../../assets/resources_servers/example_multi_turn_gymnasium/README.md" with { type: "text" };
+import f228 from "../../assets/resources_servers/example_multi_turn_gymnasium/configs/example_multi_turn_gymnasium.yaml" with { type: "text" };
+import f229 from "../../assets/resources_servers/example_multi_turn_gymnasium/data/example.jsonl" with { type: "text" };
+import f230 from "../../assets/resources_servers/example_multi_turn_gymnasium/data/example_metrics.json" with { type: "text" };
+import f231 from "../../assets/resources_servers/example_multi_turn_gymnasium/data/example_rollouts.jsonl" with { type: "text" };
+import f232 from "../../assets/resources_servers/example_session_state_mgmt/configs/example_session_state_mgmt.yaml" with { type: "text" };
+import f233 from "../../assets/resources_servers/example_session_state_mgmt/data/example.jsonl" with { type: "text" };
+import f234 from "../../assets/resources_servers/example_session_state_mgmt/data/example_metrics.json" with { type: "text" };
+import f235 from "../../assets/resources_servers/example_session_state_mgmt/data/example_rollouts.jsonl" with { type: "text" };
+import f236 from "../../assets/resources_servers/example_single_tool_call/configs/example_single_tool_call.yaml" with { type: "text" };
+import f237 from "../../assets/resources_servers/example_single_tool_call/configs/example_single_tool_call_single_agent_turn.yaml" with { type: "text" };
+import f238 from "../../assets/resources_servers/example_single_tool_call/data/example.jsonl" with { type: "text" };
+import f239 from "../../assets/resources_servers/example_single_tool_call/data/example_metrics.json" with { type: "text" };
+import f240 from "../../assets/resources_servers/example_single_tool_call/data/example_rollouts.jsonl" with { type: "text" };
+import f241 from "../../assets/resources_servers/example_tool_call_multireward/README.md" with { type: "text" };
+import f242 from "../../assets/resources_servers/example_tool_call_multireward/configs/example_tool_call_multireward.yaml" with { type: "text" };
+import f243 from "../../assets/resources_servers/example_tool_call_multireward/data/example.jsonl" with { type: "text" };
+import f244 from "../../assets/resources_servers/example_tool_call_multireward/data/example_metrics.json" with { type: "text" };
+import f245 from "../../assets/resources_servers/example_tool_call_multireward/data/example_rollouts.jsonl" with { type: "text" };
+import f246 from "../../assets/resources_servers/format_verification/configs/citation_format.yaml" with { type: "text" };
+import f247 from "../../assets/resources_servers/format_verification/configs/freeform_formatting.yaml" with { type: "text" };
+import f248 from "../../assets/resources_servers/format_verification/data/ds2_freeform_formatting_example.jsonl" with { type: "text" };
+import f249 from "../../assets/resources_servers/format_verification/data/ds2_freeform_formatting_example_metrics.json" with { type: "text" };
+import f250 from "../../assets/resources_servers/format_verification/data/ds3_citation_format_example.jsonl" with { type: "text" };
+import f251 from "../../assets/resources_servers/format_verification/data/ds3_citation_format_example_metrics.json" with { type: "text" };
+import f252 from "../../assets/resources_servers/format_verification/data/example.jsonl" with { type: "text" };
+import f253 from "../../assets/resources_servers/format_verification/data/example_metrics.json" with { type: "text" };
+import f254 from "../../assets/resources_servers/format_verification/data/example_rollouts.jsonl" with { type: "text" };
+import f255 from "../../assets/resources_servers/frontierscience_judge/configs/frontierscience_judge.yaml" with { type: "text" };
+import f256 from "../../assets/resources_servers/frontierscience_judge/data/example.jsonl" with { type: "text" };
+import f257 from "../../assets/resources_servers/frontierscience_judge/data/example_metrics.json" with { type: "text" };
+import f258 from "../../assets/resources_servers/frontierscience_judge/data/example_rollouts.jsonl" with { type: "text" };
+import f259 from "../../assets/resources_servers/frontierscience_judge/prompts/judge.yaml" with { type: "text" };
+import f260 from "../../assets/resources_servers/frontierscience_judge/prompts/research_judge.yaml" with { type: "text" };
+import f261 from "../../assets/resources_servers/gpqa_diamond/configs/gpqa_diamond.yaml" with { type: "text" };
+import f262 from "../../assets/resources_servers/gpqa_diamond/data/example.jsonl" with { type: "text" };
+import f263 from "../../assets/resources_servers/gpqa_diamond/data/example_metrics.json" with { type: "text" };
+import f264 from "../../assets/resources_servers/gpqa_diamond/data/example_rollouts.jsonl" with { type: "text" };
+import f265 from "../../assets/resources_servers/graphwalks/README.md" with { type: "text" };
+import f266 from "../../assets/resources_servers/graphwalks/configs/graphwalks.yaml" with { type: "text" };
+import f267 from "../../assets/resources_servers/graphwalks/data/example.jsonl" with { type: "text" };
+import f268 from "../../assets/resources_servers/graphwalks/data/example_metrics.json" with { type: "text" };
+import f269 from "../../assets/resources_servers/graphwalks/data/example_rollouts.jsonl" with { type: "text" };
+import f270 from "../../assets/resources_servers/grl_sokoban/README.md" with { type: "text" };
+import f271 from "../../assets/resources_servers/grl_sokoban/configs/grl_sokoban.yaml" with { type: "text" };
+import f272 from "../../assets/resources_servers/grl_sokoban/data/example.jsonl" with { type: "text" };
+import f273 from "../../assets/resources_servers/grl_sokoban/data/example_metrics.json" with { type: "text" };
+import f274 from "../../assets/resources_servers/grl_sokoban/data/example_rollouts.jsonl" with { type: "text" };
+import f275 from "../../assets/resources_servers/grl_tetris/README.md" with { type: "text" };
+import f276 from "../../assets/resources_servers/grl_tetris/configs/grl_tetris.yaml" with { type: "text" };
+import f277 from "../../assets/resources_servers/grl_tetris/data/example.jsonl" with { type: "text" };
+import f278 from "../../assets/resources_servers/grl_tetris/data/example_metrics.json" with { type: "text" };
+import f279 from "../../assets/resources_servers/grl_tetris/data/example_rollouts.jsonl" with { type: "text" };
+import f280 from "../../assets/resources_servers/gui_coordinate/README.md" with { type: "text" };
+import f281 from "../../assets/resources_servers/gui_coordinate/configs/gui_coordinate.yaml" with { type: "text" };
+import f282 from "../../assets/resources_servers/gui_coordinate/data/example.jsonl" with { type: "text" };
+import f283 from "../../assets/resources_servers/gui_coordinate/data/example_metrics.json" with { type: "text" };
+import f284 from "../../assets/resources_servers/gui_coordinate/data/example_rollouts.jsonl" with { type: "text" };
+import f285 from "../../assets/resources_servers/gymnasium/README.md" with { type: "text" };
+import f286 from "../../assets/resources_servers/gymnasium/configs/gymnasium.yaml" with { type: "text" };
+import f287 from "../../assets/resources_servers/gymnasium/data/example.jsonl" with { type: "text" };
+import f288 from "../../assets/resources_servers/gymnasium/data/example_metrics.json" with { type: "text" };
+import f289 from "../../assets/resources_servers/gymnasium/data/example_rollouts.jsonl" with { type: "text" };
+import f290 from "../../assets/resources_servers/hotpotqa_qa/README.md" with { type: "text" };
+import f291 from "../../assets/resources_servers/hotpotqa_qa/configs/hotpotqa_qa.yaml" with { type: "text" };
+import f292 from "../../assets/resources_servers/hotpotqa_qa/data/example.jsonl" with { type: "text" };
+import f293 from "../../assets/resources_servers/hotpotqa_qa/data/example_metrics.json" with { type: "text" };
+import f294 from "../../assets/resources_servers/hotpotqa_qa/data/example_rollouts.jsonl" with { type: "text" };
+import f295 from "../../assets/resources_servers/iheval/configs/iheval.yaml" with { type: "text" };
+import f296 from "../../assets/resources_servers/iheval/configs/iheval_serve.yaml" with { type: "text" };
+import f297 from "../../assets/resources_servers/iheval/data/example.jsonl" with { type: "text" };
+import f298 from "../../assets/resources_servers/iheval/data/example_metrics.json" with { type: "text" };
+import f299 from "../../assets/resources_servers/iheval/data/example_rollouts.jsonl" with { type: "text" };
+import f300 from "../../assets/resources_servers/imo_gradingbench/README.md" with { type: "text" };
+import f301 from "../../assets/resources_servers/imo_gradingbench/configs/imo_gradingbench.yaml" with { type: "text" };
+import f302 from "../../assets/resources_servers/imo_gradingbench/data/example.jsonl" with { type: "text" };
+import f303 from "../../assets/resources_servers/imo_gradingbench/data/example_metrics.json" with { type: "text" };
+import f304 from "../../assets/resources_servers/imo_gradingbench/data/example_rollouts.jsonl" with { type: "text" };
+import f305 from "../../assets/resources_servers/imo_proofbench_judge/README.md" with { type: "text" };
+import f306 from "../../assets/resources_servers/imo_proofbench_judge/configs/imo_proofbench_judge.yaml" with { type: "text" };
+import f307 from "../../assets/resources_servers/imo_proofbench_judge/data/example.jsonl" with { type: "text" };
+import f308 from "../../assets/resources_servers/imo_proofbench_judge/data/example_metrics.json" with { type: "text" };
+import f309 from "../../assets/resources_servers/imo_proofbench_judge/data/example_rollouts.jsonl" with { type: "text" };
+import f310 from "../../assets/resources_servers/imo_proofbench_judge/prompts/judge.yaml" with { type: "text" };
+import f311 from "../../assets/resources_servers/instruction_following/configs/instruction_following.yaml" with { type: "text" };
+import f312 from "../../assets/resources_servers/instruction_following/data/example.jsonl" with { type: "text" };
+import f313 from "../../assets/resources_servers/instruction_following/data/example_metrics.json" with { type: "text" };
+import f314 from "../../assets/resources_servers/instruction_following/data/example_rollouts.jsonl" with { type: "text" };
+import f315 from "../../assets/resources_servers/instruction_following/data/train_metrics.json" with { type: "text" };
+import f316 from "../../assets/resources_servers/inverse_if/configs/inverse_if.yaml" with { type: "text" };
+import f317 from "../../assets/resources_servers/inverse_if/data/example.jsonl" with { type: "text" };
+import f318 from "../../assets/resources_servers/inverse_if/data/example_metrics.json" with { type: "text" };
+import f319 from "../../assets/resources_servers/inverse_if/data/example_rollouts.jsonl" with { type: "text" };
+import f320 from "../../assets/resources_servers/jailbreak_detection/configs/jailbreak_detection_nemotron_combined_reward_tp8.yaml" with { type: "text" };
+import f321 from "../../assets/resources_servers/jailbreak_detection/configs/safety_judge_model.yaml" with { type: "text" };
+import f322 from "../../assets/resources_servers/jailbreak_detection/configs/verifier_prompt_templates.yaml" with { type: "text" };
+import f323 from "../../assets/resources_servers/jailbreak_detection/data/example.jsonl" with { type: "text" };
+import f324 from "../../assets/resources_servers/jailbreak_detection/data/example_metrics.json" with { type: "text" };
+import f325 from "../../assets/resources_servers/jailbreak_detection/data/example_rollouts.jsonl" with { type: "text" };
+import f326 from "../../assets/resources_servers/lc_niah/README.md" with { type: "text" };
+import f327 from "../../assets/resources_servers/lc_niah/configs/lc_niah.yaml" with { type: "text" };
+import f328 from "../../assets/resources_servers/lc_niah/data/example.jsonl" with { type: "text" };
+import f329 from "../../assets/resources_servers/lc_niah/data/example_metrics.json" with { type: "text" };
+import f330 from "../../assets/resources_servers/lc_niah/data/example_rollouts.jsonl" with { type: "text" };
+import f331 from "../../assets/resources_servers/longmemeval/configs/longmemeval.yaml" with { type: "text" };
+import f332 from "../../assets/resources_servers/longmemeval/configs/longmemeval_serve.yaml" with { type: "text" };
+import f333 from "../../assets/resources_servers/longmemeval/data/example.jsonl" with { type: "text" };
+import f334 from "../../assets/resources_servers/longmemeval/data/example_metrics.json" with { type: "text" };
+import f335 from "../../assets/resources_servers/longmemeval/data/example_rollouts.jsonl" with { type: "text" };
+import f336 from "../../assets/resources_servers/math_advanced_calculations/README.md" with { type: "text" };
+import f337 from "../../assets/resources_servers/math_advanced_calculations/configs/math_advanced_calculations.yaml" with { type: "text" };
+import f338 from "../../assets/resources_servers/math_advanced_calculations/data/example.jsonl" with { type: "text" };
+import f339 from "../../assets/resources_servers/math_advanced_calculations/data/example_metrics.json" with { type: "text" };
+import f340 from "../../assets/resources_servers/math_advanced_calculations/data/example_rollouts.jsonl" with { type: "text" };
+import f341 from "../../assets/resources_servers/math_proof_judgement/README.md" with { type: "text" };
+import f342 from "../../assets/resources_servers/math_proof_judgement/configs/math_proof_judgement.yaml" with { type: "text" };
+import f343 from "../../assets/resources_servers/math_proof_judgement/data/example.jsonl" with { type: "text" };
+import f344 from "../../assets/resources_servers/math_proof_judgement/data/example_metrics.json" with { type: "text" };
+import f345 from "../../assets/resources_servers/math_proof_judgement/data/example_rollouts.jsonl" with { type: "text" };
+import f346 from "../../assets/resources_servers/math_with_autograder/configs/judge_gptoss20b.yaml" with { type: "text" };
+import f347 from "../../assets/resources_servers/math_with_autograder/configs/math_with_autograder.yaml" with { type: "text" };
+import f348 from "../../assets/resources_servers/math_with_autograder/data/example.jsonl" with { type: "text" };
+import f349 from "../../assets/resources_servers/math_with_autograder/data/example_metrics.json" with { type: "text" };
+import f350 from "../../assets/resources_servers/math_with_autograder/data/example_rollouts.jsonl" with { type: "text" };
+import f351 from "../../assets/resources_servers/math_with_autograder/prompts/judge.yaml" with { type: "text" };
+import f352 from "../../assets/resources_servers/math_with_judge/configs/math_with_judge.yaml" with { type: "text" };
+import f353 from "../../assets/resources_servers/math_with_judge/data/example.jsonl" with { type: "text" };
+import f354 from "../../assets/resources_servers/math_with_judge/data/example_metrics.json" with { type: "text" };
+import f355 from "../../assets/resources_servers/math_with_judge/data/example_rollouts.jsonl" with { type: "text" };
+import f356 from "../../assets/resources_servers/mcqa/configs/mcqa.yaml" with { type: "text" };
+import f357 from "../../assets/resources_servers/mcqa/data/example.jsonl" with { type: "text" };
+import f358 from "../../assets/resources_servers/mcqa/data/example_metrics.json" with { type: "text" };
+import f359 from "../../assets/resources_servers/mcqa/data/example_rollouts.jsonl" with { type: "text" };
+import f360 from "../../assets/resources_servers/mcqa/data/example_rollouts_with_template_metadata.jsonl" with { type: "text" };
+import f361 from "../../assets/resources_servers/mcqa/data/example_with_template_metadata.jsonl" with { type: "text" };
+import f362 from "../../assets/resources_servers/mcqa/data/example_with_template_metadata_metrics.json" with { type: "text" };
+import f363 from "../../assets/resources_servers/mcqa/tests/verifier_cases.jsonl" with { type: "text" };
+import f364 from "../../assets/resources_servers/mrcr/README.md" with { type: "text" };
+import f365 from "../../assets/resources_servers/mrcr/configs/mrcr.yaml" with { type: "text" };
+import f366 from "../../assets/resources_servers/mrcr/data/example.jsonl" with { type: "text" };
+import f367 from "../../assets/resources_servers/mrcr/data/example_metrics.json" with { type: "text" };
+import f368 from "../../assets/resources_servers/mrcr/data/example_rollouts.jsonl" with { type: "text" };
+import f369 from "../../assets/resources_servers/multichallenge/configs/multichallenge.yaml" with { type: "text" };
+import f370 from "../../assets/resources_servers/multichallenge/configs/multichallenge_nrl.yaml" with { type: "text" };
+import f371 from "../../assets/resources_servers/multichallenge/data/example.jsonl" with { type: "text" };
+import f372 from "../../assets/resources_servers/multichallenge/data/example_metrics.json" with { type: "text" };
+import f373 from "../../assets/resources_servers/multichallenge/data/example_rollouts.jsonl" with { type: "text" };
+import f374 from "../../assets/resources_servers/nvarc/README.md" with { type: "text" };
+import f375 from "../../assets/resources_servers/nvarc/configs/inductive.yaml" with { type: "text" };
+import f376 from "../../assets/resources_servers/nvarc/configs/transductive.yaml" with { type: "text" };
+import f377 from "../../assets/resources_servers/nvarc/data/example.jsonl" with { type: "text" };
+import f378 from "../../assets/resources_servers/nvarc/data/example_metrics.json" with { type: "text" };
+import f379 from "../../assets/resources_servers/nvarc/data/example_rollouts.jsonl" with { type: "text" };
+import f380 from "../../assets/resources_servers/omniscience/configs/omniscience.yaml" with { type: "text" };
+import f381 from "../../assets/resources_servers/omniscience/data/example.jsonl" with { type: "text" };
+import f382 from "../../assets/resources_servers/omniscience/data/example_metrics.json" with { type: "text" };
+import f383 from "../../assets/resources_servers/omniscience/data/example_rollouts.jsonl" with { type: "text" };
+import f384 from "../../assets/resources_servers/omniscience/prompts/judge.yaml" with { type: "text" };
+import f385 from "../../assets/resources_servers/over_refusal_detection/configs/over_refusal_detection.yaml" with { type: "text" };
+import f386 from "../../assets/resources_servers/over_refusal_detection/configs/over_refusal_detection_nemotron.yaml" with { type: "text" };
+import f387 from "../../assets/resources_servers/over_refusal_detection/configs/over_refusal_detection_nemotron_tp8.yaml" with { type: "text" };
+import f388 from "../../assets/resources_servers/over_refusal_detection/data/example.jsonl" with { type: "text" };
+import f389 from "../../assets/resources_servers/over_refusal_detection/data/example_metrics.json" with { type: "text" };
+import f390 from "../../assets/resources_servers/over_refusal_detection/data/example_rollouts.jsonl" with { type: "text" };
+import f391 from "../../assets/resources_servers/physics_judge/README.md" with { type: "text" };
+import f392 from "../../assets/resources_servers/physics_judge/configs/judge_openai.yaml" with { type: "text" };
+import f393 from "../../assets/resources_servers/physics_judge/configs/physics_judge.yaml" with { type: "text" };
+import f394 from "../../assets/resources_servers/physics_judge/data/example.jsonl" with { type: "text" };
+import f395 from "../../assets/resources_servers/physics_judge/data/example_metrics.json" with { type: "text" };
+import f396 from "../../assets/resources_servers/physics_judge/data/example_rollouts.jsonl" with { type: "text" };
+import f397 from "../../assets/resources_servers/physics_judge/prompts/judge.yaml" with { type: "text" };
+import f398 from "../../assets/resources_servers/polymath/configs/polymath.yaml" with { type: "text" };
+import f399 from "../../assets/resources_servers/polymath/data/example.jsonl" with { type: "text" };
+import f400 from "../../assets/resources_servers/polymath/data/example_metrics.json" with { type: "text" };
+import f401 from "../../assets/resources_servers/polymath/data/example_rollouts.jsonl" with { type: "text" };
+import f402 from "../../assets/resources_servers/polymath/data/example_rollouts_materialized_inputs.jsonl" with { type: "text" };
+import f403 from "../../assets/resources_servers/proof_genselect/README.md" with { type: "text" };
+import f404 from "../../assets/resources_servers/proof_genselect/configs/proof_genselect.yaml" with { type: "text" };
+import f405 from "../../assets/resources_servers/proof_genselect/data/example.jsonl" with { type: "text" };
+import f406 from "../../assets/resources_servers/proof_genselect/data/example_metrics.json" with { type: "text" };
+import f407 from "../../assets/resources_servers/proof_genselect/data/example_rollouts.jsonl" with { type: "text" };
+import f408 from "../../assets/resources_servers/proof_genselect/data/example_rollouts_aggregate_metrics.json" with { type: "text" };
+import f409 from "../../assets/resources_servers/proof_genselect/data/example_rollouts_materialized_inputs.jsonl" with { type: "text" };
+import f410 from "../../assets/resources_servers/proof_genselect/prompt_templates/genselect.yaml" with { type: "text" };
+import f411 from "../../assets/resources_servers/ragtruth/README.md" with { type: "text" };
+import f412 from "../../assets/resources_servers/ragtruth/configs/ragtruth.yaml" with { type: "text" };
+import f413 from "../../assets/resources_servers/ragtruth/configs/ragtruth_serve.yaml" with { type: "text" };
+import f414 from "../../assets/resources_servers/ragtruth/data/example.jsonl" with { type: "text" };
+import f415 from "../../assets/resources_servers/ragtruth/data/example_metrics.json" with { type: "text" };
+import f416 from "../../assets/resources_servers/ragtruth/data/example_rollouts.jsonl" with { type: "text" };
+import f417 from "../../assets/resources_servers/ruler/README.md" with { type: "text" };
+import f418 from "../../assets/resources_servers/ruler/configs/ruler.yaml" with { type: "text" };
+import f419 from "../../assets/resources_servers/ruler/data/example.jsonl" with { type: "text" };
+import f420 from "../../assets/resources_servers/ruler/data/example_metrics.json" with { type: "text" };
+import f421 from "../../assets/resources_servers/ruler/data/example_rollouts.jsonl" with { type: "text" };
+import f422 from "../../assets/resources_servers/ruler2/README.md" with { type: "text" };
+import f423 from "../../assets/resources_servers/ruler2/configs/ruler2.yaml" with { type: "text" };
+import f424 from "../../assets/resources_servers/ruler2/data/example.jsonl" with { type: "text" };
+import f425 from "../../assets/resources_servers/ruler2/data/example_metrics.json" with { type: "text" };
+import f426 from "../../assets/resources_servers/ruler2/data/example_rollouts.jsonl" with { type: "text" };
+import f427 from "../../assets/resources_servers/simpleqa/configs/simpleqa.yaml" with { type: "text" };
+import f428 from "../../assets/resources_servers/simpleqa/data/example.jsonl" with { type: "text" };
+import f429 from "../../assets/resources_servers/simpleqa/data/example_metrics.json" with { type: "text" };
+import f430 from "../../assets/resources_servers/simpleqa/data/example_rollouts.jsonl" with { type: "text" };
+import f431 from "../../assets/resources_servers/simpleqa/prompts/judge.yaml" with { type: "text" };
+import f432 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/README.md" with { type: "text" };
+import f433 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/droid_pivot_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
+import f434 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/parallel_tool_calls_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
+import f435 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/search_pivot_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
+import f436 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
+import f437 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/swe_pivot_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
+import f438 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/toolcall_schema_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
+import f439 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/example.jsonl" with { type: "text" };
+import f440 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/example_metrics.json" with { type: "text" };
+import f441 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/example_rollouts.jsonl" with { type: "text" };
+import f442 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example.jsonl" with { type: "text" };
+import f443 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example_metrics.json" with { type: "text" };
+import f444 from "../../assets/resources_servers/spartqa/README.md" with { type: "text" };
+import f445 from "../../assets/resources_servers/spartqa/configs/spartqa.yaml" with { type: "text" };
+import f446 from "../../assets/resources_servers/spartqa/configs/spartqa_serve.yaml" with { type: "text" };
+import f447 from "../../assets/resources_servers/spartqa/data/example.jsonl" with { type: "text" };
+import f448 from "../../assets/resources_servers/spartqa/data/example_metrics.json" with { type: "text" };
+import f449 from "../../assets/resources_servers/spartqa/data/example_rollouts.jsonl" with { type: "text" };
+import f450 from "../../assets/resources_servers/string_match/README.md" with { type: "text" };
+import f451 from "../../assets/resources_servers/string_match/configs/string_match.yaml" with { type: "text" };
+import f452 from "../../assets/resources_servers/string_match/data/example.jsonl" with { type: "text" };
+import f453 from "../../assets/resources_servers/string_match/data/example_metrics.json" with { type: "text" };
+import f454 from "../../assets/resources_servers/string_match/data/example_rollouts.jsonl" with { type: "text" };
+import f455 from "../../assets/resources_servers/structeval/README.md" with { type: "text" };
+import f456 from "../../assets/resources_servers/structeval/configs/structeval_nonrenderable.yaml" with { type: "text" };
+import f457 from "../../assets/resources_servers/structeval/data/example.jsonl" with { type: "text" };
+import f458 from "../../assets/resources_servers/structeval/data/example_metrics.json" with { type: "text" };
+import f459 from "../../assets/resources_servers/structeval/data/example_rollouts.jsonl" with { type: "text" };
+import f460 from "../../assets/resources_servers/structeval/data/example_rollouts_aggregate_metrics.json" with { type: "text" };
+import f461 from "../../assets/resources_servers/structeval/data/structeval_nonrenderable_example.jsonl" with { type: "text" };
+import f462 from "../../assets/resources_servers/structeval/data/structeval_nonrenderable_example_rollouts.jsonl" with { type: "text" };
+import f463 from "../../assets/resources_servers/structeval/data/structeval_nonrenderable_example_rollouts_aggregate_metrics.json" with { type: "text" };
+import f464 from "../../assets/resources_servers/structured_outputs/README.md" with { type: "text" };
+import f465 from "../../assets/resources_servers/structured_outputs/configs/structured_outputs_json.yaml" with { type: "text" };
+import f466 from "../../assets/resources_servers/structured_outputs/configs/structured_outputs_json_yaml_xml_v1.yaml" with { type: "text" };
+import f467 from "../../assets/resources_servers/structured_outputs/configs/structured_outputs_v3.yaml" with { type: "text" };
+import f468 from "../../assets/resources_servers/structured_outputs/configs/structured_outputs_v4.yaml" with { type: "text" };
+import f469 from "../../assets/resources_servers/structured_outputs/data/example.jsonl" with { type: "text" };
+import f470 from "../../assets/resources_servers/structured_outputs/data/example_metrics.json" with { type: "text" };
+import f471 from "../../assets/resources_servers/structured_outputs/data/example_rollouts.jsonl" with { type: "text" };
+import f472 from "../../assets/resources_servers/structured_outputs/data/structured_outputs_251027_nano_v3_sdg_json_train_metrics.json" with { type: "text" };
+import f473 from "../../assets/resources_servers/structured_outputs/data/structured_outputs_251027_nano_v3_sdg_json_val_metrics.json" with { type: "text" };
+import f474 from "../../assets/resources_servers/structured_outputs/data/structured_outputs_v3_example.jsonl" with { type: "text" };
+import f475 from "../../assets/resources_servers/structured_outputs/data/structured_outputs_v3_example_metrics.json" with { type: "text" };
+import f476 from "../../assets/resources_servers/structured_outputs/data/structured_outputs_v4_example.jsonl" with { type: "text" };
+import f477 from "../../assets/resources_servers/text_to_sql/configs/text_to_sql.yaml" with { type: "text" };
+import f478 from "../../assets/resources_servers/text_to_sql/data/example.jsonl" with { type: "text" };
+import f479 from "../../assets/resources_servers/text_to_sql/data/example_metrics.json" with { type: "text" };
+import f480 from "../../assets/resources_servers/text_to_sql/data/example_rollouts.jsonl" with { type: "text" };
+import f481 from "../../assets/resources_servers/text_to_sql/prompts/judge_prompt_template.txt" with { type: "text" };
+import f482 from "../../assets/resources_servers/text_to_sql/prompts/judge_system_message.txt" with { type: "text" };
+import f483 from "../../assets/resources_servers/ugphysics_judge/README.md" with { type: "text" };
+import f484 from "../../assets/resources_servers/ugphysics_judge/configs/ugphysics_judge.yaml" with { type: "text" };
+import f485 from "../../assets/resources_servers/ugphysics_judge/data/example.jsonl" with { type: "text" };
+import f486 from "../../assets/resources_servers/ugphysics_judge/data/example_metrics.json" with { type: "text" };
+import f487 from "../../assets/resources_servers/ugphysics_judge/data/example_rollouts.jsonl" with { type: "text" };
+import f488 from "../../assets/resources_servers/ugphysics_judge/prompts/judge.yaml" with { type: "text" };
+import f489 from "../../assets/resources_servers/xlam_fc/README.md" with { type: "text" };
+import f490 from "../../assets/resources_servers/xlam_fc/configs/xlam_fc.yaml" with { type: "text" };
+import f491 from "../../assets/resources_servers/xlam_fc/data/example.jsonl" with { type: "text" };
+import f492 from "../../assets/resources_servers/xlam_fc/data/example_metrics.json" with { type: "text" };
+import f493 from "../../assets/resources_servers/xlam_fc/data/example_rollouts.jsonl" with { type: "text" };
+import f494 from "../../assets/resources_servers/xstest/configs/xstest.yaml" with { type: "text" };
+import f495 from "../../assets/resources_servers/xstest/data/example.jsonl" with { type: "text" };
+import f496 from "../../assets/resources_servers/xstest/data/example_metrics.json" with { type: "text" };
+import f497 from "../../assets/resources_servers/xstest/data/example_rollouts.jsonl" with { type: "text" };
+import f498 from "../../assets/resources_servers/xstest/prompt_templates/wildguard_judge.txt" with { type: "text" };
+import f499 from "../../assets/resources_servers/xstest/prompt_templates/xstest_judge.txt" with { type: "text" };
+import f500 from "../../assets/responses_api_agents/gymnasium_agent/README.md" with { type: "text" };
+import f501 from "../../assets/responses_api_agents/gymnasium_agent/configs/gymnasium_agent.yaml" with { type: "text" };
+import f502 from "../../assets/responses_api_agents/non_executing_simple_agent/configs/non_executing_simple_agent.yaml" with { type: "text" };
+import f503 from "../../assets/responses_api_agents/proof_refinement_agent/configs/proof_refinement_agent.yaml" with { type: "text" };
+import f504 from "../../assets/responses_api_agents/remote_agent/configs/remote_agent.yaml" with { type: "text" };
+import f505 from "../../assets/responses_api_agents/simple_agent/configs/simple_agent.yaml" with { type: "text" };
+import f506 from "../../assets/responses_api_agents/speed_bench_agent/configs/speed_bench_agent.yaml" with { type: "text" };
+import f507 from "../../assets/responses_api_agents/tool_simulation_agent/configs/tool_simulation_agent.yaml" with { type: "text" };
+import f508 from "../../assets/responses_api_models/azure_openai_model/configs/azure_openai_model.yaml" with { type: "text" };
+import f509 from "../../assets/responses_api_models/genrm_model/configs/genrm_model.yaml" with { type: "text" };
+import f510 from "../../assets/responses_api_models/inference_provider/configs/baseten.yaml" with { type: "text" };
+import f511 from "../../assets/responses_api_models/inference_provider/configs/deepinfra.yaml" with { type: "text" };
+import f512 from "../../assets/responses_api_models/inference_provider/configs/fireworks.yaml" with { type: "text" };
+import f513 from "../../assets/responses_api_models/inference_provider/configs/friendli.yaml" with { type: "text" };
+import f514 from "../../assets/responses_api_models/inference_provider/configs/gemini.yaml" with { type: "text" };
+import f515 from "../../assets/responses_api_models/inference_provider/configs/hf_inference.yaml" with { type: "text" };
+import f516 from "../../assets/responses_api_models/inference_provider/configs/inference_provider.yaml" with { type: "text" };
+import f517 from "../../assets/responses_api_models/inference_provider/configs/nebius.yaml" with { type: "text" };
+import f518 from "../../assets/responses_api_models/inference_provider/configs/openrouter.yaml" with { type: "text" };
+import f519 from "../../assets/responses_api_models/inference_provider/configs/together.yaml" with { type: "text" };
+import f520 from "../../assets/responses_api_models/litellm_model/configs/litellm_model.yaml" with { type: "text" };
+import f521 from "../../assets/responses_api_models/local_vllm_model_proxy/configs/local_vllm_model_proxy.yaml" with { type: "text" };
+import f522 from "../../assets/responses_api_models/openai_model/configs/openai_model.yaml" with { type: "text" };
+import f523 from "../../assets/responses_api_models/scripted_model/configs/scripted_model.yaml" with { type: "text" };
+import f524 from "../../assets/responses_api_models/vllm_model/configs/vllm_model.yaml" with { type: "text" };
+import f525 from "../../assets/responses_api_models/vllm_model/configs/vllm_model_for_training.yaml" with { type: "text" };
 
 /** Embedded install root: [relative path, file text] pairs (digest.gen.ts holds their digest). */
 export const ASSET_FILES: [string, string][] = [
@@ -536,512 +541,517 @@ export const ASSET_FILES: [string, string][] = [
   ["benchmarks/aime26/config.yaml", f10 as unknown as string],
   ["benchmarks/apex_shortlist/README.md", f11 as unknown as string],
   ["benchmarks/apex_shortlist/config.yaml", f12 as unknown as string],
-  ["benchmarks/financebench/README.md", f13 as unknown as string],
-  ["benchmarks/financebench/config.yaml", f14 as unknown as string],
-  ["benchmarks/financebench/prompts/default.yaml", f15 as unknown as string],
-  ["benchmarks/financebench/prompts/judge.txt", f16 as unknown as string],
-  ["benchmarks/frontierscience_olympiad/README.md", f17 as unknown as string],
-  ["benchmarks/frontierscience_olympiad/config.yaml", f18 as unknown as string],
-  ["benchmarks/frontierscience_research/README.md", f19 as unknown as string],
-  ["benchmarks/frontierscience_research/config.yaml", f20 as unknown as string],
-  ["benchmarks/global-piqa/README.md", f21 as unknown as string],
-  ["benchmarks/global-piqa/config.yaml", f22 as unknown as string],
-  ["benchmarks/global-piqa/prompts/default.yaml", f23 as unknown as string],
-  ["benchmarks/gpqa-x/README.md", f24 as unknown as string],
-  ["benchmarks/gpqa-x/config.yaml", f25 as unknown as string],
-  ["benchmarks/gpqa/README.md", f26 as unknown as string],
-  ["benchmarks/gpqa/config.yaml", f27 as unknown as string],
-  ["benchmarks/gsm8k/README.md", f28 as unknown as string],
-  ["benchmarks/gsm8k/config.yaml", f29 as unknown as string],
-  ["benchmarks/hendrycks_math/README.md", f30 as unknown as string],
-  ["benchmarks/hendrycks_math/config.yaml", f31 as unknown as string],
-  ["benchmarks/hle/README.md", f32 as unknown as string],
-  ["benchmarks/hle/config.yaml", f33 as unknown as string],
-  ["benchmarks/hle/config_vision.yaml", f34 as unknown as string],
-  ["benchmarks/hle/prompts/default.yaml", f35 as unknown as string],
-  ["benchmarks/hle/prompts/judge.txt", f36 as unknown as string],
-  ["benchmarks/hmmt_feb25/README.md", f37 as unknown as string],
-  ["benchmarks/hmmt_feb25/config.yaml", f38 as unknown as string],
-  ["benchmarks/hmmt_nov25/README.md", f39 as unknown as string],
-  ["benchmarks/hmmt_nov25/config.yaml", f40 as unknown as string],
-  ["benchmarks/human_eval/README.md", f41 as unknown as string],
-  ["benchmarks/human_eval/config.yaml", f42 as unknown as string],
-  ["benchmarks/human_eval_infilling/README.md", f43 as unknown as string],
-  ["benchmarks/human_eval_infilling/config.yaml", f44 as unknown as string],
-  ["benchmarks/human_eval_infilling/prompts/default.yaml", f45 as unknown as string],
-  ["benchmarks/ifeval/README.md", f46 as unknown as string],
-  ["benchmarks/ifeval/config.yaml", f47 as unknown as string],
-  ["benchmarks/livecodebench-x/README.md", f48 as unknown as string],
-  ["benchmarks/livecodebench-x/config.yaml", f49 as unknown as string],
-  ["benchmarks/livecodebench/v5_2408_2502/config.yaml", f50 as unknown as string],
-  ["benchmarks/livecodebench/v6_2408_2505/config.yaml", f51 as unknown as string],
-  ["benchmarks/longbench_v2/README.md", f52 as unknown as string],
-  ["benchmarks/longbench_v2/config.yaml", f53 as unknown as string],
-  ["benchmarks/longbench_v2/prompts/default.yaml", f54 as unknown as string],
-  ["benchmarks/longcodebench/README.md", f55 as unknown as string],
-  ["benchmarks/longcodebench/config.yaml", f56 as unknown as string],
-  ["benchmarks/longmemeval/README.md", f57 as unknown as string],
-  ["benchmarks/longmemeval/config.yaml", f58 as unknown as string],
-  ["benchmarks/math-500/README.md", f59 as unknown as string],
-  ["benchmarks/math-500/config.yaml", f60 as unknown as string],
-  ["benchmarks/mbpp/README.md", f61 as unknown as string],
-  ["benchmarks/mbpp/config.yaml", f62 as unknown as string],
-  ["benchmarks/mbpp/prompts/default.yaml", f63 as unknown as string],
-  ["benchmarks/mmlu-redux/README.md", f64 as unknown as string],
-  ["benchmarks/mmlu-redux/config.yaml", f65 as unknown as string],
-  ["benchmarks/mmlu/README.md", f66 as unknown as string],
-  ["benchmarks/mmlu/config.yaml", f67 as unknown as string],
-  ["benchmarks/mmlu_pro/README.md", f68 as unknown as string],
-  ["benchmarks/mmlu_pro/config.yaml", f69 as unknown as string],
-  ["benchmarks/mmlu_prox/README.md", f70 as unknown as string],
-  ["benchmarks/mmlu_prox/config.yaml", f71 as unknown as string],
-  ["benchmarks/mmmlu/README.md", f72 as unknown as string],
-  ["benchmarks/mmmlu/config.yaml", f73 as unknown as string],
-  ["benchmarks/omniscience/README.md", f74 as unknown as string],
-  ["benchmarks/omniscience/config.yaml", f75 as unknown as string],
-  ["benchmarks/omniscience/judge_gptoss20b.yaml", f76 as unknown as string],
-  ["benchmarks/omniscience/prompts/generation.yaml", f77 as unknown as string],
-  ["benchmarks/prompts/eval/aai/mcq-10choices.yaml", f78 as unknown as string],
-  ["benchmarks/prompts/eval/aai/mcq-4choices-boxed.yaml", f79 as unknown as string],
-  ["benchmarks/prompts/eval/aai/mcq-4choices.yaml", f80 as unknown as string],
-  ["benchmarks/prompts/eval/bigcodebench/codegen.yaml", f81 as unknown as string],
-  ["benchmarks/prompts/eval/livecodebench/default_reasoning.yaml", f82 as unknown as string],
-  ["benchmarks/prompts/generic/codegen.yaml", f83 as unknown as string],
-  ["benchmarks/prompts/generic/default.yaml", f84 as unknown as string],
-  ["benchmarks/prompts/generic/general-boxed.yaml", f85 as unknown as string],
-  ["benchmarks/prompts/generic/longmt.yaml", f86 as unknown as string],
-  ["benchmarks/prompts/generic/math.yaml", f87 as unknown as string],
-  ["benchmarks/prompts/judge/math-proof-judge.yaml", f88 as unknown as string],
-  ["benchmarks/prompts/judge/math.yaml", f89 as unknown as string],
-  ["benchmarks/prompts/lean4/formal-proof-deepseek-prover-v2.yaml", f90 as unknown as string],
-  ["benchmarks/secque/README.md", f91 as unknown as string],
-  ["benchmarks/secque/config.yaml", f92 as unknown as string],
-  ["benchmarks/secque/prompts/default.yaml", f93 as unknown as string],
-  ["benchmarks/secque/prompts/judge.txt", f94 as unknown as string],
-  ["benchmarks/simpleqa/README.md", f95 as unknown as string],
-  ["benchmarks/simpleqa/config.yaml", f96 as unknown as string],
-  ["benchmarks/simpleqa/judge_gptoss20b.yaml", f97 as unknown as string],
-  ["benchmarks/supergpqa/README.md", f98 as unknown as string],
-  ["benchmarks/supergpqa/config.yaml", f99 as unknown as string],
-  ["benchmarks/xstest/README.md", f100 as unknown as string],
-  ["benchmarks/xstest/config.yaml", f101 as unknown as string],
-  ["environment_servers/legacy_agent/configs/legacy_agent.yaml", f102 as unknown as string],
-  ["environment_servers/single_agent_turn/configs/single_agent_turn.yaml", f103 as unknown as string],
-  ["environment_servers/single_agent_turn_legacy/configs/single_agent_turn_legacy.yaml", f104 as unknown as string],
-  ["environments/arc_agi/config.yaml", f105 as unknown as string],
-  ["environments/arc_agi/data/example.jsonl", f106 as unknown as string],
-  ["environments/arc_agi/data/example_metrics.json", f107 as unknown as string],
-  ["environments/arc_agi/data/example_rollouts.jsonl", f108 as unknown as string],
-  ["environments/blackjack/config.yaml", f109 as unknown as string],
-  ["environments/blackjack/data/example.jsonl", f110 as unknown as string],
-  ["environments/blackjack/data/example_metrics.json", f111 as unknown as string],
-  ["environments/blackjack/data/example_rollouts.jsonl", f112 as unknown as string],
-  ["environments/calendar/config.yaml", f113 as unknown as string],
-  ["environments/calendar/data/example.jsonl", f114 as unknown as string],
-  ["environments/calendar/data/example_metrics.json", f115 as unknown as string],
-  ["environments/calendar/data/example_rollouts.jsonl", f116 as unknown as string],
-  ["environments/calendar_v2/config.yaml", f117 as unknown as string],
-  ["environments/calendar_v2/data/example.jsonl", f118 as unknown as string],
-  ["environments/calendar_v2/data/example_metrics.json", f119 as unknown as string],
-  ["environments/calendar_v2/data/example_rollouts.jsonl", f120 as unknown as string],
-  ["environments/circle_click/config.yaml", f121 as unknown as string],
-  ["environments/circle_click/data/example.jsonl", f122 as unknown as string],
-  ["environments/circle_click/data/example_metrics.json", f123 as unknown as string],
-  ["environments/circle_click/data/example_rollouts.jsonl", f124 as unknown as string],
-  ["environments/circle_count/config.yaml", f125 as unknown as string],
-  ["environments/circle_count/data/example.jsonl", f126 as unknown as string],
-  ["environments/circle_count/data/example_metrics.json", f127 as unknown as string],
-  ["environments/circle_count/data/example_rollouts.jsonl", f128 as unknown as string],
-  ["environments/code_gen/config.yaml", f129 as unknown as string],
-  ["environments/code_gen/data/example.jsonl", f130 as unknown as string],
-  ["environments/code_gen/data/example_metrics.json", f131 as unknown as string],
-  ["environments/code_gen/data/example_rollouts.jsonl", f132 as unknown as string],
-  ["environments/instruction_following/README.md", f133 as unknown as string],
-  ["environments/instruction_following/config.yaml", f134 as unknown as string],
-  ["environments/instruction_following/data/example.jsonl", f135 as unknown as string],
-  ["environments/instruction_following/data/example_metrics.json", f136 as unknown as string],
-  ["environments/instruction_following/data/example_rollouts.jsonl", f137 as unknown as string],
-  ["resources_servers/aalcr/configs/aalcr.yaml", f138 as unknown as string],
-  ["resources_servers/aalcr/data/example.jsonl", f139 as unknown as string],
-  ["resources_servers/aalcr/data/example_metrics.json", f140 as unknown as string],
-  ["resources_servers/aalcr/data/example_rollouts.jsonl", f141 as unknown as string],
-  ["resources_servers/abstention/configs/abstention.yaml", f142 as unknown as string],
-  ["resources_servers/abstention/data/example.jsonl", f143 as unknown as string],
-  ["resources_servers/abstention/data/example_metrics.json", f144 as unknown as string],
-  ["resources_servers/abstention/data/example_rollouts.jsonl", f145 as unknown as string],
-  ["resources_servers/abstention/prompts/default_judge_prompt.txt", f146 as unknown as string],
-  ["resources_servers/arc_agi/configs/arc_agi.yaml", f147 as unknown as string],
-  ["resources_servers/arc_agi/data/example.jsonl", f148 as unknown as string],
-  ["resources_servers/arc_agi/data/example_metrics.json", f149 as unknown as string],
-  ["resources_servers/arc_agi/data/example_prepare.jsonl", f150 as unknown as string],
-  ["resources_servers/arc_agi/data/example_rollouts.jsonl", f151 as unknown as string],
-  ["resources_servers/blackjack/README.md", f152 as unknown as string],
-  ["resources_servers/blackjack/configs/blackjack.yaml", f153 as unknown as string],
-  ["resources_servers/blackjack/data/example.jsonl", f154 as unknown as string],
-  ["resources_servers/blackjack/data/example_metrics.json", f155 as unknown as string],
-  ["resources_servers/blackjack/data/example_rollouts.jsonl", f156 as unknown as string],
-  ["resources_servers/bunsenbench_chemistry_mcq/configs/bunsenbench_chemistry_mcq.yaml", f157 as unknown as string],
-  ["resources_servers/bunsenbench_chemistry_mcq/data/example.jsonl", f158 as unknown as string],
-  ["resources_servers/bunsenbench_chemistry_mcq/data/example_metrics.json", f159 as unknown as string],
-  ["resources_servers/bunsenbench_chemistry_mcq/data/example_rollouts.jsonl", f160 as unknown as string],
-  ["resources_servers/calendar/README.md", f161 as unknown as string],
-  ["resources_servers/calendar/configs/calendar.yaml", f162 as unknown as string],
-  ["resources_servers/calendar/configs/calendar_v2.yaml", f163 as unknown as string],
-  ["resources_servers/calendar/data/example.jsonl", f164 as unknown as string],
-  ["resources_servers/calendar/data/example_metrics.json", f165 as unknown as string],
-  ["resources_servers/calendar/data/example_rollouts.jsonl", f166 as unknown as string],
-  ["resources_servers/circle_click/configs/circle_click.yaml", f167 as unknown as string],
-  ["resources_servers/circle_click/data/example.jsonl", f168 as unknown as string],
-  ["resources_servers/circle_click/data/example_metrics.json", f169 as unknown as string],
-  ["resources_servers/circle_click/data/example_rollouts.jsonl", f170 as unknown as string],
-  ["resources_servers/circle_click/data/example_rollouts_agent_metrics.json", f171 as unknown as string],
-  ["resources_servers/circle_click/data/example_rollouts_materialized_inputs.jsonl", f172 as unknown as string],
-  ["resources_servers/circle_click/data/example_rollouts_reward_profiling.jsonl", f173 as unknown as string],
-  ["resources_servers/circle_count/README.md", f174 as unknown as string],
-  ["resources_servers/circle_count/configs/circle_count.yaml", f175 as unknown as string],
-  ["resources_servers/circle_count/data/example.jsonl", f176 as unknown as string],
-  ["resources_servers/circle_count/data/example_metrics.json", f177 as unknown as string],
-  ["resources_servers/circle_count/data/example_rollouts.jsonl", f178 as unknown as string],
-  ["resources_servers/circle_count/data/example_rollouts_aggregate_metrics.json", f179 as unknown as string],
-  ["resources_servers/circle_count/data/example_rollouts_materialized_inputs.jsonl", f180 as unknown as string],
-  ["resources_servers/citation_if/README.md", f181 as unknown as string],
-  ["resources_servers/citation_if/configs/citation_if.yaml", f182 as unknown as string],
-  ["resources_servers/citation_if/data/example.jsonl", f183 as unknown as string],
-  ["resources_servers/citation_if/data/example_metrics.json", f184 as unknown as string],
-  ["resources_servers/citation_if/data/example_rollouts.jsonl", f185 as unknown as string],
-  ["resources_servers/code_fim/configs/code_fim.yaml", f186 as unknown as string],
-  ["resources_servers/code_fim/data/example.jsonl", f187 as unknown as string],
-  ["resources_servers/code_fim/data/example_metrics.json", f188 as unknown as string],
-  ["resources_servers/code_fim/data/example_rollouts.jsonl", f189 as unknown as string],
-  ["resources_servers/code_gen/configs/code_gen.yaml", f190 as unknown as string],
-  ["resources_servers/code_gen/data/example.jsonl", f191 as unknown as string],
-  ["resources_servers/code_gen/data/example_metrics.json", f192 as unknown as string],
-  ["resources_servers/code_gen/data/example_rollouts.jsonl", f193 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/configs/equivalence_llm_judge.yaml", f194 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/configs/lc_judge.yaml", f195 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/configs/nl2bash-equivalency.yaml", f196 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/data/example.jsonl", f197 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/data/example_metrics.json", f198 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/data/example_metrics_openqa.json", f199 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/data/example_nl2bash.jsonl", f200 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/data/example_openqa.jsonl", f201 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/data/example_openqa_metrics.json", f202 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/data/example_prepare.jsonl", f203 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/data/example_rollouts.jsonl", f204 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/data/example_rollouts_openqa.jsonl", f205 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/prompt_templates/equivalence_llm_judge.txt", f206 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/prompt_templates/lc.txt", f207 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/prompt_templates/lc_judge.txt", f208 as unknown as string],
-  ["resources_servers/equivalence_rule/README.md", f209 as unknown as string],
-  ["resources_servers/equivalence_rule/configs/lc.yaml", f210 as unknown as string],
-  ["resources_servers/equivalence_rule/data/example.jsonl", f211 as unknown as string],
-  ["resources_servers/equivalence_rule/data/example_metrics.json", f212 as unknown as string],
-  ["resources_servers/equivalence_rule/data/example_rollouts.jsonl", f213 as unknown as string],
-  ["resources_servers/evalplus/configs/evalplus.yaml", f214 as unknown as string],
-  ["resources_servers/evalplus/data/example.jsonl", f215 as unknown as string],
-  ["resources_servers/evalplus/data/example_metrics.json", f216 as unknown as string],
-  ["resources_servers/evalplus/data/example_rollouts.jsonl", f217 as unknown as string],
-  ["resources_servers/example_multi_step/configs/example_multi_step.yaml", f218 as unknown as string],
-  ["resources_servers/example_multi_step/data/example.jsonl", f219 as unknown as string],
-  ["resources_servers/example_multi_step/data/example_metrics.json", f220 as unknown as string],
-  ["resources_servers/example_multi_step/data/example_rollouts.jsonl", f221 as unknown as string],
-  ["resources_servers/example_multi_turn_gymnasium/README.md", f222 as unknown as string],
-  ["resources_servers/example_multi_turn_gymnasium/configs/example_multi_turn_gymnasium.yaml", f223 as unknown as string],
-  ["resources_servers/example_multi_turn_gymnasium/data/example.jsonl", f224 as unknown as string],
-  ["resources_servers/example_multi_turn_gymnasium/data/example_metrics.json", f225 as unknown as string],
-  ["resources_servers/example_multi_turn_gymnasium/data/example_rollouts.jsonl", f226 as unknown as string],
-  ["resources_servers/example_session_state_mgmt/configs/example_session_state_mgmt.yaml", f227 as unknown as string],
-  ["resources_servers/example_session_state_mgmt/data/example.jsonl", f228 as unknown as string],
-  ["resources_servers/example_session_state_mgmt/data/example_metrics.json", f229 as unknown as string],
-  ["resources_servers/example_session_state_mgmt/data/example_rollouts.jsonl", f230 as unknown as string],
-  ["resources_servers/example_single_tool_call/configs/example_single_tool_call.yaml", f231 as unknown as string],
-  ["resources_servers/example_single_tool_call/configs/example_single_tool_call_single_agent_turn.yaml", f232 as unknown as string],
-  ["resources_servers/example_single_tool_call/data/example.jsonl", f233 as unknown as string],
-  ["resources_servers/example_single_tool_call/data/example_metrics.json", f234 as unknown as string],
-  ["resources_servers/example_single_tool_call/data/example_rollouts.jsonl", f235 as unknown as string],
-  ["resources_servers/example_tool_call_multireward/README.md", f236 as unknown as string],
-  ["resources_servers/example_tool_call_multireward/configs/example_tool_call_multireward.yaml", f237 as unknown as string],
-  ["resources_servers/example_tool_call_multireward/data/example.jsonl", f238 as unknown as string],
-  ["resources_servers/example_tool_call_multireward/data/example_metrics.json", f239 as unknown as string],
-  ["resources_servers/example_tool_call_multireward/data/example_rollouts.jsonl", f240 as unknown as string],
-  ["resources_servers/format_verification/configs/citation_format.yaml", f241 as unknown as string],
-  ["resources_servers/format_verification/configs/freeform_formatting.yaml", f242 as unknown as string],
-  ["resources_servers/format_verification/data/ds2_freeform_formatting_example.jsonl", f243 as unknown as string],
-  ["resources_servers/format_verification/data/ds2_freeform_formatting_example_metrics.json", f244 as unknown as string],
-  ["resources_servers/format_verification/data/ds3_citation_format_example.jsonl", f245 as unknown as string],
-  ["resources_servers/format_verification/data/ds3_citation_format_example_metrics.json", f246 as unknown as string],
-  ["resources_servers/format_verification/data/example.jsonl", f247 as unknown as string],
-  ["resources_servers/format_verification/data/example_metrics.json", f248 as unknown as string],
-  ["resources_servers/format_verification/data/example_rollouts.jsonl", f249 as unknown as string],
-  ["resources_servers/frontierscience_judge/configs/frontierscience_judge.yaml", f250 as unknown as string],
-  ["resources_servers/frontierscience_judge/data/example.jsonl", f251 as unknown as string],
-  ["resources_servers/frontierscience_judge/data/example_metrics.json", f252 as unknown as string],
-  ["resources_servers/frontierscience_judge/data/example_rollouts.jsonl", f253 as unknown as string],
-  ["resources_servers/frontierscience_judge/prompts/judge.yaml", f254 as unknown as string],
-  ["resources_servers/frontierscience_judge/prompts/research_judge.yaml", f255 as unknown as string],
-  ["resources_servers/gpqa_diamond/configs/gpqa_diamond.yaml", f256 as unknown as string],
-  ["resources_servers/gpqa_diamond/data/example.jsonl", f257 as unknown as string],
-  ["resources_servers/gpqa_diamond/data/example_metrics.json", f258 as unknown as string],
-  ["resources_servers/gpqa_diamond/data/example_rollouts.jsonl", f259 as unknown as string],
-  ["resources_servers/graphwalks/README.md", f260 as unknown as string],
-  ["resources_servers/graphwalks/configs/graphwalks.yaml", f261 as unknown as string],
-  ["resources_servers/graphwalks/data/example.jsonl", f262 as unknown as string],
-  ["resources_servers/graphwalks/data/example_metrics.json", f263 as unknown as string],
-  ["resources_servers/graphwalks/data/example_rollouts.jsonl", f264 as unknown as string],
-  ["resources_servers/grl_sokoban/README.md", f265 as unknown as string],
-  ["resources_servers/grl_sokoban/configs/grl_sokoban.yaml", f266 as unknown as string],
-  ["resources_servers/grl_sokoban/data/example.jsonl", f267 as unknown as string],
-  ["resources_servers/grl_sokoban/data/example_metrics.json", f268 as unknown as string],
-  ["resources_servers/grl_sokoban/data/example_rollouts.jsonl", f269 as unknown as string],
-  ["resources_servers/grl_tetris/README.md", f270 as unknown as string],
-  ["resources_servers/grl_tetris/configs/grl_tetris.yaml", f271 as unknown as string],
-  ["resources_servers/grl_tetris/data/example.jsonl", f272 as unknown as string],
-  ["resources_servers/grl_tetris/data/example_metrics.json", f273 as unknown as string],
-  ["resources_servers/grl_tetris/data/example_rollouts.jsonl", f274 as unknown as string],
-  ["resources_servers/gui_coordinate/README.md", f275 as unknown as string],
-  ["resources_servers/gui_coordinate/configs/gui_coordinate.yaml", f276 as unknown as string],
-  ["resources_servers/gui_coordinate/data/example.jsonl", f277 as unknown as string],
-  ["resources_servers/gui_coordinate/data/example_metrics.json", f278 as unknown as string],
-  ["resources_servers/gui_coordinate/data/example_rollouts.jsonl", f279 as unknown as string],
-  ["resources_servers/gymnasium/README.md", f280 as unknown as string],
-  ["resources_servers/gymnasium/configs/gymnasium.yaml", f281 as unknown as string],
-  ["resources_servers/gymnasium/data/example.jsonl", f282 as unknown as string],
-  ["resources_servers/gymnasium/data/example_metrics.json", f283 as unknown as string],
-  ["resources_servers/gymnasium/data/example_rollouts.jsonl", f284 as unknown as string],
-  ["resources_servers/hotpotqa_qa/README.md", f285 as unknown as string],
-  ["resources_servers/hotpotqa_qa/configs/hotpotqa_qa.yaml", f286 as unknown as string],
-  ["resources_servers/hotpotqa_qa/data/example.jsonl", f287 as unknown as string],
-  ["resources_servers/hotpotqa_qa/data/example_metrics.json", f288 as unknown as string],
-  ["resources_servers/hotpotqa_qa/data/example_rollouts.jsonl", f289 as unknown as string],
-  ["resources_servers/iheval/configs/iheval.yaml", f290 as unknown as string],
-  ["resources_servers/iheval/configs/iheval_serve.yaml", f291 as unknown as string],
-  ["resources_servers/iheval/data/example.jsonl", f292 as unknown as string],
-  ["resources_servers/iheval/data/example_metrics.json", f293 as unknown as string],
-  ["resources_servers/iheval/data/example_rollouts.jsonl", f294 as unknown as string],
-  ["resources_servers/imo_gradingbench/README.md", f295 as unknown as string],
-  ["resources_servers/imo_gradingbench/configs/imo_gradingbench.yaml", f296 as unknown as string],
-  ["resources_servers/imo_gradingbench/data/example.jsonl", f297 as unknown as string],
-  ["resources_servers/imo_gradingbench/data/example_metrics.json", f298 as unknown as string],
-  ["resources_servers/imo_gradingbench/data/example_rollouts.jsonl", f299 as unknown as string],
-  ["resources_servers/imo_proofbench_judge/README.md", f300 as unknown as string],
-  ["resources_servers/imo_proofbench_judge/configs/imo_proofbench_judge.yaml", f301 as unknown as string],
-  ["resources_servers/imo_proofbench_judge/data/example.jsonl", f302 as unknown as string],
-  ["resources_servers/imo_proofbench_judge/data/example_metrics.json", f303 as unknown as string],
-  ["resources_servers/imo_proofbench_judge/data/example_rollouts.jsonl", f304 as unknown as string],
-  ["resources_servers/imo_proofbench_judge/prompts/judge.yaml", f305 as unknown as string],
-  ["resources_servers/instruction_following/configs/instruction_following.yaml", f306 as unknown as string],
-  ["resources_servers/instruction_following/data/example.jsonl", f307 as unknown as string],
-  ["resources_servers/instruction_following/data/example_metrics.json", f308 as unknown as string],
-  ["resources_servers/instruction_following/data/example_rollouts.jsonl", f309 as unknown as string],
-  ["resources_servers/instruction_following/data/train_metrics.json", f310 as unknown as string],
-  ["resources_servers/inverse_if/configs/inverse_if.yaml", f311 as unknown as string],
-  ["resources_servers/inverse_if/data/example.jsonl", f312 as unknown as string],
-  ["resources_servers/inverse_if/data/example_metrics.json", f313 as unknown as string],
-  ["resources_servers/inverse_if/data/example_rollouts.jsonl", f314 as unknown as string],
-  ["resources_servers/jailbreak_detection/configs/jailbreak_detection_nemotron_combined_reward_tp8.yaml", f315 as unknown as string],
-  ["resources_servers/jailbreak_detection/configs/safety_judge_model.yaml", f316 as unknown as string],
-  ["resources_servers/jailbreak_detection/configs/verifier_prompt_templates.yaml", f317 as unknown as string],
-  ["resources_servers/jailbreak_detection/data/example.jsonl", f318 as unknown as string],
-  ["resources_servers/jailbreak_detection/data/example_metrics.json", f319 as unknown as string],
-  ["resources_servers/jailbreak_detection/data/example_rollouts.jsonl", f320 as unknown as string],
-  ["resources_servers/lc_niah/README.md", f321 as unknown as string],
-  ["resources_servers/lc_niah/configs/lc_niah.yaml", f322 as unknown as string],
-  ["resources_servers/lc_niah/data/example.jsonl", f323 as unknown as string],
-  ["resources_servers/lc_niah/data/example_metrics.json", f324 as unknown as string],
-  ["resources_servers/lc_niah/data/example_rollouts.jsonl", f325 as unknown as string],
-  ["resources_servers/longmemeval/configs/longmemeval.yaml", f326 as unknown as string],
-  ["resources_servers/longmemeval/configs/longmemeval_serve.yaml", f327 as unknown as string],
-  ["resources_servers/longmemeval/data/example.jsonl", f328 as unknown as string],
-  ["resources_servers/longmemeval/data/example_metrics.json", f329 as unknown as string],
-  ["resources_servers/longmemeval/data/example_rollouts.jsonl", f330 as unknown as string],
-  ["resources_servers/math_advanced_calculations/README.md", f331 as unknown as string],
-  ["resources_servers/math_advanced_calculations/configs/math_advanced_calculations.yaml", f332 as unknown as string],
-  ["resources_servers/math_advanced_calculations/data/example.jsonl", f333 as unknown as string],
-  ["resources_servers/math_advanced_calculations/data/example_metrics.json", f334 as unknown as string],
-  ["resources_servers/math_advanced_calculations/data/example_rollouts.jsonl", f335 as unknown as string],
-  ["resources_servers/math_proof_judgement/README.md", f336 as unknown as string],
-  ["resources_servers/math_proof_judgement/configs/math_proof_judgement.yaml", f337 as unknown as string],
-  ["resources_servers/math_proof_judgement/data/example.jsonl", f338 as unknown as string],
-  ["resources_servers/math_proof_judgement/data/example_metrics.json", f339 as unknown as string],
-  ["resources_servers/math_proof_judgement/data/example_rollouts.jsonl", f340 as unknown as string],
-  ["resources_servers/math_with_autograder/configs/judge_gptoss20b.yaml", f341 as unknown as string],
-  ["resources_servers/math_with_autograder/configs/math_with_autograder.yaml", f342 as unknown as string],
-  ["resources_servers/math_with_autograder/data/example.jsonl", f343 as unknown as string],
-  ["resources_servers/math_with_autograder/data/example_metrics.json", f344 as unknown as string],
-  ["resources_servers/math_with_autograder/data/example_rollouts.jsonl", f345 as unknown as string],
-  ["resources_servers/math_with_autograder/prompts/judge.yaml", f346 as unknown as string],
-  ["resources_servers/math_with_judge/configs/math_with_judge.yaml", f347 as unknown as string],
-  ["resources_servers/math_with_judge/data/example.jsonl", f348 as unknown as string],
-  ["resources_servers/math_with_judge/data/example_metrics.json", f349 as unknown as string],
-  ["resources_servers/math_with_judge/data/example_rollouts.jsonl", f350 as unknown as string],
-  ["resources_servers/mcqa/configs/mcqa.yaml", f351 as unknown as string],
-  ["resources_servers/mcqa/data/example.jsonl", f352 as unknown as string],
-  ["resources_servers/mcqa/data/example_metrics.json", f353 as unknown as string],
-  ["resources_servers/mcqa/data/example_rollouts.jsonl", f354 as unknown as string],
-  ["resources_servers/mcqa/data/example_rollouts_with_template_metadata.jsonl", f355 as unknown as string],
-  ["resources_servers/mcqa/data/example_with_template_metadata.jsonl", f356 as unknown as string],
-  ["resources_servers/mcqa/data/example_with_template_metadata_metrics.json", f357 as unknown as string],
-  ["resources_servers/mcqa/tests/verifier_cases.jsonl", f358 as unknown as string],
-  ["resources_servers/mrcr/README.md", f359 as unknown as string],
-  ["resources_servers/mrcr/configs/mrcr.yaml", f360 as unknown as string],
-  ["resources_servers/mrcr/data/example.jsonl", f361 as unknown as string],
-  ["resources_servers/mrcr/data/example_metrics.json", f362 as unknown as string],
-  ["resources_servers/mrcr/data/example_rollouts.jsonl", f363 as unknown as string],
-  ["resources_servers/multichallenge/configs/multichallenge.yaml", f364 as unknown as string],
-  ["resources_servers/multichallenge/configs/multichallenge_nrl.yaml", f365 as unknown as string],
-  ["resources_servers/multichallenge/data/example.jsonl", f366 as unknown as string],
-  ["resources_servers/multichallenge/data/example_metrics.json", f367 as unknown as string],
-  ["resources_servers/multichallenge/data/example_rollouts.jsonl", f368 as unknown as string],
-  ["resources_servers/nvarc/README.md", f369 as unknown as string],
-  ["resources_servers/nvarc/configs/inductive.yaml", f370 as unknown as string],
-  ["resources_servers/nvarc/configs/transductive.yaml", f371 as unknown as string],
-  ["resources_servers/nvarc/data/example.jsonl", f372 as unknown as string],
-  ["resources_servers/nvarc/data/example_metrics.json", f373 as unknown as string],
-  ["resources_servers/nvarc/data/example_rollouts.jsonl", f374 as unknown as string],
-  ["resources_servers/omniscience/configs/omniscience.yaml", f375 as unknown as string],
-  ["resources_servers/omniscience/data/example.jsonl", f376 as unknown as string],
-  ["resources_servers/omniscience/data/example_metrics.json", f377 as unknown as string],
-  ["resources_servers/omniscience/data/example_rollouts.jsonl", f378 as unknown as string],
-  ["resources_servers/omniscience/prompts/judge.yaml", f379 as unknown as string],
-  ["resources_servers/over_refusal_detection/configs/over_refusal_detection.yaml", f380 as unknown as string],
-  ["resources_servers/over_refusal_detection/configs/over_refusal_detection_nemotron.yaml", f381 as unknown as string],
-  ["resources_servers/over_refusal_detection/configs/over_refusal_detection_nemotron_tp8.yaml", f382 as unknown as string],
-  ["resources_servers/over_refusal_detection/data/example.jsonl", f383 as unknown as string],
-  ["resources_servers/over_refusal_detection/data/example_metrics.json", f384 as unknown as string],
-  ["resources_servers/over_refusal_detection/data/example_rollouts.jsonl", f385 as unknown as string],
-  ["resources_servers/physics_judge/README.md", f386 as unknown as string],
-  ["resources_servers/physics_judge/configs/judge_openai.yaml", f387 as unknown as string],
-  ["resources_servers/physics_judge/configs/physics_judge.yaml", f388 as unknown as string],
-  ["resources_servers/physics_judge/data/example.jsonl", f389 as unknown as string],
-  ["resources_servers/physics_judge/data/example_metrics.json", f390 as unknown as string],
-  ["resources_servers/physics_judge/data/example_rollouts.jsonl", f391 as unknown as string],
-  ["resources_servers/physics_judge/prompts/judge.yaml", f392 as unknown as string],
-  ["resources_servers/polymath/configs/polymath.yaml", f393 as unknown as string],
-  ["resources_servers/polymath/data/example.jsonl", f394 as unknown as string],
-  ["resources_servers/polymath/data/example_metrics.json", f395 as unknown as string],
-  ["resources_servers/polymath/data/example_rollouts.jsonl", f396 as unknown as string],
-  ["resources_servers/polymath/data/example_rollouts_materialized_inputs.jsonl", f397 as unknown as string],
-  ["resources_servers/proof_genselect/README.md", f398 as unknown as string],
-  ["resources_servers/proof_genselect/configs/proof_genselect.yaml", f399 as unknown as string],
-  ["resources_servers/proof_genselect/data/example.jsonl", f400 as unknown as string],
-  ["resources_servers/proof_genselect/data/example_metrics.json", f401 as unknown as string],
-  ["resources_servers/proof_genselect/data/example_rollouts.jsonl", f402 as unknown as string],
-  ["resources_servers/proof_genselect/data/example_rollouts_aggregate_metrics.json", f403 as unknown as string],
-  ["resources_servers/proof_genselect/data/example_rollouts_materialized_inputs.jsonl", f404 as unknown as string],
-  ["resources_servers/proof_genselect/prompt_templates/genselect.yaml", f405 as unknown as string],
-  ["resources_servers/ragtruth/README.md", f406 as unknown as string],
-  ["resources_servers/ragtruth/configs/ragtruth.yaml", f407 as unknown as string],
-  ["resources_servers/ragtruth/configs/ragtruth_serve.yaml", f408 as unknown as string],
-  ["resources_servers/ragtruth/data/example.jsonl", f409 as unknown as string],
-  ["resources_servers/ragtruth/data/example_metrics.json", f410 as unknown as string],
-  ["resources_servers/ragtruth/data/example_rollouts.jsonl", f411 as unknown as string],
-  ["resources_servers/ruler/README.md", f412 as unknown as string],
-  ["resources_servers/ruler/configs/ruler.yaml", f413 as unknown as string],
-  ["resources_servers/ruler/data/example.jsonl", f414 as unknown as string],
-  ["resources_servers/ruler/data/example_metrics.json", f415 as unknown as string],
-  ["resources_servers/ruler/data/example_rollouts.jsonl", f416 as unknown as string],
-  ["resources_servers/ruler2/README.md", f417 as unknown as string],
-  ["resources_servers/ruler2/configs/ruler2.yaml", f418 as unknown as string],
-  ["resources_servers/ruler2/data/example.jsonl", f419 as unknown as string],
-  ["resources_servers/ruler2/data/example_metrics.json", f420 as unknown as string],
-  ["resources_servers/ruler2/data/example_rollouts.jsonl", f421 as unknown as string],
-  ["resources_servers/simpleqa/configs/simpleqa.yaml", f422 as unknown as string],
-  ["resources_servers/simpleqa/data/example.jsonl", f423 as unknown as string],
-  ["resources_servers/simpleqa/data/example_metrics.json", f424 as unknown as string],
-  ["resources_servers/simpleqa/data/example_rollouts.jsonl", f425 as unknown as string],
-  ["resources_servers/simpleqa/prompts/judge.yaml", f426 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/README.md", f427 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/droid_pivot_single_step_tool_use_with_argument_comparison.yaml", f428 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/parallel_tool_calls_single_step_tool_use_with_argument_comparison.yaml", f429 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/search_pivot_single_step_tool_use_with_argument_comparison.yaml", f430 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/single_step_tool_use_with_argument_comparison.yaml", f431 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/swe_pivot_single_step_tool_use_with_argument_comparison.yaml", f432 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/toolcall_schema_single_step_tool_use_with_argument_comparison.yaml", f433 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/data/example.jsonl", f434 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/data/example_metrics.json", f435 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/data/example_rollouts.jsonl", f436 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example.jsonl", f437 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example_metrics.json", f438 as unknown as string],
-  ["resources_servers/spartqa/README.md", f439 as unknown as string],
-  ["resources_servers/spartqa/configs/spartqa.yaml", f440 as unknown as string],
-  ["resources_servers/spartqa/configs/spartqa_serve.yaml", f441 as unknown as string],
-  ["resources_servers/spartqa/data/example.jsonl", f442 as unknown as string],
-  ["resources_servers/spartqa/data/example_metrics.json", f443 as unknown as string],
-  ["resources_servers/spartqa/data/example_rollouts.jsonl", f444 as unknown as string],
-  ["resources_servers/string_match/README.md", f445 as unknown as string],
-  ["resources_servers/string_match/configs/string_match.yaml", f446 as unknown as string],
-  ["resources_servers/string_match/data/example.jsonl", f447 as unknown as string],
-  ["resources_servers/string_match/data/example_metrics.json", f448 as unknown as string],
-  ["resources_servers/string_match/data/example_rollouts.jsonl", f449 as unknown as string],
-  ["resources_servers/structeval/README.md", f450 as unknown as string],
-  ["resources_servers/structeval/configs/structeval_nonrenderable.yaml", f451 as unknown as string],
-  ["resources_servers/structeval/data/example.jsonl", f452 as unknown as string],
-  ["resources_servers/structeval/data/example_metrics.json", f453 as unknown as string],
-  ["resources_servers/structeval/data/example_rollouts.jsonl", f454 as unknown as string],
-  ["resources_servers/structeval/data/example_rollouts_aggregate_metrics.json", f455 as unknown as string],
-  ["resources_servers/structeval/data/structeval_nonrenderable_example.jsonl", f456 as unknown as string],
-  ["resources_servers/structeval/data/structeval_nonrenderable_example_rollouts.jsonl", f457 as unknown as string],
-  ["resources_servers/structeval/data/structeval_nonrenderable_example_rollouts_aggregate_metrics.json", f458 as unknown as string],
-  ["resources_servers/structured_outputs/README.md", f459 as unknown as string],
-  ["resources_servers/structured_outputs/configs/structured_outputs_json.yaml", f460 as unknown as string],
-  ["resources_servers/structured_outputs/configs/structured_outputs_json_yaml_xml_v1.yaml", f461 as unknown as string],
-  ["resources_servers/structured_outputs/configs/structured_outputs_v3.yaml", f462 as unknown as string],
-  ["resources_servers/structured_outputs/configs/structured_outputs_v4.yaml", f463 as unknown as string],
-  ["resources_servers/structured_outputs/data/example.jsonl", f464 as unknown as string],
-  ["resources_servers/structured_outputs/data/example_metrics.json", f465 as unknown as string],
-  ["resources_servers/structured_outputs/data/example_rollouts.jsonl", f466 as unknown as string],
-  ["resources_servers/structured_outputs/data/structured_outputs_251027_nano_v3_sdg_json_train_metrics.json", f467 as unknown as string],
-  ["resources_servers/structured_outputs/data/structured_outputs_251027_nano_v3_sdg_json_val_metrics.json", f468 as unknown as string],
-  ["resources_servers/structured_outputs/data/structured_outputs_v3_example.jsonl", f469 as unknown as string],
-  ["resources_servers/structured_outputs/data/structured_outputs_v3_example_metrics.json", f470 as unknown as string],
-  ["resources_servers/structured_outputs/data/structured_outputs_v4_example.jsonl", f471 as unknown as string],
-  ["resources_servers/text_to_sql/configs/text_to_sql.yaml", f472 as unknown as string],
-  ["resources_servers/text_to_sql/data/example.jsonl", f473 as unknown as string],
-  ["resources_servers/text_to_sql/data/example_metrics.json", f474 as unknown as string],
-  ["resources_servers/text_to_sql/data/example_rollouts.jsonl", f475 as unknown as string],
-  ["resources_servers/text_to_sql/prompts/judge_prompt_template.txt", f476 as unknown as string],
-  ["resources_servers/text_to_sql/prompts/judge_system_message.txt", f477 as unknown as string],
-  ["resources_servers/ugphysics_judge/README.md", f478 as unknown as string],
-  ["resources_servers/ugphysics_judge/configs/ugphysics_judge.yaml", f479 as unknown as string],
-  ["resources_servers/ugphysics_judge/data/example.jsonl", f480 as unknown as string],
-  ["resources_servers/ugphysics_judge/data/example_metrics.json", f481 as unknown as string],
-  ["resources_servers/ugphysics_judge/data/example_rollouts.jsonl", f482 as unknown as string],
-  ["resources_servers/ugphysics_judge/prompts/judge.yaml", f483 as unknown as string],
-  ["resources_servers/xlam_fc/README.md", f484 as unknown as string],
-  ["resources_servers/xlam_fc/configs/xlam_fc.yaml", f485 as unknown as string],
-  ["resources_servers/xlam_fc/data/example.jsonl", f486 as unknown as string],
-  ["resources_servers/xlam_fc/data/example_metrics.json", f487 as unknown as string],
-  ["resources_servers/xlam_fc/data/example_rollouts.jsonl", f488 as unknown as string],
-  ["resources_servers/xstest/configs/xstest.yaml", f489 as unknown as string],
-  ["resources_servers/xstest/data/example.jsonl", f490 as unknown as string],
-  ["resources_servers/xstest/data/example_metrics.json", f491 as unknown as string],
-  ["resources_servers/xstest/data/example_rollouts.jsonl", f492 as unknown as string],
-  ["resources_servers/xstest/prompt_templates/wildguard_judge.txt", f493 as unknown as string],
-  ["resources_servers/xstest/prompt_templates/xstest_judge.txt", f494 as unknown as string],
-  ["responses_api_agents/gymnasium_agent/README.md", f495 as unknown as string],
-  ["responses_api_agents/gymnasium_agent/configs/gymnasium_agent.yaml", f496 as unknown as string],
-  ["responses_api_agents/non_executing_simple_agent/configs/non_executing_simple_agent.yaml", f497 as unknown as string],
-  ["responses_api_agents/proof_refinement_agent/configs/proof_refinement_agent.yaml", f498 as unknown as string],
-  ["responses_api_agents/remote_agent/configs/remote_agent.yaml", f499 as unknown as string],
-  ["responses_api_agents/simple_agent/configs/simple_agent.yaml", f500 as unknown as string],
-  ["responses_api_agents/speed_bench_agent/configs/speed_bench_agent.yaml", f501 as unknown as string],
-  ["responses_api_agents/tool_simulation_agent/configs/tool_simulation_agent.yaml", f502 as unknown as string],
-  ["responses_api_models/azure_openai_model/configs/azure_openai_model.yaml", f503 as unknown as string],
-  ["responses_api_models/genrm_model/configs/genrm_model.yaml", f504 as unknown as string],
-  ["responses_api_models/inference_provider/configs/baseten.yaml", f505 as unknown as string],
-  ["responses_api_models/inference_provider/configs/deepinfra.yaml", f506 as unknown as string],
-  ["responses_api_models/inference_provider/configs/fireworks.yaml", f507 as unknown as string],
-  ["responses_api_models/inference_provider/configs/friendli.yaml", f508 as unknown as string],
-  ["responses_api_models/inference_provider/configs/gemini.yaml", f509 as unknown as string],
-  ["responses_api_models/inference_provider/configs/hf_inference.yaml", f510 as unknown as string],
-  ["responses_api_models/inference_provider/configs/inference_provider.yaml", f511 as unknown as string],
-  ["responses_api_models/inference_provider/configs/nebius.yaml", f512 as unknown as string],
-  ["responses_api_models/inference_provider/configs/openrouter.yaml", f513 as unknown as string],
-  ["responses_api_models/inference_provider/configs/together.yaml", f514 as unknown as string],
-  ["responses_api_models/litellm_model/configs/litellm_model.yaml", f515 as unknown as string],
-  ["responses_api_models/local_vllm_model_proxy/configs/local_vllm_model_proxy.yaml", f516 as unknown as string],
-  ["responses_api_models/openai_model/configs/openai_model.yaml", f517 as unknown as string],
-  ["responses_api_models/scripted_model/configs/scripted_model.yaml", f518 as unknown as string],
-  ["responses_api_models/vllm_model/configs/vllm_model.yaml", f519 as unknown as string],
-  ["responses_api_models/vllm_model/configs/vllm_model_for_training.yaml", f520 as unknown as string],
+  ["benchmarks/bunsenbench_chemistry_mcq/README.md", f13 as unknown as string],
+  ["benchmarks/bunsenbench_chemistry_mcq/config.yaml", f14 as unknown as string],
+  ["benchmarks/bunsenbench_chemistry_mcq/prompts/default.yaml", f15 as unknown as string],
+  ["benchmarks/financebench/README.md", f16 as unknown as string],
+  ["benchmarks/financebench/config.yaml", f17 as unknown as string],
+  ["benchmarks/financebench/prompts/default.yaml", f18 as unknown as string],
+  ["benchmarks/financebench/prompts/judge.txt", f19 as unknown as string],
+  ["benchmarks/frontierscience_olympiad/README.md", f20 as unknown as string],
+  ["benchmarks/frontierscience_olympiad/config.yaml", f21 as unknown as string],
+  ["benchmarks/frontierscience_research/README.md", f22 as unknown as string],
+  ["benchmarks/frontierscience_research/config.yaml", f23 as unknown as string],
+  ["benchmarks/global-piqa/README.md", f24 as unknown as string],
+  ["benchmarks/global-piqa/config.yaml", f25 as unknown as string],
+  ["benchmarks/global-piqa/prompts/default.yaml", f26 as unknown as string],
+  ["benchmarks/gpqa-x/README.md", f27 as unknown as string],
+  ["benchmarks/gpqa-x/config.yaml", f28 as unknown as string],
+  ["benchmarks/gpqa/README.md", f29 as unknown as string],
+  ["benchmarks/gpqa/config.yaml", f30 as unknown as string],
+  ["benchmarks/gsm8k/README.md", f31 as unknown as string],
+  ["benchmarks/gsm8k/config.yaml", f32 as unknown as string],
+  ["benchmarks/hendrycks_math/README.md", f33 as unknown as string],
+  ["benchmarks/hendrycks_math/config.yaml", f34 as unknown as string],
+  ["benchmarks/hle/README.md", f35 as unknown as string],
+  ["benchmarks/hle/config.yaml", f36 as unknown as string],
+  ["benchmarks/hle/config_vision.yaml", f37 as unknown as string],
+  ["benchmarks/hle/prompts/default.yaml", f38 as unknown as string],
+  ["benchmarks/hle/prompts/judge.txt", f39 as unknown as string],
+  ["benchmarks/hmmt_feb25/README.md", f40 as unknown as string],
+  ["benchmarks/hmmt_feb25/config.yaml", f41 as unknown as string],
+  ["benchmarks/hmmt_nov25/README.md", f42 as unknown as string],
+  ["benchmarks/hmmt_nov25/config.yaml", f43 as unknown as string],
+  ["benchmarks/human_eval/README.md", f44 as unknown as string],
+  ["benchmarks/human_eval/config.yaml", f45 as unknown as string],
+  ["benchmarks/human_eval_infilling/README.md", f46 as unknown as string],
+  ["benchmarks/human_eval_infilling/config.yaml", f47 as unknown as string],
+  ["benchmarks/human_eval_infilling/prompts/default.yaml", f48 as unknown as string],
+  ["benchmarks/ifeval/README.md", f49 as unknown as string],
+  ["benchmarks/ifeval/config.yaml", f50 as unknown as string],
+  ["benchmarks/livecodebench-x/README.md", f51 as unknown as string],
+  ["benchmarks/livecodebench-x/config.yaml", f52 as unknown as string],
+  ["benchmarks/livecodebench/v5_2408_2502/config.yaml", f53 as unknown as string],
+  ["benchmarks/livecodebench/v6_2408_2505/config.yaml", f54 as unknown as string],
+  ["benchmarks/longbench_v2/README.md", f55 as unknown as string],
+  ["benchmarks/longbench_v2/config.yaml", f56 as unknown as string],
+  ["benchmarks/longbench_v2/config_n3_1m.yaml", f57 as unknown as string],
+  ["benchmarks/longbench_v2/prompts/default.yaml", f58 as unknown as string],
+  ["benchmarks/longcodebench/README.md", f59 as unknown as string],
+  ["benchmarks/longcodebench/config.yaml", f60 as unknown as string],
+  ["benchmarks/longcodebench/config_n3_1m.yaml", f61 as unknown as string],
+  ["benchmarks/longmemeval/README.md", f62 as unknown as string],
+  ["benchmarks/longmemeval/config.yaml", f63 as unknown as string],
+  ["benchmarks/math-500/README.md", f64 as unknown as string],
+  ["benchmarks/math-500/config.yaml", f65 as unknown as string],
+  ["benchmarks/mbpp/README.md", f66 as unknown as string],
+  ["benchmarks/mbpp/config.yaml", f67 as unknown as string],
+  ["benchmarks/mbpp/prompts/default.yaml", f68 as unknown as string],
+  ["benchmarks/mmlu-redux/README.md", f69 as unknown as string],
+  ["benchmarks/mmlu-redux/config.yaml", f70 as unknown as string],
+  ["benchmarks/mmlu/README.md", f71 as unknown as string],
+  ["benchmarks/mmlu/config.yaml", f72 as unknown as string],
+  ["benchmarks/mmlu_pro/README.md", f73 as unknown as string],
+  ["benchmarks/mmlu_pro/config.yaml", f74 as unknown as string],
+  ["benchmarks/mmlu_prox/README.md", f75 as unknown as string],
+  ["benchmarks/mmlu_prox/config.yaml", f76 as unknown as string],
+  ["benchmarks/mmmlu/README.md", f77 as unknown as string],
+  ["benchmarks/mmmlu/config.yaml", f78 as unknown as string],
+  ["benchmarks/omniscience/README.md", f79 as unknown as string],
+  ["benchmarks/omniscience/config.yaml", f80 as unknown as string],
+  ["benchmarks/omniscience/judge_gptoss20b.yaml", f81 as unknown as string],
+  ["benchmarks/omniscience/prompts/generation.yaml", f82 as unknown as string],
+  ["benchmarks/prompts/eval/aai/mcq-10choices.yaml", f83 as unknown as string],
+  ["benchmarks/prompts/eval/aai/mcq-4choices-boxed.yaml", f84 as unknown as string],
+  ["benchmarks/prompts/eval/aai/mcq-4choices.yaml", f85 as unknown as string],
+  ["benchmarks/prompts/eval/bigcodebench/codegen.yaml", f86 as unknown as string],
+  ["benchmarks/prompts/eval/livecodebench/default_reasoning.yaml", f87 as unknown as string],
+  ["benchmarks/prompts/generic/codegen.yaml", f88 as unknown as string],
+  ["benchmarks/prompts/generic/default.yaml", f89 as unknown as string],
+  ["benchmarks/prompts/generic/general-boxed.yaml", f90 as unknown as string],
+  ["benchmarks/prompts/generic/longmt.yaml", f91 as unknown as string],
+  ["benchmarks/prompts/generic/math.yaml", f92 as unknown as string],
+  ["benchmarks/prompts/judge/math-proof-judge.yaml", f93 as unknown as string],
+  ["benchmarks/prompts/judge/math.yaml", f94 as unknown as string],
+  ["benchmarks/prompts/lean4/formal-proof-deepseek-prover-v2.yaml", f95 as unknown as string],
+  ["benchmarks/secque/README.md", f96 as unknown as string],
+  ["benchmarks/secque/config.yaml", f97 as unknown as string],
+  ["benchmarks/secque/prompts/default.yaml", f98 as unknown as string],
+  ["benchmarks/secque/prompts/judge.txt", f99 as unknown as string],
+  ["benchmarks/simpleqa/README.md", f100 as unknown as string],
+  ["benchmarks/simpleqa/config.yaml", f101 as unknown as string],
+  ["benchmarks/simpleqa/judge_gptoss20b.yaml", f102 as unknown as string],
+  ["benchmarks/supergpqa/README.md", f103 as unknown as string],
+  ["benchmarks/supergpqa/config.yaml", f104 as unknown as string],
+  ["benchmarks/xstest/README.md", f105 as unknown as string],
+  ["benchmarks/xstest/config.yaml", f106 as unknown as string],
+  ["environment_servers/legacy_agent/configs/legacy_agent.yaml", f107 as unknown as string],
+  ["environment_servers/single_agent_turn/configs/single_agent_turn.yaml", f108 as unknown as string],
+  ["environment_servers/single_agent_turn_legacy/configs/single_agent_turn_legacy.yaml", f109 as unknown as string],
+  ["environments/arc_agi/config.yaml", f110 as unknown as string],
+  ["environments/arc_agi/data/example.jsonl", f111 as unknown as string],
+  ["environments/arc_agi/data/example_metrics.json", f112 as unknown as string],
+  ["environments/arc_agi/data/example_rollouts.jsonl", f113 as unknown as string],
+  ["environments/blackjack/config.yaml", f114 as unknown as string],
+  ["environments/blackjack/data/example.jsonl", f115 as unknown as string],
+  ["environments/blackjack/data/example_metrics.json", f116 as unknown as string],
+  ["environments/blackjack/data/example_rollouts.jsonl", f117 as unknown as string],
+  ["environments/calendar/config.yaml", f118 as unknown as string],
+  ["environments/calendar/data/example.jsonl", f119 as unknown as string],
+  ["environments/calendar/data/example_metrics.json", f120 as unknown as string],
+  ["environments/calendar/data/example_rollouts.jsonl", f121 as unknown as string],
+  ["environments/calendar_v2/config.yaml", f122 as unknown as string],
+  ["environments/calendar_v2/data/example.jsonl", f123 as unknown as string],
+  ["environments/calendar_v2/data/example_metrics.json", f124 as unknown as string],
+  ["environments/calendar_v2/data/example_rollouts.jsonl", f125 as unknown as string],
+  ["environments/circle_click/config.yaml", f126 as unknown as string],
+  ["environments/circle_click/data/example.jsonl", f127 as unknown as string],
+  ["environments/circle_click/data/example_metrics.json", f128 as unknown as string],
+  ["environments/circle_click/data/example_rollouts.jsonl", f129 as unknown as string],
+  ["environments/circle_count/config.yaml", f130 as unknown as string],
+  ["environments/circle_count/data/example.jsonl", f131 as unknown as string],
+  ["environments/circle_count/data/example_metrics.json", f132 as unknown as string],
+  ["environments/circle_count/data/example_rollouts.jsonl", f133 as unknown as string],
+  ["environments/code_gen/config.yaml", f134 as unknown as string],
+  ["environments/code_gen/data/example.jsonl", f135 as unknown as string],
+  ["environments/code_gen/data/example_metrics.json", f136 as unknown as string],
+  ["environments/code_gen/data/example_rollouts.jsonl", f137 as unknown as string],
+  ["environments/instruction_following/README.md", f138 as unknown as string],
+  ["environments/instruction_following/config.yaml", f139 as unknown as string],
+  ["environments/instruction_following/data/example.jsonl", f140 as unknown as string],
+  ["environments/instruction_following/data/example_metrics.json", f141 as unknown as string],
+  ["environments/instruction_following/data/example_rollouts.jsonl", f142 as unknown as string],
+  ["resources_servers/aalcr/configs/aalcr.yaml", f143 as unknown as string],
+  ["resources_servers/aalcr/data/example.jsonl", f144 as unknown as string],
+  ["resources_servers/aalcr/data/example_metrics.json", f145 as unknown as string],
+  ["resources_servers/aalcr/data/example_rollouts.jsonl", f146 as unknown as string],
+  ["resources_servers/abstention/configs/abstention.yaml", f147 as unknown as string],
+  ["resources_servers/abstention/data/example.jsonl", f148 as unknown as string],
+  ["resources_servers/abstention/data/example_metrics.json", f149 as unknown as string],
+  ["resources_servers/abstention/data/example_rollouts.jsonl", f150 as unknown as string],
+  ["resources_servers/abstention/prompts/default_judge_prompt.txt", f151 as unknown as string],
+  ["resources_servers/arc_agi/configs/arc_agi.yaml", f152 as unknown as string],
+  ["resources_servers/arc_agi/data/example.jsonl", f153 as unknown as string],
+  ["resources_servers/arc_agi/data/example_metrics.json", f154 as unknown as string],
+  ["resources_servers/arc_agi/data/example_prepare.jsonl", f155 as unknown as string],
+  ["resources_servers/arc_agi/data/example_rollouts.jsonl", f156 as unknown as string],
+  ["resources_servers/blackjack/README.md", f157 as unknown as string],
+  ["resources_servers/blackjack/configs/blackjack.yaml", f158 as unknown as string],
+  ["resources_servers/blackjack/data/example.jsonl", f159 as unknown as string],
+  ["resources_servers/blackjack/data/example_metrics.json", f160 as unknown as string],
+  ["resources_servers/blackjack/data/example_rollouts.jsonl", f161 as unknown as string],
+  ["resources_servers/bunsenbench_chemistry_mcq/configs/bunsenbench_chemistry_mcq.yaml", f162 as unknown as string],
+  ["resources_servers/bunsenbench_chemistry_mcq/data/example.jsonl", f163 as unknown as string],
+  ["resources_servers/bunsenbench_chemistry_mcq/data/example_metrics.json", f164 as unknown as string],
+  ["resources_servers/bunsenbench_chemistry_mcq/data/example_rollouts.jsonl", f165 as unknown as string],
+  ["resources_servers/calendar/README.md", f166 as unknown as string],
+  ["resources_servers/calendar/configs/calendar.yaml", f167 as unknown as string],
+  ["resources_servers/calendar/configs/calendar_v2.yaml", f168 as unknown as string],
+  ["resources_servers/calendar/data/example.jsonl", f169 as unknown as string],
+  ["resources_servers/calendar/data/example_metrics.json", f170 as unknown as string],
+  ["resources_servers/calendar/data/example_rollouts.jsonl", f171 as unknown as string],
+  ["resources_servers/circle_click/configs/circle_click.yaml", f172 as unknown as string],
+  ["resources_servers/circle_click/data/example.jsonl", f173 as unknown as string],
+  ["resources_servers/circle_click/data/example_metrics.json", f174 as unknown as string],
+  ["resources_servers/circle_click/data/example_rollouts.jsonl", f175 as unknown as string],
+  ["resources_servers/circle_click/data/example_rollouts_agent_metrics.json", f176 as unknown as string],
+  ["resources_servers/circle_click/data/example_rollouts_materialized_inputs.jsonl", f177 as unknown as string],
+  ["resources_servers/circle_click/data/example_rollouts_reward_profiling.jsonl", f178 as unknown as string],
+  ["resources_servers/circle_count/README.md", f179 as unknown as string],
+  ["resources_servers/circle_count/configs/circle_count.yaml", f180 as unknown as string],
+  ["resources_servers/circle_count/data/example.jsonl", f181 as unknown as string],
+  ["resources_servers/circle_count/data/example_metrics.json", f182 as unknown as string],
+  ["resources_servers/circle_count/data/example_rollouts.jsonl", f183 as unknown as string],
+  ["resources_servers/circle_count/data/example_rollouts_aggregate_metrics.json", f184 as unknown as string],
+  ["resources_servers/circle_count/data/example_rollouts_materialized_inputs.jsonl", f185 as unknown as string],
+  ["resources_servers/citation_if/README.md", f186 as unknown as string],
+  ["resources_servers/citation_if/configs/citation_if.yaml", f187 as unknown as string],
+  ["resources_servers/citation_if/data/example.jsonl", f188 as unknown as string],
+  ["resources_servers/citation_if/data/example_metrics.json", f189 as unknown as string],
+  ["resources_servers/citation_if/data/example_rollouts.jsonl", f190 as unknown as string],
+  ["resources_servers/code_fim/configs/code_fim.yaml", f191 as unknown as string],
+  ["resources_servers/code_fim/data/example.jsonl", f192 as unknown as string],
+  ["resources_servers/code_fim/data/example_metrics.json", f193 as unknown as string],
+  ["resources_servers/code_fim/data/example_rollouts.jsonl", f194 as unknown as string],
+  ["resources_servers/code_gen/configs/code_gen.yaml", f195 as unknown as string],
+  ["resources_servers/code_gen/data/example.jsonl", f196 as unknown as string],
+  ["resources_servers/code_gen/data/example_metrics.json", f197 as unknown as string],
+  ["resources_servers/code_gen/data/example_rollouts.jsonl", f198 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/configs/equivalence_llm_judge.yaml", f199 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/configs/lc_judge.yaml", f200 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/configs/nl2bash-equivalency.yaml", f201 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/data/example.jsonl", f202 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/data/example_metrics.json", f203 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/data/example_metrics_openqa.json", f204 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/data/example_nl2bash.jsonl", f205 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/data/example_openqa.jsonl", f206 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/data/example_openqa_metrics.json", f207 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/data/example_prepare.jsonl", f208 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/data/example_rollouts.jsonl", f209 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/data/example_rollouts_openqa.jsonl", f210 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/prompt_templates/equivalence_llm_judge.txt", f211 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/prompt_templates/lc.txt", f212 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/prompt_templates/lc_judge.txt", f213 as unknown as string],
+  ["resources_servers/equivalence_rule/README.md", f214 as unknown as string],
+  ["resources_servers/equivalence_rule/configs/lc.yaml", f215 as unknown as string],
+  ["resources_servers/equivalence_rule/data/example.jsonl", f216 as unknown as string],
+  ["resources_servers/equivalence_rule/data/example_metrics.json", f217 as unknown as string],
+  ["resources_servers/equivalence_rule/data/example_rollouts.jsonl", f218 as unknown as string],
+  ["resources_servers/evalplus/configs/evalplus.yaml", f219 as unknown as string],
+  ["resources_servers/evalplus/data/example.jsonl", f220 as unknown as string],
+  ["resources_servers/evalplus/data/example_metrics.json", f221 as unknown as string],
+  ["resources_servers/evalplus/data/example_rollouts.jsonl", f222 as unknown as string],
+  ["resources_servers/example_multi_step/configs/example_multi_step.yaml", f223 as unknown as string],
+  ["resources_servers/example_multi_step/data/example.jsonl", f224 as unknown as string],
+  ["resources_servers/example_multi_step/data/example_metrics.json", f225 as unknown as string],
+  ["resources_servers/example_multi_step/data/example_rollouts.jsonl", f226 as unknown as string],
+  ["resources_servers/example_multi_turn_gymnasium/README.md", f227 as unknown as string],
+  ["resources_servers/example_multi_turn_gymnasium/configs/example_multi_turn_gymnasium.yaml", f228 as unknown as string],
+  ["resources_servers/example_multi_turn_gymnasium/data/example.jsonl", f229 as unknown as string],
+  ["resources_servers/example_multi_turn_gymnasium/data/example_metrics.json", f230 as unknown as string],
+  ["resources_servers/example_multi_turn_gymnasium/data/example_rollouts.jsonl", f231 as unknown as string],
+  ["resources_servers/example_session_state_mgmt/configs/example_session_state_mgmt.yaml", f232 as unknown as string],
+  ["resources_servers/example_session_state_mgmt/data/example.jsonl", f233 as unknown as string],
+  ["resources_servers/example_session_state_mgmt/data/example_metrics.json", f234 as unknown as string],
+  ["resources_servers/example_session_state_mgmt/data/example_rollouts.jsonl", f235 as unknown as string],
+  ["resources_servers/example_single_tool_call/configs/example_single_tool_call.yaml", f236 as unknown as string],
+  ["resources_servers/example_single_tool_call/configs/example_single_tool_call_single_agent_turn.yaml", f237 as unknown as string],
+  ["resources_servers/example_single_tool_call/data/example.jsonl", f238 as unknown as string],
+  ["resources_servers/example_single_tool_call/data/example_metrics.json", f239 as unknown as string],
+  ["resources_servers/example_single_tool_call/data/example_rollouts.jsonl", f240 as unknown as string],
+  ["resources_servers/example_tool_call_multireward/README.md", f241 as unknown as string],
+  ["resources_servers/example_tool_call_multireward/configs/example_tool_call_multireward.yaml", f242 as unknown as string],
+  ["resources_servers/example_tool_call_multireward/data/example.jsonl", f243 as unknown as string],
+  ["resources_servers/example_tool_call_multireward/data/example_metrics.json", f244 as unknown as string],
+  ["resources_servers/example_tool_call_multireward/data/example_rollouts.jsonl", f245 as unknown as string],
+  ["resources_servers/format_verification/configs/citation_format.yaml", f246 as unknown as string],
+  ["resources_servers/format_verification/configs/freeform_formatting.yaml", f247 as unknown as string],
+  ["resources_servers/format_verification/data/ds2_freeform_formatting_example.jsonl", f248 as unknown as string],
+  ["resources_servers/format_verification/data/ds2_freeform_formatting_example_metrics.json", f249 as unknown as string],
+  ["resources_servers/format_verification/data/ds3_citation_format_example.jsonl", f250 as unknown as string],
+  ["resources_servers/format_verification/data/ds3_citation_format_example_metrics.json", f251 as unknown as string],
+  ["resources_servers/format_verification/data/example.jsonl", f252 as unknown as string],
+  ["resources_servers/format_verification/data/example_metrics.json", f253 as unknown as string],
+  ["resources_servers/format_verification/data/example_rollouts.jsonl", f254 as unknown as string],
+  ["resources_servers/frontierscience_judge/configs/frontierscience_judge.yaml", f255 as unknown as string],
+  ["resources_servers/frontierscience_judge/data/example.jsonl", f256 as unknown as string],
+  ["resources_servers/frontierscience_judge/data/example_metrics.json", f257 as unknown as string],
+  ["resources_servers/frontierscience_judge/data/example_rollouts.jsonl", f258 as unknown as string],
+  ["resources_servers/frontierscience_judge/prompts/judge.yaml", f259 as unknown as string],
+  ["resources_servers/frontierscience_judge/prompts/research_judge.yaml", f260 as unknown as string],
+  ["resources_servers/gpqa_diamond/configs/gpqa_diamond.yaml", f261 as unknown as string],
+  ["resources_servers/gpqa_diamond/data/example.jsonl", f262 as unknown as string],
+  ["resources_servers/gpqa_diamond/data/example_metrics.json", f263 as unknown as string],
+  ["resources_servers/gpqa_diamond/data/example_rollouts.jsonl", f264 as unknown as string],
+  ["resources_servers/graphwalks/README.md", f265 as unknown as string],
+  ["resources_servers/graphwalks/configs/graphwalks.yaml", f266 as unknown as string],
+  ["resources_servers/graphwalks/data/example.jsonl", f267 as unknown as string],
+  ["resources_servers/graphwalks/data/example_metrics.json", f268 as unknown as string],
+  ["resources_servers/graphwalks/data/example_rollouts.jsonl", f269 as unknown as string],
+  ["resources_servers/grl_sokoban/README.md", f270 as unknown as string],
+  ["resources_servers/grl_sokoban/configs/grl_sokoban.yaml", f271 as unknown as string],
+  ["resources_servers/grl_sokoban/data/example.jsonl", f272 as unknown as string],
+  ["resources_servers/grl_sokoban/data/example_metrics.json", f273 as unknown as string],
+  ["resources_servers/grl_sokoban/data/example_rollouts.jsonl", f274 as unknown as string],
+  ["resources_servers/grl_tetris/README.md", f275 as unknown as string],
+  ["resources_servers/grl_tetris/configs/grl_tetris.yaml", f276 as unknown as string],
+  ["resources_servers/grl_tetris/data/example.jsonl", f277 as unknown as string],
+  ["resources_servers/grl_tetris/data/example_metrics.json", f278 as unknown as string],
+  ["resources_servers/grl_tetris/data/example_rollouts.jsonl", f279 as unknown as string],
+  ["resources_servers/gui_coordinate/README.md", f280 as unknown as string],
+  ["resources_servers/gui_coordinate/configs/gui_coordinate.yaml", f281 as unknown as string],
+  ["resources_servers/gui_coordinate/data/example.jsonl", f282 as unknown as string],
+  ["resources_servers/gui_coordinate/data/example_metrics.json", f283 as unknown as string],
+  ["resources_servers/gui_coordinate/data/example_rollouts.jsonl", f284 as unknown as string],
+  ["resources_servers/gymnasium/README.md", f285 as unknown as string],
+  ["resources_servers/gymnasium/configs/gymnasium.yaml", f286 as unknown as string],
+  ["resources_servers/gymnasium/data/example.jsonl", f287 as unknown as string],
+  ["resources_servers/gymnasium/data/example_metrics.json", f288 as unknown as string],
+  ["resources_servers/gymnasium/data/example_rollouts.jsonl", f289 as unknown as string],
+  ["resources_servers/hotpotqa_qa/README.md", f290 as unknown as string],
+  ["resources_servers/hotpotqa_qa/configs/hotpotqa_qa.yaml", f291 as unknown as string],
+  ["resources_servers/hotpotqa_qa/data/example.jsonl", f292 as unknown as string],
+  ["resources_servers/hotpotqa_qa/data/example_metrics.json", f293 as unknown as string],
+  ["resources_servers/hotpotqa_qa/data/example_rollouts.jsonl", f294 as unknown as string],
+  ["resources_servers/iheval/configs/iheval.yaml", f295 as unknown as string],
+  ["resources_servers/iheval/configs/iheval_serve.yaml", f296 as unknown as string],
+  ["resources_servers/iheval/data/example.jsonl", f297 as unknown as string],
+  ["resources_servers/iheval/data/example_metrics.json", f298 as unknown as string],
+  ["resources_servers/iheval/data/example_rollouts.jsonl", f299 as unknown as string],
+  ["resources_servers/imo_gradingbench/README.md", f300 as unknown as string],
+  ["resources_servers/imo_gradingbench/configs/imo_gradingbench.yaml", f301 as unknown as string],
+  ["resources_servers/imo_gradingbench/data/example.jsonl", f302 as unknown as string],
+  ["resources_servers/imo_gradingbench/data/example_metrics.json", f303 as unknown as string],
+  ["resources_servers/imo_gradingbench/data/example_rollouts.jsonl", f304 as unknown as string],
+  ["resources_servers/imo_proofbench_judge/README.md", f305 as unknown as string],
+  ["resources_servers/imo_proofbench_judge/configs/imo_proofbench_judge.yaml", f306 as unknown as string],
+  ["resources_servers/imo_proofbench_judge/data/example.jsonl", f307 as unknown as string],
+  ["resources_servers/imo_proofbench_judge/data/example_metrics.json", f308 as unknown as string],
+  ["resources_servers/imo_proofbench_judge/data/example_rollouts.jsonl", f309 as unknown as string],
+  ["resources_servers/imo_proofbench_judge/prompts/judge.yaml", f310 as unknown as string],
+  ["resources_servers/instruction_following/configs/instruction_following.yaml", f311 as unknown as string],
+  ["resources_servers/instruction_following/data/example.jsonl", f312 as unknown as string],
+  ["resources_servers/instruction_following/data/example_metrics.json", f313 as unknown as string],
+  ["resources_servers/instruction_following/data/example_rollouts.jsonl", f314 as unknown as string],
+  ["resources_servers/instruction_following/data/train_metrics.json", f315 as unknown as string],
+  ["resources_servers/inverse_if/configs/inverse_if.yaml", f316 as unknown as string],
+  ["resources_servers/inverse_if/data/example.jsonl", f317 as unknown as string],
+  ["resources_servers/inverse_if/data/example_metrics.json", f318 as unknown as string],
+  ["resources_servers/inverse_if/data/example_rollouts.jsonl", f319 as unknown as string],
+  ["resources_servers/jailbreak_detection/configs/jailbreak_detection_nemotron_combined_reward_tp8.yaml", f320 as unknown as string],
+  ["resources_servers/jailbreak_detection/configs/safety_judge_model.yaml", f321 as unknown as string],
+  ["resources_servers/jailbreak_detection/configs/verifier_prompt_templates.yaml", f322 as unknown as string],
+  ["resources_servers/jailbreak_detection/data/example.jsonl", f323 as unknown as string],
+  ["resources_servers/jailbreak_detection/data/example_metrics.json", f324 as unknown as string],
+  ["resources_servers/jailbreak_detection/data/example_rollouts.jsonl", f325 as unknown as string],
+  ["resources_servers/lc_niah/README.md", f326 as unknown as string],
+  ["resources_servers/lc_niah/configs/lc_niah.yaml", f327 as unknown as string],
+  ["resources_servers/lc_niah/data/example.jsonl", f328 as unknown as string],
+  ["resources_servers/lc_niah/data/example_metrics.json", f329 as unknown as string],
+  ["resources_servers/lc_niah/data/example_rollouts.jsonl", f330 as unknown as string],
+  ["resources_servers/longmemeval/configs/longmemeval.yaml", f331 as unknown as string],
+  ["resources_servers/longmemeval/configs/longmemeval_serve.yaml", f332 as unknown as string],
+  ["resources_servers/longmemeval/data/example.jsonl", f333 as unknown as string],
+  ["resources_servers/longmemeval/data/example_metrics.json", f334 as unknown as string],
+  ["resources_servers/longmemeval/data/example_rollouts.jsonl", f335 as unknown as string],
+  ["resources_servers/math_advanced_calculations/README.md", f336 as unknown as string],
+  ["resources_servers/math_advanced_calculations/configs/math_advanced_calculations.yaml", f337 as unknown as string],
+  ["resources_servers/math_advanced_calculations/data/example.jsonl", f338 as unknown as string],
+  ["resources_servers/math_advanced_calculations/data/example_metrics.json", f339 as unknown as string],
+  ["resources_servers/math_advanced_calculations/data/example_rollouts.jsonl", f340 as unknown as string],
+  ["resources_servers/math_proof_judgement/README.md", f341 as unknown as string],
+  ["resources_servers/math_proof_judgement/configs/math_proof_judgement.yaml", f342 as unknown as string],
+  ["resources_servers/math_proof_judgement/data/example.jsonl", f343 as unknown as string],
+  ["resources_servers/math_proof_judgement/data/example_metrics.json", f344 as unknown as string],
+  ["resources_servers/math_proof_judgement/data/example_rollouts.jsonl", f345 as unknown as string],
+  ["resources_servers/math_with_autograder/configs/judge_gptoss20b.yaml", f346 as unknown as string],
+  ["resources_servers/math_with_autograder/configs/math_with_autograder.yaml", f347 as unknown as string],
+  ["resources_servers/math_with_autograder/data/example.jsonl", f348 as unknown as string],
+  ["resources_servers/math_with_autograder/data/example_metrics.json", f349 as unknown as string],
+  ["resources_servers/math_with_autograder/data/example_rollouts.jsonl", f350 as unknown as string],
+  ["resources_servers/math_with_autograder/prompts/judge.yaml", f351 as unknown as string],
+  ["resources_servers/math_with_judge/configs/math_with_judge.yaml", f352 as unknown as string],
+  ["resources_servers/math_with_judge/data/example.jsonl", f353 as unknown as string],
+  ["resources_servers/math_with_judge/data/example_metrics.json", f354 as unknown as string],
+  ["resources_servers/math_with_judge/data/example_rollouts.jsonl", f355 as unknown as string],
+  ["resources_servers/mcqa/configs/mcqa.yaml", f356 as unknown as string],
+  ["resources_servers/mcqa/data/example.jsonl", f357 as unknown as string],
+  ["resources_servers/mcqa/data/example_metrics.json", f358 as unknown as string],
+  ["resources_servers/mcqa/data/example_rollouts.jsonl", f359 as unknown as string],
+  ["resources_servers/mcqa/data/example_rollouts_with_template_metadata.jsonl", f360 as unknown as string],
+  ["resources_servers/mcqa/data/example_with_template_metadata.jsonl", f361 as unknown as string],
+  ["resources_servers/mcqa/data/example_with_template_metadata_metrics.json", f362 as unknown as string],
+  ["resources_servers/mcqa/tests/verifier_cases.jsonl", f363 as unknown as string],
+  ["resources_servers/mrcr/README.md", f364 as unknown as string],
+  ["resources_servers/mrcr/configs/mrcr.yaml", f365 as unknown as string],
+  ["resources_servers/mrcr/data/example.jsonl", f366 as unknown as string],
+  ["resources_servers/mrcr/data/example_metrics.json", f367 as unknown as string],
+  ["resources_servers/mrcr/data/example_rollouts.jsonl", f368 as unknown as string],
+  ["resources_servers/multichallenge/configs/multichallenge.yaml", f369 as unknown as string],
+  ["resources_servers/multichallenge/configs/multichallenge_nrl.yaml", f370 as unknown as string],
+  ["resources_servers/multichallenge/data/example.jsonl", f371 as unknown as string],
+  ["resources_servers/multichallenge/data/example_metrics.json", f372 as unknown as string],
+  ["resources_servers/multichallenge/data/example_rollouts.jsonl", f373 as unknown as string],
+  ["resources_servers/nvarc/README.md", f374 as unknown as string],
+  ["resources_servers/nvarc/configs/inductive.yaml", f375 as unknown as string],
+  ["resources_servers/nvarc/configs/transductive.yaml", f376 as unknown as string],
+  ["resources_servers/nvarc/data/example.jsonl", f377 as unknown as string],
+  ["resources_servers/nvarc/data/example_metrics.json", f378 as unknown as string],
+  ["resources_servers/nvarc/data/example_rollouts.jsonl", f379 as unknown as string],
+  ["resources_servers/omniscience/configs/omniscience.yaml", f380 as unknown as string],
+  ["resources_servers/omniscience/data/example.jsonl", f381 as unknown as string],
+  ["resources_servers/omniscience/data/example_metrics.json", f382 as unknown as string],
+  ["resources_servers/omniscience/data/example_rollouts.jsonl", f383 as unknown as string],
+  ["resources_servers/omniscience/prompts/judge.yaml", f384 as unknown as string],
+  ["resources_servers/over_refusal_detection/configs/over_refusal_detection.yaml", f385 as unknown as string],
+  ["resources_servers/over_refusal_detection/configs/over_refusal_detection_nemotron.yaml", f386 as unknown as string],
+  ["resources_servers/over_refusal_detection/configs/over_refusal_detection_nemotron_tp8.yaml", f387 as unknown as string],
+  ["resources_servers/over_refusal_detection/data/example.jsonl", f388 as unknown as string],
+  ["resources_servers/over_refusal_detection/data/example_metrics.json", f389 as unknown as string],
+  ["resources_servers/over_refusal_detection/data/example_rollouts.jsonl", f390 as unknown as string],
+  ["resources_servers/physics_judge/README.md", f391 as unknown as string],
+  ["resources_servers/physics_judge/configs/judge_openai.yaml", f392 as unknown as string],
+  ["resources_servers/physics_judge/configs/physics_judge.yaml", f393 as unknown as string],
+  ["resources_servers/physics_judge/data/example.jsonl", f394 as unknown as string],
+  ["resources_servers/physics_judge/data/example_metrics.json", f395 as unknown as string],
+  ["resources_servers/physics_judge/data/example_rollouts.jsonl", f396 as unknown as string],
+  ["resources_servers/physics_judge/prompts/judge.yaml", f397 as unknown as string],
+  ["resources_servers/polymath/configs/polymath.yaml", f398 as unknown as string],
+  ["resources_servers/polymath/data/example.jsonl", f399 as unknown as string],
+  ["resources_servers/polymath/data/example_metrics.json", f400 as unknown as string],
+  ["resources_servers/polymath/data/example_rollouts.jsonl", f401 as unknown as string],
+  ["resources_servers/polymath/data/example_rollouts_materialized_inputs.jsonl", f402 as unknown as string],
+  ["resources_servers/proof_genselect/README.md", f403 as unknown as string],
+  ["resources_servers/proof_genselect/configs/proof_genselect.yaml", f404 as unknown as string],
+  ["resources_servers/proof_genselect/data/example.jsonl", f405 as unknown as string],
+  ["resources_servers/proof_genselect/data/example_metrics.json", f406 as unknown as string],
+  ["resources_servers/proof_genselect/data/example_rollouts.jsonl", f407 as unknown as string],
+  ["resources_servers/proof_genselect/data/example_rollouts_aggregate_metrics.json", f408 as unknown as string],
+  ["resources_servers/proof_genselect/data/example_rollouts_materialized_inputs.jsonl", f409 as unknown as string],
+  ["resources_servers/proof_genselect/prompt_templates/genselect.yaml", f410 as unknown as string],
+  ["resources_servers/ragtruth/README.md", f411 as unknown as string],
+  ["resources_servers/ragtruth/configs/ragtruth.yaml", f412 as unknown as string],
+  ["resources_servers/ragtruth/configs/ragtruth_serve.yaml", f413 as unknown as string],
+  ["resources_servers/ragtruth/data/example.jsonl", f414 as unknown as string],
+  ["resources_servers/ragtruth/data/example_metrics.json", f415 as unknown as string],
+  ["resources_servers/ragtruth/data/example_rollouts.jsonl", f416 as unknown as string],
+  ["resources_servers/ruler/README.md", f417 as unknown as string],
+  ["resources_servers/ruler/configs/ruler.yaml", f418 as unknown as string],
+  ["resources_servers/ruler/data/example.jsonl", f419 as unknown as string],
+  ["resources_servers/ruler/data/example_metrics.json", f420 as unknown as string],
+  ["resources_servers/ruler/data/example_rollouts.jsonl", f421 as unknown as string],
+  ["resources_servers/ruler2/README.md", f422 as unknown as string],
+  ["resources_servers/ruler2/configs/ruler2.yaml", f423 as unknown as string],
+  ["resources_servers/ruler2/data/example.jsonl", f424 as unknown as string],
+  ["resources_servers/ruler2/data/example_metrics.json", f425 as unknown as string],
+  ["resources_servers/ruler2/data/example_rollouts.jsonl", f426 as unknown as string],
+  ["resources_servers/simpleqa/configs/simpleqa.yaml", f427 as unknown as string],
+  ["resources_servers/simpleqa/data/example.jsonl", f428 as unknown as string],
+  ["resources_servers/simpleqa/data/example_metrics.json", f429 as unknown as string],
+  ["resources_servers/simpleqa/data/example_rollouts.jsonl", f430 as unknown as string],
+  ["resources_servers/simpleqa/prompts/judge.yaml", f431 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/README.md", f432 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/droid_pivot_single_step_tool_use_with_argument_comparison.yaml", f433 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/parallel_tool_calls_single_step_tool_use_with_argument_comparison.yaml", f434 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/search_pivot_single_step_tool_use_with_argument_comparison.yaml", f435 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/single_step_tool_use_with_argument_comparison.yaml", f436 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/swe_pivot_single_step_tool_use_with_argument_comparison.yaml", f437 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/toolcall_schema_single_step_tool_use_with_argument_comparison.yaml", f438 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/data/example.jsonl", f439 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/data/example_metrics.json", f440 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/data/example_rollouts.jsonl", f441 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example.jsonl", f442 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example_metrics.json", f443 as unknown as string],
+  ["resources_servers/spartqa/README.md", f444 as unknown as string],
+  ["resources_servers/spartqa/configs/spartqa.yaml", f445 as unknown as string],
+  ["resources_servers/spartqa/configs/spartqa_serve.yaml", f446 as unknown as string],
+  ["resources_servers/spartqa/data/example.jsonl", f447 as unknown as string],
+  ["resources_servers/spartqa/data/example_metrics.json", f448 as unknown as string],
+  ["resources_servers/spartqa/data/example_rollouts.jsonl", f449 as unknown as string],
+  ["resources_servers/string_match/README.md", f450 as unknown as string],
+  ["resources_servers/string_match/configs/string_match.yaml", f451 as unknown as string],
+  ["resources_servers/string_match/data/example.jsonl", f452 as unknown as string],
+  ["resources_servers/string_match/data/example_metrics.json", f453 as unknown as string],
+  ["resources_servers/string_match/data/example_rollouts.jsonl", f454 as unknown as string],
+  ["resources_servers/structeval/README.md", f455 as unknown as string],
+  ["resources_servers/structeval/configs/structeval_nonrenderable.yaml", f456 as unknown as string],
+  ["resources_servers/structeval/data/example.jsonl", f457 as unknown as string],
+  ["resources_servers/structeval/data/example_metrics.json", f458 as unknown as string],
+  ["resources_servers/structeval/data/example_rollouts.jsonl", f459 as unknown as string],
+  ["resources_servers/structeval/data/example_rollouts_aggregate_metrics.json", f460 as unknown as string],
+  ["resources_servers/structeval/data/structeval_nonrenderable_example.jsonl", f461 as unknown as string],
+  ["resources_servers/structeval/data/structeval_nonrenderable_example_rollouts.jsonl", f462 as unknown as string],
+  ["resources_servers/structeval/data/structeval_nonrenderable_example_rollouts_aggregate_metrics.json", f463 as unknown as string],
+  ["resources_servers/structured_outputs/README.md", f464 as unknown as string],
+  ["resources_servers/structured_outputs/configs/structured_outputs_json.yaml", f465 as unknown as string],
+  ["resources_servers/structured_outputs/configs/structured_outputs_json_yaml_xml_v1.yaml", f466 as unknown as string],
+  ["resources_servers/structured_outputs/configs/structured_outputs_v3.yaml", f467 as unknown as string],
+  ["resources_servers/structured_outputs/configs/structured_outputs_v4.yaml", f468 as unknown as string],
+  ["resources_servers/structured_outputs/data/example.jsonl", f469 as unknown as string],
+  ["resources_servers/structured_outputs/data/example_metrics.json", f470 as unknown as string],
+  ["resources_servers/structured_outputs/data/example_rollouts.jsonl", f471 as unknown as string],
+  ["resources_servers/structured_outputs/data/structured_outputs_251027_nano_v3_sdg_json_train_metrics.json", f472 as unknown as string],
+  ["resources_servers/structured_outputs/data/structured_outputs_251027_nano_v3_sdg_json_val_metrics.json", f473 as unknown as string],
+  ["resources_servers/structured_outputs/data/structured_outputs_v3_example.jsonl", f474 as unknown as string],
+  ["resources_servers/structured_outputs/data/structured_outputs_v3_example_metrics.json", f475 as unknown as string],
+  ["resources_servers/structured_outputs/data/structured_outputs_v4_example.jsonl", f476 as unknown as string],
+  ["resources_servers/text_to_sql/configs/text_to_sql.yaml", f477 as unknown as string],
+  ["resources_servers/text_to_sql/data/example.jsonl", f478 as unknown as string],
+  ["resources_servers/text_to_sql/data/example_metrics.json", f479 as unknown as string],
+  ["resources_servers/text_to_sql/data/example_rollouts.jsonl", f480 as unknown as string],
+  ["resources_servers/text_to_sql/prompts/judge_prompt_template.txt", f481 as unknown as string],
+  ["resources_servers/text_to_sql/prompts/judge_system_message.txt", f482 as unknown as string],
+  ["resources_servers/ugphysics_judge/README.md", f483 as unknown as string],
+  ["resources_servers/ugphysics_judge/configs/ugphysics_judge.yaml", f484 as unknown as string],
+  ["resources_servers/ugphysics_judge/data/example.jsonl", f485 as unknown as string],
+  ["resources_servers/ugphysics_judge/data/example_metrics.json", f486 as unknown as string],
+  ["resources_servers/ugphysics_judge/data/example_rollouts.jsonl", f487 as unknown as string],
+  ["resources_servers/ugphysics_judge/prompts/judge.yaml", f488 as unknown as string],
+  ["resources_servers/xlam_fc/README.md", f489 as unknown as string],
+  ["resources_servers/xlam_fc/configs/xlam_fc.yaml", f490 as unknown as string],
+  ["resources_servers/xlam_fc/data/example.jsonl", f491 as unknown as string],
+  ["resources_servers/xlam_fc/data/example_metrics.json", f492 as unknown as string],
+  ["resources_servers/xlam_fc/data/example_rollouts.jsonl", f493 as unknown as string],
+  ["resources_servers/xstest/configs/xstest.yaml", f494 as unknown as string],
+  ["resources_servers/xstest/data/example.jsonl", f495 as unknown as string],
+  ["resources_servers/xstest/data/example_metrics.json", f496 as unknown as string],
+  ["resources_servers/xstest/data/example_rollouts.jsonl", f497 as unknown as string],
+  ["resources_servers/xstest/prompt_templates/wildguard_judge.txt", f498 as unknown as string],
+  ["resources_servers/xstest/prompt_templates/xstest_judge.txt", f499 as unknown as string],
+  ["responses_api_agents/gymnasium_agent/README.md", f500 as unknown as string],
+  ["responses_api_agents/gymnasium_agent/configs/gymnasium_agent.yaml", f501 as unknown as string],
+  ["responses_api_agents/non_executing_simple_agent/configs/non_executing_simple_agent.yaml", f502 as unknown as string],
+  ["responses_api_agents/proof_refinement_agent/configs/proof_refinement_agent.yaml", f503 as unknown as string],
+  ["responses_api_agents/remote_agent/configs/remote_agent.yaml", f504 as unknown as string],
+  ["responses_api_agents/simple_agent/configs/simple_agent.yaml", f505 as unknown as string],
+  ["responses_api_agents/speed_bench_agent/configs/speed_bench_agent.yaml", f506 as unknown as string],
+  ["responses_api_agents/tool_simulation_agent/configs/tool_simulation_agent.yaml", f507 as unknown as string],
+  ["responses_api_models/azure_openai_model/configs/azure_openai_model.yaml", f508 as unknown as string],
+  ["responses_api_models/genrm_model/configs/genrm_model.yaml", f509 as unknown as string],
+  ["responses_api_models/inference_provider/configs/baseten.yaml", f510 as unknown as string],
+  ["responses_api_models/inference_provider/configs/deepinfra.yaml", f511 as unknown as string],
+  ["responses_api_models/inference_provider/configs/fireworks.yaml", f512 as unknown as string],
+  ["responses_api_models/inference_provider/configs/friendli.yaml", f513 as unknown as string],
+  ["responses_api_models/inference_provider/configs/gemini.yaml", f514 as unknown as string],
+  ["responses_api_models/inference_provider/configs/hf_inference.yaml", f515 as unknown as string],
+  ["responses_api_models/inference_provider/configs/inference_provider.yaml", f516 as unknown as string],
+  ["responses_api_models/inference_provider/configs/nebius.yaml", f517 as unknown as string],
+  ["responses_api_models/inference_provider/configs/openrouter.yaml", f518 as unknown as string],
+  ["responses_api_models/inference_provider/configs/together.yaml", f519 as unknown as string],
+  ["responses_api_models/litellm_model/configs/litellm_model.yaml", f520 as unknown as string],
+  ["responses_api_models/local_vllm_model_proxy/configs/local_vllm_model_proxy.yaml", f521 as unknown as string],
+  ["responses_api_models/openai_model/configs/openai_model.yaml", f522 as unknown as string],
+  ["responses_api_models/scripted_model/configs/scripted_model.yaml", f523 as unknown as string],
+  ["responses_api_models/vllm_model/configs/vllm_model.yaml", f524 as unknown as string],
+  ["responses_api_models/vllm_model/configs/vllm_model_for_training.yaml", f525 as unknown as string],
 ];

@@ -41,3 +41,6 @@ registerBenchmark("longcodebench", async () => (await import("./longcodebench.ts
 registerBenchmark("longmemeval", async () => (await import("./longmemeval.ts")).benchmark);
 registerBenchmark("aalcr", async () => (await import("./aalcr.ts")).benchmark);
 registerBenchmark("hle/prepare_vision", async () => (await import("./hle.ts")).visionBenchmark);
+registerBenchmark("bunsenbench_chemistry_mcq", async () => (await import("./outside-gym.ts")).bunsenbench);
+registerBenchmark("longbench_v2/prepare_n3_1m", async () => (await import("./outside-gym.ts")).longbenchV2N3);
+registerBenchmark("longcodebench/prepare_n3_1m", async () => (await import("./outside-gym.ts")).longcodebenchN3);

@@ -30,6 +30,12 @@ export interface BenchmarkPreparer {
   name: string;
   /** The resources server implementation that scores it (catalog column). */
   server: string;
+  /**
+   * Set when gym cannot prepare this benchmark itself (it needs a Python tool or a gated model
+   * tokenizer): what is needed and how to get the file; `gym eval prepare` stops with it before
+   * downloading anything, and `sources` is empty.
+   */
+  unsupported?: string;
   /** Every file the preparation reads, in the order `prepare` receives them. */
   sources: SourceSpec[];
   /**

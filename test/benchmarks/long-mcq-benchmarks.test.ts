@@ -96,6 +96,20 @@ describe("gym eval prepare: global-piqa, longcodebench, longmemeval, aalcr, hle 
     }
   }, 60_000);
 
+  test.each([
+    ["bunsenbench_chemistry_mcq", "tools/reconstitute.py of the Hub dataset nvidia/bunsen-bench"],
+    ["longbench_v2/config_n3_1m", "gated Hugging Face tokenizer nvidia/NVIDIA-Nemotron-3-Super-120B-A12B-BF16"],
+    ["longcodebench/config_n3_1m", "gated Hugging Face tokenizer nvidia/NVIDIA-Nemotron-3-Super-120B-A12B-BF16"],
+  ])("%s: a clear config error naming what it needs, before any download", async (name, needs) => {
+    await using dir = await tempDir();
+    const before = srv.seen.length;
+    const r = await runGym(["eval", "prepare", "--benchmark", name, "--output-dir", join(dir.path, "out"), `+benchmark_mirror_url=${srv.url}`], { cwd: dir.path, env: { XDG_CACHE_HOME: join(dir.path, "cache"), HF_ENDPOINT: srv.url } });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("gym cannot prepare this benchmark itself");
+    expect(r.stderr).toContain(needs);
+    expect(srv.seen.length).toBe(before);
+  }, 60_000);
+
   test("gym list benchmarks shows them with built-in servers", async () => {
     await using dir = await tempDir();
     const r = await runGym(["list", "benchmarks"], { cwd: dir.path });
