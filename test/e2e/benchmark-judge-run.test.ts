@@ -1,5 +1,6 @@
 /**
- * Judge benchmarks end to end: financebench, secque, frontierscience_olympiad and xstest are
+ * Judge benchmarks end to end: financebench, secque, frontierscience_olympiad, xstest, aalcr and
+ * hle/config_vision (multimodal rows) are
  * prepared on the spot from the fixture Hub, run with scripted_model as the policy, and their judge
  * model server is overridden to a local OpenAI-compatible endpoint that answers by a fixed rule on
  * the judge prompt; each row's reward is what that rule implies under the benchmark's grading.
@@ -7,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { readJsonl, runGym, tempDir } from "../helpers/tmp.ts";
-import { startSourceServer, type SourceServer } from "../fixtures/benchmarks/server.ts";
+import { startSourceServer, TOKEN, type SourceServer } from "../fixtures/benchmarks/server.ts";
 
 type Rec = Record<string, any>;
 let srv: SourceServer;
@@ -93,5 +94,33 @@ describe("judge benchmarks against a rule-based judge", () => {
       const want = q.includes("Python") ? [1, false] : q.includes("balloon") ? [0, true] : [1, true];
       expect([q, r.reward, r.is_refusal]).toEqual([q, ...want]);
     }
+  }, 180_000);
+
+  test("aalcr: CORRECT / INCORRECT per row, reported under its token band", async () => {
+    // Its judge is a vllm_model defined in the benchmark config: drop it, point the server at the rule judge.
+    const { rows, prompts } = await run("aalcr", "rule_judge", (p) => (p.includes("What changed?") ? "CORRECT" : "INCORRECT"), [
+      "~Qwen3-235B-A22B-Instruct-2507-FP8",
+      "++aalcr_benchmark_resources_server.resources_servers.aalcr.judge_model_server.name=rule_judge",
+    ]);
+    expect(rows.length).toBe(2 * 16);
+    for (const r of rows) {
+      const right = userText(r).includes("What changed?");
+      expect([r.reward, r.input_tokens_band, r[right ? "reward_80k_100k" : "reward_128k_plus"]]).toEqual(right ? [1, "80k-100k", 1] : [0, "128k+", 0]);
+    }
+    expect(prompts.length).toBe(32);
+  }, 180_000);
+
+  test("hle/config_vision: materialized multimodal rows reach the policy and the judge", async () => {
+    const { rows, prompts } = await run("hle/config_vision", "rule_judge", (p) => (p.includes("Look at this") ? "Judgement: yes" : "Judgement: no"), [
+      "++hle_vision_equivalence_llm_judge_resources_server.resources_servers.equivalence_llm_judge.judge_model_server.name=rule_judge",
+      `+hf_token=${TOKEN}`,
+    ]);
+    expect(rows.length).toBe(3);
+    const byQ = Object.fromEntries(rows.map((r) => [r.responses_create_params.input[1].content[0]?.text ?? r.responses_create_params.input[1].content, r]));
+    expect(Object.keys(byQ).sort()).toEqual(["Look at this", "Raw {braces} and é", "What is ∫1?"]);
+    expect(byQ["Look at this"]!.reward).toBe(1);
+    expect(byQ["What is ∫1?"]!.reward).toBe(0);
+    expect(byQ["Raw {braces} and é"]!.responses_create_params.input[1].content[1]).toEqual({ type: "input_image", image_url: "data:image/png;base64,iVBORw0KGgo=", detail: "high" });
+    expect(prompts.length).toBe(3);
   }, 180_000);
 });
