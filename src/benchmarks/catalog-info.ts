@@ -52,8 +52,10 @@ export async function benchmarkInfo(e: CatalogEntry, roots: string[], isBuiltin:
   const script = d.prepareScript ? resolveInRoots(d.prepareScript, roots) : undefined;
   if (builtin && !(script && existsSync(script))) {
     const p = (await loadPreparer(builtin))!;
-    info.source = p.sources.map(sourceLabel).join(", ");
-    info.files = p.sources.map((s) => `${p.name}/${sourceName(s)}${s.kind === "hf-parquet" ? "/*.parquet" : ""}`).join(", ");
+    info.source = p.unsupported !== undefined ? `${d.prepareScript} (upstream's, under Python)` : p.sources.map(sourceLabel).join(", ");
+    info.files = p.sources
+      .map((s) => `${p.name}/${sourceName(s)}${s.kind === "hf-parquet" ? "/*.parquet" : s.kind === "hf-parquet-configs" ? ` + ${p.name}/<config>/${s.split}/*.parquet` : ""}`)
+      .join(", ");
   } else if (d.prepareScript) info.source = d.prepareScript;
   const jsonl = resolveInRoots(d.jsonlFpath, roots);
   if (existsSync(jsonl)) {

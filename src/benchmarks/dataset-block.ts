@@ -15,7 +15,10 @@ export interface BenchmarkDataset {
   prepareScript: string | undefined;
   promptConfig: string | undefined;
   numRepeats: number;
-  /** The resources server implementation from `config_paths` (`resources_servers/<impl>/…`). */
+  /**
+   * The resources server implementation from `config_paths` (`resources_servers/<impl>/…`), else
+   * from the agent's `resources_server.name` when the file defines that instance itself (aalcr).
+   */
   server: string | undefined;
   /** The `config_paths` entry that brings in that server. */
   serverConfig: string | undefined;
@@ -23,6 +26,13 @@ export interface BenchmarkDataset {
 
 type Map = Record<string, unknown>;
 const isMap = (v: unknown): v is Map => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** The implementation of the resources server instance `ref.name` when this file defines it. */
+function inlineServer(doc: Map, ref: unknown): string | undefined {
+  const inst = isMap(ref) && typeof ref.name === "string" ? doc[ref.name] : undefined;
+  const impls = isMap(inst) && isMap(inst.resources_servers) ? Object.keys(inst.resources_servers) : [];
+  return impls.length === 1 ? impls[0] : undefined;
+}
 
 /** Read the single benchmark dataset of `path`; undefined when the file declares none itself. */
 export function readBenchmarkDataset(path: string): BenchmarkDataset | undefined {
@@ -50,7 +60,7 @@ export function readBenchmarkDataset(path: string): BenchmarkDataset | undefined
           prepareScript: typeof d.prepare_script === "string" ? d.prepare_script : undefined,
           promptConfig: typeof d.prompt_config === "string" ? d.prompt_config : undefined,
           numRepeats: typeof d.num_repeats === "number" ? d.num_repeats : 1,
-          server,
+          server: server ?? inlineServer(doc, leaf.resources_server),
           serverConfig,
         });
       }

@@ -8,7 +8,8 @@ import { basename, join } from "node:path";
 import { ConfigError, RuntimeError } from "../errors.ts";
 import { log } from "../log.ts";
 import { HubHttp, HubHttpError } from "../dataset/hf-http.ts";
-import { sourceLabel, sourceName, type SourceFile, type SourceSpec } from "./types.ts";
+import { datasetConfigNames } from "../dataset/hf-configs.ts";
+import { CONFIGS_FILE, sourceLabel, sourceName, type SourceFile, type SourceSpec } from "./types.ts";
 
 /** How sources are reached for one `gym eval prepare`. */
 export interface FetchEnv {
@@ -116,7 +117,24 @@ function fromDataDir(env: FetchEnv, bench: string, s: SourceSpec): SourceFile[] 
     return files.map((f) => ({ name: `${sourceName(s)}/${f}`, bytes: new Uint8Array(readFileSync(join(p, f))) }));
   }
   if (!existsSync(p)) throw new ConfigError(`${bench}: ${p} is missing`, { hint: "see `gym eval prepare --help` for the --data-dir layout" });
-  return [{ name: sourceName(s), bytes: new Uint8Array(readFileSync(p)) }];
+  const list: SourceFile = { name: sourceName(s), bytes: new Uint8Array(readFileSync(p)) };
+  if (s.kind !== "hf-parquet-configs") return [list];
+  const configs = configList(list, p);
+  return [list, ...configs.flatMap((config) => fromDataDir(env, bench, { kind: "hf-parquet", repo: s.repo, config, split: s.split }))];
+}
+
+/** The config names a stored `configs.json` holds. */
+function configList(file: SourceFile, where: string): string[] {
+  let v: unknown;
+  try {
+    v = JSON.parse(new TextDecoder().decode(file.bytes));
+  } catch {
+    v = undefined;
+  }
+  if (!Array.isArray(v) || v.some((c) => typeof c !== "string" || c === "" || c.includes("/") || c.startsWith("."))) {
+    throw new ConfigError(`${where}: not a JSON list of config names`, { hint: `write the dataset's config names, e.g. ["eng_latn", "fra_latn"]` });
+  }
+  return v as string[];
 }
 
 /** Fetch every file of one source, logging one progress line per file on stderr. */
@@ -137,6 +155,22 @@ export async function fetchSource(env: FetchEnv, bench: string, s: SourceSpec): 
     return [await one(url, s.file, env.raw(new URL(url).origin))];
   }
   if (s.kind === "hf-file") return [await one(env.hub.url(`/datasets/${s.repo}/resolve/${encodeURIComponent(s.revision ?? "main")}/${hubPath(s.path)}`), s.path)];
+  if (s.kind === "hf-parquet") return fetchParquet(env, bench, s, one);
+  let configs: string[];
+  try {
+    configs = await datasetConfigNames(env.hub, s.repo);
+  } catch (e) {
+    if (e instanceof RuntimeError) throw new RuntimeError(`${bench}: ${e.message}`, { hint: e.hint, code: e.code, cause: e });
+    throw e;
+  }
+  log.info(`${bench}: ${s.repo} lists ${configs.length} config(s)`);
+  const out: SourceFile[] = [{ name: CONFIGS_FILE, bytes: new TextEncoder().encode(JSON.stringify(configs)) }];
+  for (const config of configs) out.push(...(await fetchParquet(env, bench, { kind: "hf-parquet", repo: s.repo, config, split: s.split, gated: s.gated }, one)));
+  return out;
+}
+
+/** The Hub's parquet conversion of one config/split: its file list, then each file. */
+async function fetchParquet(env: FetchEnv, bench: string, s: Extract<SourceSpec, { kind: "hf-parquet" }>, one: (url: string, name: string) => Promise<SourceFile>): Promise<SourceFile[]> {
   const listUrl = `/api/datasets/${s.repo}/parquet/${encodeURIComponent(s.config)}/${encodeURIComponent(s.split)}`;
   let urls: unknown;
   try {

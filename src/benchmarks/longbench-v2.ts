@@ -7,14 +7,8 @@
 import { readParquet } from "../dataset/formats/parquet.ts";
 import { pyDumps } from "../util/py-json-dumps.ts";
 import { field } from "./_mcq.ts";
+import { o200kCounter } from "./_o200k.ts";
 import type { BenchmarkPreparer } from "./types.ts";
-
-/** An `o200k_base` token counter (js-tiktoken ships the same ranks file tiktoken downloads; loaded on first use). */
-async function o200kCounter(): Promise<(text: string) => number> {
-  const [{ Tiktoken }, { default: ranks }] = await Promise.all([import("js-tiktoken/lite"), import("js-tiktoken/ranks/o200k_base")]);
-  const enc = new Tiktoken(ranks);
-  return (text) => enc.encode(text, [], []).length;
-}
 
 /** The LongBench-v2 preparer. */
 export const benchmark: BenchmarkPreparer = {

@@ -7,6 +7,7 @@
  */
 import { existsSync } from "node:fs";
 import { ConfigError } from "../errors.ts";
+import { log } from "../log.ts";
 import { CatalogError, findCatalogEntry, listCatalog } from "../config/catalog.ts";
 import { resolveInRoots } from "../config/roots.ts";
 import type { ResolvedConfig } from "../config/types.ts";
@@ -71,7 +72,12 @@ export async function planPrepare(resolved: ResolvedConfig, sel: { names: string
       plan.python.push({ agent: c.agent, name: c.name, script: scriptPath, jsonl: resolveInRoots(c.jsonlFpath, roots) });
       continue;
     }
-    plan.builtin.push({ name: c.name, jsonlFpath: c.jsonlFpath, preparer: (await loadPreparer(builtin))! });
+    const preparer = (await loadPreparer(builtin))!;
+    if (preparer.unsupported !== undefined && sel.all) {
+      log.warn(`${c.name}: skipped (gym cannot prepare it itself; \`gym eval prepare --benchmark ${c.name}\` says what it needs)`);
+      continue;
+    }
+    plan.builtin.push({ name: c.name, jsonlFpath: c.jsonlFpath, preparer });
   }
   if (problems.length > 0) throw new ConfigError(problems.join("\n"));
   return plan;

@@ -66,6 +66,12 @@ export function writeAtomic(path: string, bytes: Uint8Array | string): void {
 
 /** Check every job (sources reachable in principle, tokens present, offline files there) before any work. */
 export function checkBuiltins(jobs: BuiltinJob[], env: FetchEnv, outputRoot?: string, useCached = false): void {
+  const outside = jobs.filter((j) => j.preparer.unsupported !== undefined && !(useCached && outputRoot !== undefined && existsSync(outputPath(outputRoot, j.jsonlFpath))));
+  if (outside.length > 0) {
+    throw new ConfigError(outside.map((j) => `${j.name}: gym cannot prepare this benchmark itself: ${j.preparer.unsupported}`).join("\n"), {
+      hint: `prepare it with upstream's script, then place the JSONL at ${outside.map((j) => j.jsonlFpath).join(", ")} under a search root (or --output-dir)`,
+    });
+  }
   // Offline mode (issue 20 §3): list every source the network would have served, before fetching any.
   const policy = offlinePolicy();
   if (policy.on && !env.dataDir) {

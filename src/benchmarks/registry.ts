@@ -29,9 +29,13 @@ export function preparerNames(): string[] {
 
 /**
  * The preparer a `prepare_script` path names: `benchmarks/<name>/prepare.py` (nested names
- * allowed), the upstream key kept unchanged in shipped configs.
+ * allowed), the upstream key kept unchanged in shipped configs; a variant script beside it,
+ * `benchmarks/<name>/prepare_<variant>.py` (hle's prepare_vision.py), is registered as
+ * `<name>/prepare_<variant>`.
  */
 export function preparerNameOfScript(script: string): string | undefined {
-  const m = /(?:^|\/)benchmarks\/(.+)\/prepare\.py$/.exec(script.replace(/\\/g, "/"));
-  return m && table.has(m[1]!) ? m[1] : undefined;
+  const m = /(?:^|\/)benchmarks\/(.+)\/(prepare(?:_[A-Za-z0-9_]+)?)\.py$/.exec(script.replace(/\\/g, "/"));
+  if (!m) return undefined;
+  const key = m[2] === "prepare" ? m[1]! : `${m[1]}/${m[2]}`;
+  return table.has(key) ? key : undefined;
 }

@@ -28,6 +28,8 @@ const LAYOUT = `DATA-DIR LAYOUT (--data-dir DIR: no network at all)
     gsm8k/test.jsonl                            a URL source: the file name of its URL
     mmlu_pro/data/test-00000-of-00001.parquet   a Hub file: its path in the dataset repo
     gpqa/gpqa_diamond/train/0.parquet           a Hub parquet conversion: <config>/<split>/<n>.parquet
+    global-piqa/configs.json                    every config of a Hub dataset: a JSON list of the config
+                                                names, then <config>/<split>/<n>.parquet for each
   \`gym list benchmarks NAME\` shows each benchmark's sources and these file names.
   A bundle's sources/ folder has exactly this layout (\`tar -xf benchmarks.tar sources\`).
 

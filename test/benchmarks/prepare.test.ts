@@ -12,6 +12,7 @@ import { freePort, runGym, tempDir } from "../helpers/tmp.ts";
 import { MATH_JSONL } from "../fixtures/benchmarks/math-files.ts";
 import { GPQA_ROWS, MMLU_PRO_ROWS, MMLU_UUIDS } from "../fixtures/benchmarks/files.ts";
 import { JUDGE_BENCH_JSONL } from "../fixtures/benchmarks/judge-files.ts";
+import { LONG_MCQ_JSONL } from "../fixtures/benchmarks/long-mcq-files.ts";
 import { startSourceServer, startTruncatingServer, TOKEN, type SourceServer } from "../fixtures/benchmarks/server.ts";
 
 const JSONL = {
@@ -149,7 +150,7 @@ describe("gym eval prepare (built-in preparers)", () => {
     // The bundle carries the side files as computed (expected outputs hold timings, so a new preparation differs).
     for (const rel of EXTRA) expect(readFileSync(join(out2, rel)).equals(readFileSync(join(out1, rel)))).toBe(true);
     // Nothing but the JSONL and side files was left behind (no temp files).
-    expect(walk(out1).map((p) => p.slice(out1.length + 1)).sort()).toEqual([...Object.values(JSONL), ...Object.values(JUDGE_BENCH_JSONL), ...EXTRA].sort());
+    expect(walk(out1).map((p) => p.slice(out1.length + 1)).sort()).toEqual([...Object.values(JSONL), ...Object.values(JUDGE_BENCH_JSONL), ...Object.values(LONG_MCQ_JSONL), ...EXTRA].sort());
 
     // A corrupted entry: one flipped byte in a prepared file.
     const tar = new Uint8Array(readFileSync(join(dir.path, "b.tar")));

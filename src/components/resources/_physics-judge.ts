@@ -8,7 +8,6 @@ import { readFileSync } from "node:fs";
 import { parse as parseYaml } from "yaml";
 import { ConfigError } from "../../errors.ts";
 import { fullResponse } from "../../servers/resources.ts";
-import { passMajorityMetrics, type ScoreFn, type VerifyResponse } from "../../verify/aggregate-metrics.ts";
 import type { JudgeClient, JudgeEvaluation, JudgeMessage } from "../../verify/judge/judge-client.ts";
 import type { JudgePrompt } from "../../verify/judge/prompt.ts";
 import { str } from "../_support.ts";
@@ -66,18 +65,4 @@ export async function askOnce(judge: JudgeClient, messages: JudgeMessage[], useC
   if (last?.type !== "message" || !Array.isArray(last.content) || last.content.length === 0) return { text: null, evaluation };
   const part = last.content[last.content.length - 1] as Obj;
   return { text: part?.type === "output_text" && typeof part.text === "string" ? part.text : null, evaluation };
-}
-
-/** `compute_subset_metrics`: pass/majority metrics per value of `key` (each task's first rollout), prefixed by it. */
-export function subsetMetricsBy(tasks: VerifyResponse[][], key: string, scoreFn: ScoreFn, answerKey?: string): Record<string, unknown> {
-  const subsets = new Map<string, VerifyResponse[][]>();
-  for (const t of tasks) {
-    const v = t[0]?.[key];
-    if (!v) continue;
-    const name = String(v);
-    subsets.set(name, [...(subsets.get(name) ?? []), t]);
-  }
-  const out: Record<string, unknown> = {};
-  for (const [name, ts] of subsets) for (const [k, v] of Object.entries(passMajorityMetrics(ts, scoreFn, answerKey))) if (k !== "per_sample_aggregate") out[`${name}/${k}`] = v;
-  return out;
 }

@@ -19,7 +19,7 @@ import type { JudgePrompt } from "../../verify/judge/prompt.ts";
 import { bool, clientsFor, obj, refName, str } from "../_support.ts";
 import { checkedPrompt, serverFile } from "../_judge.ts";
 import type { BuiltinComponent, ComponentContext } from "../registry.ts";
-import { subsetMetricsBy } from "./_physics-judge.ts";
+import { subsetMetrics } from "../../verify/sample-metrics.ts";
 import { echoFields } from "./_proof-support.ts";
 import { replaceLoneSurrogates } from "../../util/py-surrogates.ts";
 import { numberKey } from "./_proof-verifier.ts";
@@ -61,7 +61,7 @@ export function candidateText(response: unknown): string {
 export function arenaComputeMetrics(tasks: VerifyResponse[][], rounds: number, seed: number): Record<string, unknown> {
   return {
     ...passMajorityMetrics(tasks, arenaScores, "verdict_gen_base"),
-    ...subsetMetricsBy(tasks, "category", arenaScores, "verdict_gen_base"),
+    ...subsetMetrics(tasks, "category", arenaScores, "verdict_gen_base"),
     ...arenaEloMetrics(tasks, rounds, seed),
   };
 }

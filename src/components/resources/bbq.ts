@@ -21,7 +21,7 @@ import { chatText } from "../../verify/judge/labels.ts";
 import { clientsFor, obj, refName, str } from "../_support.ts";
 import { serverFile } from "../_judge.ts";
 import type { BuiltinComponent, ComponentContext } from "../registry.ts";
-import { subsetMetricsBy } from "./_physics-judge.ts";
+import { subsetMetrics } from "../../verify/sample-metrics.ts";
 
 type Obj = Record<string, unknown>;
 const CLASS_NAME = "BBQTwoJudgeResourcesServer";
@@ -95,7 +95,7 @@ export function bbqMetrics(tasks: VerifyResponse[][]): Record<string, unknown> {
       return { ...r, category: r.category ?? ev.category ?? null, context_condition: r.context_condition ?? ev.context_condition ?? null };
     }),
   );
-  return { ...passMajorityMetrics(flat, bbqScores), ...subsetMetricsBy(flat, "category", bbqScores), ...subsetMetricsBy(flat, "context_condition", bbqScores) };
+  return { ...passMajorityMetrics(flat, bbqScores), ...subsetMetrics(flat, "category", bbqScores), ...subsetMetrics(flat, "context_condition", bbqScores) };
 }
 
 const sleep = (ms: number, signal: AbortSignal) =>

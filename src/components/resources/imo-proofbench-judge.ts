@@ -18,7 +18,7 @@ import { bool, str } from "../_support.ts";
 import { checkedPrompt, judgeFromContext, serverFile } from "../_judge.ts";
 import { echoFields } from "./_proof-support.ts";
 import { mathKeyMetrics } from "./math-with-judge/index.ts";
-import { subsetMetricsBy } from "./_physics-judge.ts";
+import { subsetMetrics } from "../../verify/sample-metrics.ts";
 import type { BuiltinComponent } from "../registry.ts";
 
 type Obj = Record<string, unknown>;
@@ -64,7 +64,7 @@ export function proofbenchComputeMetrics(tasks: VerifyResponse[][]): Record<stri
   for (const field of ["category", "level"]) {
     if (tasks.length === 0 || tasks[0]!.length === 0) break;
     if (!(field in tasks[0]![0]!)) continue;
-    Object.assign(m, subsetMetricsBy(tasks, field, scores, "extracted_answer"));
+    Object.assign(m, subsetMetrics(tasks, field, scores, "extracted_answer"));
   }
   return m;
 }

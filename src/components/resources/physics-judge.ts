@@ -5,7 +5,8 @@
  */
 import { bool } from "../_support.ts";
 import { mathComputeMetrics, mathScores, mathServer, type MathJudgeFn } from "./math-with-judge/index.ts";
-import { askOnce, loadJudgePromptYaml, promptMessages, subsetMetricsBy } from "./_physics-judge.ts";
+import { askOnce, loadJudgePromptYaml, promptMessages } from "./_physics-judge.ts";
+import { subsetMetrics } from "../../verify/sample-metrics.ts";
 import type { VerifyResponse } from "../../verify/aggregate-metrics.ts";
 import type { BuiltinComponent } from "../registry.ts";
 
@@ -20,7 +21,7 @@ export function physicsVerdict(text: string | null): boolean {
 /** math_with_judge's metrics plus per-domain subsets. */
 export function physicsComputeMetrics(tasks: VerifyResponse[][]): Record<string, unknown> {
   const m = mathComputeMetrics(tasks);
-  if (tasks.some((rs) => rs.some((r) => "domain" in r))) Object.assign(m, subsetMetricsBy(tasks, "domain", mathScores, "extracted_answer"));
+  if (tasks.some((rs) => rs.some((r) => "domain" in r))) Object.assign(m, subsetMetrics(tasks, "domain", mathScores, "extracted_answer"));
   return m;
 }
 

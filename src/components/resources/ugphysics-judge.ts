@@ -8,7 +8,8 @@ import Type from "typebox";
 import { bool } from "../_support.ts";
 import { mathKeyMetrics, mathServer, type MathJudgeFn } from "./math-with-judge/index.ts";
 import { echoFields } from "./_proof-support.ts";
-import { askOnce, loadJudgePromptYaml, promptMessages, subsetMetricsBy } from "./_physics-judge.ts";
+import { askOnce, loadJudgePromptYaml, promptMessages } from "./_physics-judge.ts";
+import { subsetMetrics } from "../../verify/sample-metrics.ts";
 import { passMajorityMetrics, type VerifyResponse } from "../../verify/aggregate-metrics.ts";
 import type { BuiltinComponent } from "../registry.ts";
 
@@ -31,7 +32,7 @@ const scores = (r: VerifyResponse) => ({ symbolic_accuracy: Number(r.library_rew
 
 /** pass/majority (vote = extracted_verdict) plus per-subject subsets. */
 export function ugphysicsComputeMetrics(tasks: VerifyResponse[][]): Record<string, unknown> {
-  return { ...passMajorityMetrics(tasks, scores, "extracted_verdict"), ...subsetMetricsBy(tasks, "subject", scores, "extracted_verdict") };
+  return { ...passMajorityMetrics(tasks, scores, "extracted_verdict"), ...subsetMetrics(tasks, "subject", scores, "extracted_verdict") };
 }
 
 const label = (v: boolean | null) => (v === true ? "TRUE" : v === false ? "FALSE" : null);

@@ -5,6 +5,7 @@
  */
 import { pyRegex } from "../../util/py-regex.ts";
 import { passMajorityMetrics, type VerifyResponse } from "../aggregate-metrics.ts";
+import { subsetMetrics } from "../sample-metrics.ts";
 
 const JUDGEMENT = pyRegex("Judgement:\\s*(YES|NO)", { ignoreCase: true });
 const NUM = "([+-]?(?:\\d+(?:\\.\\d+)?|\\.\\d+))";
@@ -67,23 +68,7 @@ export function frontierScores(r: VerifyResponse): Record<string, number> {
   return s;
 }
 
-/** `compute_subset_metrics`: pass@k per value of `key` (each task's first rollout), prefixed by it. */
-export function subsetPassMetrics(tasks: VerifyResponse[][], key: string, scoreFn: (r: VerifyResponse) => Record<string, number>, answerKey?: string): Record<string, unknown> {
-  const subsets = new Map<string, VerifyResponse[][]>();
-  for (const t of tasks) {
-    const v = t[0]?.[key];
-    if (!v) continue;
-    const name = String(v);
-    subsets.set(name, [...(subsets.get(name) ?? []), t]);
-  }
-  const out: Record<string, unknown> = {};
-  for (const [name, ts] of subsets) {
-    for (const [k, v] of Object.entries(passMajorityMetrics(ts, scoreFn, answerKey))) if (k !== "per_sample_aggregate") out[`${name}/${k}`] = v;
-  }
-  return out;
-}
-
 /** Upstream compute_metrics: pass@k / majority@k on extracted_answer plus per-subject subsets. */
 export function frontierscienceMetrics(tasks: VerifyResponse[][]): Record<string, unknown> {
-  return { ...passMajorityMetrics(tasks, frontierScores, "extracted_answer"), ...subsetPassMetrics(tasks, "subject", frontierScores, "extracted_answer") };
+  return { ...passMajorityMetrics(tasks, frontierScores, "extracted_answer"), ...subsetMetrics(tasks, "subject", frontierScores, "extracted_answer") };
 }

@@ -84,6 +84,15 @@ describe("zip and gzip", () => {
     ]);
     expect(() => readZip(zip.subarray(0, zip.length - 30), "s.zip")).toThrow("s.zip: not a zip archive, or a truncated one");
   });
+  test("names: CP437 unless the entry flags UTF-8 (Python's zipfile)", () => {
+    const zip = zipOf([{ path: "Smith’s.txt", data: enc.encode("x"), deflate: false }]);
+    expect(readZip(zip, "s.zip")[0]!.path).toBe("SmithΓÇÖs.txt");
+    // Set general-purpose bit 11 in the central directory entry: the name reads as UTF-8.
+    const cd = zip.length - 22 - (46 + enc.encode("Smith’s.txt").length);
+    const flagged = new Uint8Array(zip);
+    new DataView(flagged.buffer).setUint16(cd + 8, 0x800, true);
+    expect(readZip(flagged, "s.zip")[0]!.path).toBe("Smith’s.txt");
+  });
   test("gzip round trip and a cut-off stream", () => {
     const gz = new Uint8Array(gzipSync(enc.encode("hello\n".repeat(50))));
     expect(dec.decode(gunzip(gz, "x.jsonl.gz"))).toBe("hello\n".repeat(50));

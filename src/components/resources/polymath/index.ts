@@ -4,30 +4,13 @@
  * (`…_weighted`, NeMo Skills' WeightedMathMetrics). Rows' `weight` and `language` are echoed back.
  */
 import Type from "typebox";
-import { passMajorityMetrics, type VerifyResponse } from "../../../verify/aggregate-metrics.ts";
+import type { VerifyResponse } from "../../../verify/aggregate-metrics.ts";
+import { subsetMetrics } from "../../../verify/sample-metrics.ts";
 import type { BuiltinComponent } from "../../registry.ts";
 import { arenaJudge, mathComputeMetrics, mathScores, mathServer } from "../math-with-judge/index.ts";
 
 const CLASS_NAME = "PolyMathResourcesServer";
 const Maybe = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Optional(Type.Union([t, Type.Null()]));
-
-/** `compute_subset_metrics`: pass@k per value of `key` (taken from each task's first rollout), prefixed by it. */
-export function subsetMetrics(tasks: VerifyResponse[][], key: string): Record<string, unknown> {
-  const subsets = new Map<string, VerifyResponse[][]>();
-  for (const t of tasks) {
-    const v = t[0]?.[key];
-    if (!v) continue;
-    const name = String(v);
-    const list = subsets.get(name) ?? [];
-    list.push(t);
-    subsets.set(name, list);
-  }
-  const out: Record<string, unknown> = {};
-  for (const [name, ts] of subsets) {
-    for (const [k, v] of Object.entries(passMajorityMetrics(ts, mathScores, "extracted_answer"))) if (k !== "per_sample_aggregate") out[`${name}/${k}`] = v;
-  }
-  return out;
-}
 
 function comb(n: number, k: number): number {
   if (k < 0 || k > n) return 0;
@@ -87,7 +70,7 @@ export function weightedMetrics(tasks: VerifyResponse[][]): Record<string, numbe
 /** PolyMath's compute_metrics: math_with_judge's, per-language, then weighted. */
 export function polymathComputeMetrics(tasks: VerifyResponse[][]): Record<string, unknown> {
   if (tasks.length === 0) return {};
-  return { ...mathComputeMetrics(tasks), ...subsetMetrics(tasks, "language"), ...weightedMetrics(tasks) };
+  return { ...mathComputeMetrics(tasks), ...subsetMetrics(tasks, "language", mathScores, "extracted_answer"), ...weightedMetrics(tasks) };
 }
 
 /** The component. */
