@@ -11,7 +11,8 @@ import { pyDumps } from "../util/py-json-dumps.ts";
 import { pyStrip } from "../util/py-str.ts";
 import { NAMESPACE_URL, uuid5 } from "../util/uuid5.ts";
 import { field } from "./_mcq.ts";
-import { CONFIGS_FILE, type BenchmarkPreparer, type SourceFile } from "./types.ts";
+import { byConfig } from "./_hub-configs.ts";
+import type { BenchmarkPreparer } from "./types.ts";
 
 const SPLIT = "test";
 
@@ -58,14 +59,6 @@ function toRow(entry: Record<string, unknown>, language: string, where: string):
   );
 }
 
-/** The config list the fetch stored first, then each config's parquet files in that order. */
-function byConfig(files: SourceFile[]): [string, SourceFile[]][] {
-  const [list, ...rest] = files;
-  if (!list || list.name !== CONFIGS_FILE) throw new Error(`global-piqa: expected ${CONFIGS_FILE} first`);
-  const configs = JSON.parse(new TextDecoder().decode(list.bytes)) as string[];
-  return configs.map((c) => [c, rest.filter((f) => f.name.startsWith(`${c}/${SPLIT}/`))]);
-}
-
 /** The Global-PIQA preparer. */
 export const benchmark: BenchmarkPreparer = {
   name: "global-piqa",
@@ -73,7 +66,7 @@ export const benchmark: BenchmarkPreparer = {
   sources: [{ kind: "hf-parquet-configs", repo: "mrlbenchmarks/global-piqa-nonparallel", split: SPLIT }],
   async prepare(files) {
     const lines: string[] = [];
-    for (const [language, parts] of byConfig(files[0]!)) {
+    for (const [language, parts] of byConfig(files[0]!, SPLIT, "global-piqa")) {
       for (const file of parts) {
         const rows = await readParquet(file.bytes, file.name);
         rows.forEach((entry, i) => lines.push(toRow(entry, language, `${file.name}: row ${i + 1}`)));

@@ -47,3 +47,5 @@ registerBenchmark("hle/prepare_vision", async () => (await import("./hle.ts")).v
 registerBenchmark("bunsenbench_chemistry_mcq", async () => (await import("./outside-gym.ts")).bunsenbench);
 registerBenchmark("longbench_v2/prepare_n3_1m", async () => (await import("./outside-gym.ts")).longbenchV2N3);
 registerBenchmark("longcodebench/prepare_n3_1m", async () => (await import("./outside-gym.ts")).longcodebenchN3);
+registerBenchmark("m_arena_hard", async () => (await import("./m-arena-hard.ts")).benchmark);
+registerBenchmark("m_arena_hard_v2", async () => (await import("./m-arena-hard-v2.ts")).benchmark);
