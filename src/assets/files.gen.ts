@@ -339,241 +339,252 @@ import f336 from "../../assets/resources_servers/math_advanced_calculations/conf
 import f337 from "../../assets/resources_servers/math_advanced_calculations/data/example.jsonl" with { type: "text" };
 import f338 from "../../assets/resources_servers/math_advanced_calculations/data/example_metrics.json" with { type: "text" };
 import f339 from "../../assets/resources_servers/math_advanced_calculations/data/example_rollouts.jsonl" with { type: "text" };
-import f340 from "../../assets/resources_servers/math_proof_judgement/README.md" with { type: "text" };
-import f341 from "../../assets/resources_servers/math_proof_judgement/configs/math_proof_judgement.yaml" with { type: "text" };
-import f342 from "../../assets/resources_servers/math_proof_judgement/data/example.jsonl" with { type: "text" };
-import f343 from "../../assets/resources_servers/math_proof_judgement/data/example_metrics.json" with { type: "text" };
-import f344 from "../../assets/resources_servers/math_proof_judgement/data/example_rollouts.jsonl" with { type: "text" };
-import f345 from "../../assets/resources_servers/math_with_autograder/configs/judge_gptoss20b.yaml" with { type: "text" };
-import f346 from "../../assets/resources_servers/math_with_autograder/configs/math_with_autograder.yaml" with { type: "text" };
-import f347 from "../../assets/resources_servers/math_with_autograder/data/example.jsonl" with { type: "text" };
-import f348 from "../../assets/resources_servers/math_with_autograder/data/example_metrics.json" with { type: "text" };
-import f349 from "../../assets/resources_servers/math_with_autograder/data/example_rollouts.jsonl" with { type: "text" };
-import f350 from "../../assets/resources_servers/math_with_autograder/prompts/judge.yaml" with { type: "text" };
-import f351 from "../../assets/resources_servers/math_with_judge/configs/math_with_judge.yaml" with { type: "text" };
-import f352 from "../../assets/resources_servers/math_with_judge/data/example.jsonl" with { type: "text" };
-import f353 from "../../assets/resources_servers/math_with_judge/data/example_metrics.json" with { type: "text" };
-import f354 from "../../assets/resources_servers/math_with_judge/data/example_rollouts.jsonl" with { type: "text" };
-import f355 from "../../assets/resources_servers/mcqa/configs/mcqa.yaml" with { type: "text" };
-import f356 from "../../assets/resources_servers/mcqa/data/example.jsonl" with { type: "text" };
-import f357 from "../../assets/resources_servers/mcqa/data/example_metrics.json" with { type: "text" };
-import f358 from "../../assets/resources_servers/mcqa/data/example_rollouts.jsonl" with { type: "text" };
-import f359 from "../../assets/resources_servers/mcqa/data/example_rollouts_with_template_metadata.jsonl" with { type: "text" };
-import f360 from "../../assets/resources_servers/mcqa/data/example_with_template_metadata.jsonl" with { type: "text" };
-import f361 from "../../assets/resources_servers/mcqa/data/example_with_template_metadata_metrics.json" with { type: "text" };
-import f362 from "../../assets/resources_servers/mcqa/tests/verifier_cases.jsonl" with { type: "text" };
-import f363 from "../../assets/resources_servers/mrcr/README.md" with { type: "text" };
-import f364 from "../../assets/resources_servers/mrcr/configs/mrcr.yaml" with { type: "text" };
-import f365 from "../../assets/resources_servers/mrcr/data/example.jsonl" with { type: "text" };
-import f366 from "../../assets/resources_servers/mrcr/data/example_metrics.json" with { type: "text" };
-import f367 from "../../assets/resources_servers/mrcr/data/example_rollouts.jsonl" with { type: "text" };
-import f368 from "../../assets/resources_servers/multichallenge/configs/multichallenge.yaml" with { type: "text" };
-import f369 from "../../assets/resources_servers/multichallenge/configs/multichallenge_nrl.yaml" with { type: "text" };
-import f370 from "../../assets/resources_servers/multichallenge/data/example.jsonl" with { type: "text" };
-import f371 from "../../assets/resources_servers/multichallenge/data/example_metrics.json" with { type: "text" };
-import f372 from "../../assets/resources_servers/multichallenge/data/example_rollouts.jsonl" with { type: "text" };
-import f373 from "../../assets/resources_servers/nvarc/README.md" with { type: "text" };
-import f374 from "../../assets/resources_servers/nvarc/configs/inductive.yaml" with { type: "text" };
-import f375 from "../../assets/resources_servers/nvarc/configs/transductive.yaml" with { type: "text" };
-import f376 from "../../assets/resources_servers/nvarc/data/example.jsonl" with { type: "text" };
-import f377 from "../../assets/resources_servers/nvarc/data/example_metrics.json" with { type: "text" };
-import f378 from "../../assets/resources_servers/nvarc/data/example_rollouts.jsonl" with { type: "text" };
-import f379 from "../../assets/resources_servers/omniscience/configs/omniscience.yaml" with { type: "text" };
-import f380 from "../../assets/resources_servers/omniscience/data/example.jsonl" with { type: "text" };
-import f381 from "../../assets/resources_servers/omniscience/data/example_metrics.json" with { type: "text" };
-import f382 from "../../assets/resources_servers/omniscience/data/example_rollouts.jsonl" with { type: "text" };
-import f383 from "../../assets/resources_servers/omniscience/prompts/judge.yaml" with { type: "text" };
-import f384 from "../../assets/resources_servers/over_refusal_detection/configs/over_refusal_detection.yaml" with { type: "text" };
-import f385 from "../../assets/resources_servers/over_refusal_detection/configs/over_refusal_detection_nemotron.yaml" with { type: "text" };
-import f386 from "../../assets/resources_servers/over_refusal_detection/configs/over_refusal_detection_nemotron_tp8.yaml" with { type: "text" };
-import f387 from "../../assets/resources_servers/over_refusal_detection/data/example.jsonl" with { type: "text" };
-import f388 from "../../assets/resources_servers/over_refusal_detection/data/example_metrics.json" with { type: "text" };
-import f389 from "../../assets/resources_servers/over_refusal_detection/data/example_rollouts.jsonl" with { type: "text" };
-import f390 from "../../assets/resources_servers/physics_judge/README.md" with { type: "text" };
-import f391 from "../../assets/resources_servers/physics_judge/configs/judge_openai.yaml" with { type: "text" };
-import f392 from "../../assets/resources_servers/physics_judge/configs/physics_judge.yaml" with { type: "text" };
-import f393 from "../../assets/resources_servers/physics_judge/data/example.jsonl" with { type: "text" };
-import f394 from "../../assets/resources_servers/physics_judge/data/example_metrics.json" with { type: "text" };
-import f395 from "../../assets/resources_servers/physics_judge/data/example_rollouts.jsonl" with { type: "text" };
-import f396 from "../../assets/resources_servers/physics_judge/prompts/judge.yaml" with { type: "text" };
-import f397 from "../../assets/resources_servers/polymath/configs/polymath.yaml" with { type: "text" };
-import f398 from "../../assets/resources_servers/polymath/data/example.jsonl" with { type: "text" };
-import f399 from "../../assets/resources_servers/polymath/data/example_metrics.json" with { type: "text" };
-import f400 from "../../assets/resources_servers/polymath/data/example_rollouts.jsonl" with { type: "text" };
-import f401 from "../../assets/resources_servers/polymath/data/example_rollouts_materialized_inputs.jsonl" with { type: "text" };
-import f402 from "../../assets/resources_servers/proof_genselect/README.md" with { type: "text" };
-import f403 from "../../assets/resources_servers/proof_genselect/configs/proof_genselect.yaml" with { type: "text" };
-import f404 from "../../assets/resources_servers/proof_genselect/data/example.jsonl" with { type: "text" };
-import f405 from "../../assets/resources_servers/proof_genselect/data/example_metrics.json" with { type: "text" };
-import f406 from "../../assets/resources_servers/proof_genselect/data/example_rollouts.jsonl" with { type: "text" };
-import f407 from "../../assets/resources_servers/proof_genselect/data/example_rollouts_aggregate_metrics.json" with { type: "text" };
-import f408 from "../../assets/resources_servers/proof_genselect/data/example_rollouts_materialized_inputs.jsonl" with { type: "text" };
-import f409 from "../../assets/resources_servers/proof_genselect/prompt_templates/genselect.yaml" with { type: "text" };
-import f410 from "../../assets/resources_servers/proof_judge/README.md" with { type: "text" };
-import f411 from "../../assets/resources_servers/proof_judge/configs/proof_judge.yaml" with { type: "text" };
-import f412 from "../../assets/resources_servers/proof_judge/data/example.jsonl" with { type: "text" };
-import f413 from "../../assets/resources_servers/proof_judge/data/example_metrics.json" with { type: "text" };
-import f414 from "../../assets/resources_servers/proof_judge/data/example_rollouts.jsonl" with { type: "text" };
-import f415 from "../../assets/resources_servers/proof_judge/data/example_rollouts_materialized_inputs.jsonl" with { type: "text" };
-import f416 from "../../assets/resources_servers/proof_judge/prompt_templates/meta-verifier.yaml" with { type: "text" };
-import f417 from "../../assets/resources_servers/proof_judge/prompt_templates/prover.yaml" with { type: "text" };
-import f418 from "../../assets/resources_servers/proof_judge/prompt_templates/verifier.yaml" with { type: "text" };
-import f419 from "../../assets/resources_servers/proof_verification/README.md" with { type: "text" };
-import f420 from "../../assets/resources_servers/proof_verification/configs/proof_verification.yaml" with { type: "text" };
-import f421 from "../../assets/resources_servers/proof_verification/data/example.jsonl" with { type: "text" };
-import f422 from "../../assets/resources_servers/proof_verification/data/example_metrics.json" with { type: "text" };
-import f423 from "../../assets/resources_servers/proof_verification/data/example_rollouts.jsonl" with { type: "text" };
-import f424 from "../../assets/resources_servers/proof_verification/data/example_rollouts_materialized_inputs.jsonl" with { type: "text" };
-import f425 from "../../assets/resources_servers/proof_verification/prompt_templates/meta-verifier.yaml" with { type: "text" };
-import f426 from "../../assets/resources_servers/proof_verification/prompt_templates/verifier.yaml" with { type: "text" };
-import f427 from "../../assets/resources_servers/ragtruth/README.md" with { type: "text" };
-import f428 from "../../assets/resources_servers/ragtruth/configs/ragtruth.yaml" with { type: "text" };
-import f429 from "../../assets/resources_servers/ragtruth/configs/ragtruth_serve.yaml" with { type: "text" };
-import f430 from "../../assets/resources_servers/ragtruth/data/example.jsonl" with { type: "text" };
-import f431 from "../../assets/resources_servers/ragtruth/data/example_metrics.json" with { type: "text" };
-import f432 from "../../assets/resources_servers/ragtruth/data/example_rollouts.jsonl" with { type: "text" };
-import f433 from "../../assets/resources_servers/ruler/README.md" with { type: "text" };
-import f434 from "../../assets/resources_servers/ruler/configs/ruler.yaml" with { type: "text" };
-import f435 from "../../assets/resources_servers/ruler/data/example.jsonl" with { type: "text" };
-import f436 from "../../assets/resources_servers/ruler/data/example_metrics.json" with { type: "text" };
-import f437 from "../../assets/resources_servers/ruler/data/example_rollouts.jsonl" with { type: "text" };
-import f438 from "../../assets/resources_servers/ruler2/README.md" with { type: "text" };
-import f439 from "../../assets/resources_servers/ruler2/configs/ruler2.yaml" with { type: "text" };
-import f440 from "../../assets/resources_servers/ruler2/data/example.jsonl" with { type: "text" };
-import f441 from "../../assets/resources_servers/ruler2/data/example_metrics.json" with { type: "text" };
-import f442 from "../../assets/resources_servers/ruler2/data/example_rollouts.jsonl" with { type: "text" };
-import f443 from "../../assets/resources_servers/simpleqa/configs/simpleqa.yaml" with { type: "text" };
-import f444 from "../../assets/resources_servers/simpleqa/data/example.jsonl" with { type: "text" };
-import f445 from "../../assets/resources_servers/simpleqa/data/example_metrics.json" with { type: "text" };
-import f446 from "../../assets/resources_servers/simpleqa/data/example_rollouts.jsonl" with { type: "text" };
-import f447 from "../../assets/resources_servers/simpleqa/prompts/judge.yaml" with { type: "text" };
-import f448 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/README.md" with { type: "text" };
-import f449 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/droid_pivot_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
-import f450 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/parallel_tool_calls_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
-import f451 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/search_pivot_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
-import f452 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
-import f453 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/swe_pivot_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
-import f454 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/toolcall_schema_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
-import f455 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/example.jsonl" with { type: "text" };
-import f456 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/example_metrics.json" with { type: "text" };
-import f457 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/example_rollouts.jsonl" with { type: "text" };
-import f458 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example.jsonl" with { type: "text" };
-import f459 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example_metrics.json" with { type: "text" };
-import f460 from "../../assets/resources_servers/spartqa/README.md" with { type: "text" };
-import f461 from "../../assets/resources_servers/spartqa/configs/spartqa.yaml" with { type: "text" };
-import f462 from "../../assets/resources_servers/spartqa/configs/spartqa_serve.yaml" with { type: "text" };
-import f463 from "../../assets/resources_servers/spartqa/data/example.jsonl" with { type: "text" };
-import f464 from "../../assets/resources_servers/spartqa/data/example_metrics.json" with { type: "text" };
-import f465 from "../../assets/resources_servers/spartqa/data/example_rollouts.jsonl" with { type: "text" };
-import f466 from "../../assets/resources_servers/string_match/README.md" with { type: "text" };
-import f467 from "../../assets/resources_servers/string_match/configs/string_match.yaml" with { type: "text" };
-import f468 from "../../assets/resources_servers/string_match/data/example.jsonl" with { type: "text" };
-import f469 from "../../assets/resources_servers/string_match/data/example_metrics.json" with { type: "text" };
-import f470 from "../../assets/resources_servers/string_match/data/example_rollouts.jsonl" with { type: "text" };
-import f471 from "../../assets/resources_servers/structeval/README.md" with { type: "text" };
-import f472 from "../../assets/resources_servers/structeval/configs/structeval_nonrenderable.yaml" with { type: "text" };
-import f473 from "../../assets/resources_servers/structeval/data/example.jsonl" with { type: "text" };
-import f474 from "../../assets/resources_servers/structeval/data/example_metrics.json" with { type: "text" };
-import f475 from "../../assets/resources_servers/structeval/data/example_rollouts.jsonl" with { type: "text" };
-import f476 from "../../assets/resources_servers/structeval/data/example_rollouts_aggregate_metrics.json" with { type: "text" };
-import f477 from "../../assets/resources_servers/structeval/data/structeval_nonrenderable_example.jsonl" with { type: "text" };
-import f478 from "../../assets/resources_servers/structeval/data/structeval_nonrenderable_example_rollouts.jsonl" with { type: "text" };
-import f479 from "../../assets/resources_servers/structeval/data/structeval_nonrenderable_example_rollouts_aggregate_metrics.json" with { type: "text" };
-import f480 from "../../assets/resources_servers/structured_outputs/README.md" with { type: "text" };
-import f481 from "../../assets/resources_servers/structured_outputs/configs/structured_outputs_json.yaml" with { type: "text" };
-import f482 from "../../assets/resources_servers/structured_outputs/configs/structured_outputs_json_yaml_xml_v1.yaml" with { type: "text" };
-import f483 from "../../assets/resources_servers/structured_outputs/configs/structured_outputs_v3.yaml" with { type: "text" };
-import f484 from "../../assets/resources_servers/structured_outputs/configs/structured_outputs_v4.yaml" with { type: "text" };
-import f485 from "../../assets/resources_servers/structured_outputs/data/example.jsonl" with { type: "text" };
-import f486 from "../../assets/resources_servers/structured_outputs/data/example_metrics.json" with { type: "text" };
-import f487 from "../../assets/resources_servers/structured_outputs/data/example_rollouts.jsonl" with { type: "text" };
-import f488 from "../../assets/resources_servers/structured_outputs/data/structured_outputs_251027_nano_v3_sdg_json_train_metrics.json" with { type: "text" };
-import f489 from "../../assets/resources_servers/structured_outputs/data/structured_outputs_251027_nano_v3_sdg_json_val_metrics.json" with { type: "text" };
-import f490 from "../../assets/resources_servers/structured_outputs/data/structured_outputs_v3_example.jsonl" with { type: "text" };
-import f491 from "../../assets/resources_servers/structured_outputs/data/structured_outputs_v3_example_metrics.json" with { type: "text" };
-import f492 from "../../assets/resources_servers/structured_outputs/data/structured_outputs_v4_example.jsonl" with { type: "text" };
-import f493 from "../../assets/resources_servers/swe_pivot/README.md" with { type: "text" };
-import f494 from "../../assets/resources_servers/swe_pivot/configs/swe_pivot.yaml" with { type: "text" };
-import f495 from "../../assets/resources_servers/swe_pivot/data/example.jsonl" with { type: "text" };
-import f496 from "../../assets/resources_servers/swe_pivot/data/example_metrics.json" with { type: "text" };
-import f497 from "../../assets/resources_servers/swe_pivot/data/example_rollouts.jsonl" with { type: "text" };
-import f498 from "../../assets/resources_servers/swerl_llm_judge/README.md" with { type: "text" };
-import f499 from "../../assets/resources_servers/swerl_llm_judge/configs/swerl_llm_judge.yaml" with { type: "text" };
-import f500 from "../../assets/resources_servers/swerl_llm_judge/data/example.jsonl" with { type: "text" };
-import f501 from "../../assets/resources_servers/swerl_llm_judge/data/example_metrics.json" with { type: "text" };
-import f502 from "../../assets/resources_servers/swerl_llm_judge/data/example_rollouts.jsonl" with { type: "text" };
-import f503 from "../../assets/resources_servers/terminal_multi_harness/README.md" with { type: "text" };
-import f504 from "../../assets/resources_servers/terminal_multi_harness/configs/terminal_multi_harness_agent006.yaml" with { type: "text" };
-import f505 from "../../assets/resources_servers/terminal_multi_harness/configs/terminal_multi_harness_codex.yaml" with { type: "text" };
-import f506 from "../../assets/resources_servers/terminal_multi_harness/configs/terminal_multi_harness_opencode.yaml" with { type: "text" };
-import f507 from "../../assets/resources_servers/terminal_multi_harness/configs/terminal_multi_harness_stirrup.yaml" with { type: "text" };
-import f508 from "../../assets/resources_servers/terminal_multi_harness/data/example.jsonl" with { type: "text" };
-import f509 from "../../assets/resources_servers/terminal_multi_harness/data/example_metrics.json" with { type: "text" };
-import f510 from "../../assets/resources_servers/terminal_multi_harness/data/example_rollouts.jsonl" with { type: "text" };
-import f511 from "../../assets/resources_servers/terminus_judge/README.md" with { type: "text" };
-import f512 from "../../assets/resources_servers/terminus_judge/configs/terminus_judge.yaml" with { type: "text" };
-import f513 from "../../assets/resources_servers/terminus_judge/configs/terminus_judge_simple.yaml" with { type: "text" };
-import f514 from "../../assets/resources_servers/terminus_judge/configs/terminus_judge_string_only.yaml" with { type: "text" };
-import f515 from "../../assets/resources_servers/terminus_judge/data/example.jsonl" with { type: "text" };
-import f516 from "../../assets/resources_servers/terminus_judge/data/example_metrics.json" with { type: "text" };
-import f517 from "../../assets/resources_servers/terminus_judge/data/example_rollouts.jsonl" with { type: "text" };
-import f518 from "../../assets/resources_servers/terminus_judge/prompt_templates/rubrics_v4.txt" with { type: "text" };
-import f519 from "../../assets/resources_servers/terminus_judge/prompt_templates/terminus_prompt.txt" with { type: "text" };
-import f520 from "../../assets/resources_servers/terminus_judge/scripts/README.md" with { type: "text" };
-import f521 from "../../assets/resources_servers/text_to_sql/configs/text_to_sql.yaml" with { type: "text" };
-import f522 from "../../assets/resources_servers/text_to_sql/data/example.jsonl" with { type: "text" };
-import f523 from "../../assets/resources_servers/text_to_sql/data/example_metrics.json" with { type: "text" };
-import f524 from "../../assets/resources_servers/text_to_sql/data/example_rollouts.jsonl" with { type: "text" };
-import f525 from "../../assets/resources_servers/text_to_sql/prompts/judge_prompt_template.txt" with { type: "text" };
-import f526 from "../../assets/resources_servers/text_to_sql/prompts/judge_system_message.txt" with { type: "text" };
-import f527 from "../../assets/resources_servers/ugphysics_judge/README.md" with { type: "text" };
-import f528 from "../../assets/resources_servers/ugphysics_judge/configs/ugphysics_judge.yaml" with { type: "text" };
-import f529 from "../../assets/resources_servers/ugphysics_judge/data/example.jsonl" with { type: "text" };
-import f530 from "../../assets/resources_servers/ugphysics_judge/data/example_metrics.json" with { type: "text" };
-import f531 from "../../assets/resources_servers/ugphysics_judge/data/example_rollouts.jsonl" with { type: "text" };
-import f532 from "../../assets/resources_servers/ugphysics_judge/prompts/judge.yaml" with { type: "text" };
-import f533 from "../../assets/resources_servers/xlam_fc/README.md" with { type: "text" };
-import f534 from "../../assets/resources_servers/xlam_fc/configs/xlam_fc.yaml" with { type: "text" };
-import f535 from "../../assets/resources_servers/xlam_fc/data/example.jsonl" with { type: "text" };
-import f536 from "../../assets/resources_servers/xlam_fc/data/example_metrics.json" with { type: "text" };
-import f537 from "../../assets/resources_servers/xlam_fc/data/example_rollouts.jsonl" with { type: "text" };
-import f538 from "../../assets/resources_servers/xstest/configs/xstest.yaml" with { type: "text" };
-import f539 from "../../assets/resources_servers/xstest/data/example.jsonl" with { type: "text" };
-import f540 from "../../assets/resources_servers/xstest/data/example_metrics.json" with { type: "text" };
-import f541 from "../../assets/resources_servers/xstest/data/example_rollouts.jsonl" with { type: "text" };
-import f542 from "../../assets/resources_servers/xstest/prompt_templates/wildguard_judge.txt" with { type: "text" };
-import f543 from "../../assets/resources_servers/xstest/prompt_templates/xstest_judge.txt" with { type: "text" };
-import f544 from "../../assets/responses_api_agents/browsecomp_agent/README.md" with { type: "text" };
-import f545 from "../../assets/responses_api_agents/browsecomp_agent/configs/browsecomp_agent.yaml" with { type: "text" };
-import f546 from "../../assets/responses_api_agents/critpt_agent/README.md" with { type: "text" };
-import f547 from "../../assets/responses_api_agents/finance_agent/README.md" with { type: "text" };
-import f548 from "../../assets/responses_api_agents/gymnasium_agent/README.md" with { type: "text" };
-import f549 from "../../assets/responses_api_agents/gymnasium_agent/configs/gymnasium_agent.yaml" with { type: "text" };
-import f550 from "../../assets/responses_api_agents/non_executing_simple_agent/configs/non_executing_simple_agent.yaml" with { type: "text" };
-import f551 from "../../assets/responses_api_agents/proof_refinement_agent/configs/proof_refinement_agent.yaml" with { type: "text" };
-import f552 from "../../assets/responses_api_agents/remote_agent/configs/remote_agent.yaml" with { type: "text" };
-import f553 from "../../assets/responses_api_agents/scicode_agent/README.md" with { type: "text" };
-import f554 from "../../assets/responses_api_agents/simple_agent/configs/simple_agent.yaml" with { type: "text" };
-import f555 from "../../assets/responses_api_agents/speed_bench_agent/configs/speed_bench_agent.yaml" with { type: "text" };
-import f556 from "../../assets/responses_api_agents/tool_simulation_agent/configs/tool_simulation_agent.yaml" with { type: "text" };
-import f557 from "../../assets/responses_api_models/azure_openai_model/configs/azure_openai_model.yaml" with { type: "text" };
-import f558 from "../../assets/responses_api_models/genrm_model/configs/genrm_model.yaml" with { type: "text" };
-import f559 from "../../assets/responses_api_models/inference_provider/configs/baseten.yaml" with { type: "text" };
-import f560 from "../../assets/responses_api_models/inference_provider/configs/deepinfra.yaml" with { type: "text" };
-import f561 from "../../assets/responses_api_models/inference_provider/configs/fireworks.yaml" with { type: "text" };
-import f562 from "../../assets/responses_api_models/inference_provider/configs/friendli.yaml" with { type: "text" };
-import f563 from "../../assets/responses_api_models/inference_provider/configs/gemini.yaml" with { type: "text" };
-import f564 from "../../assets/responses_api_models/inference_provider/configs/hf_inference.yaml" with { type: "text" };
-import f565 from "../../assets/responses_api_models/inference_provider/configs/inference_provider.yaml" with { type: "text" };
-import f566 from "../../assets/responses_api_models/inference_provider/configs/nebius.yaml" with { type: "text" };
-import f567 from "../../assets/responses_api_models/inference_provider/configs/openrouter.yaml" with { type: "text" };
-import f568 from "../../assets/responses_api_models/inference_provider/configs/together.yaml" with { type: "text" };
-import f569 from "../../assets/responses_api_models/litellm_model/configs/litellm_model.yaml" with { type: "text" };
-import f570 from "../../assets/responses_api_models/local_vllm_model_proxy/configs/local_vllm_model_proxy.yaml" with { type: "text" };
-import f571 from "../../assets/responses_api_models/openai_model/configs/openai_model.yaml" with { type: "text" };
-import f572 from "../../assets/responses_api_models/scripted_model/configs/scripted_model.yaml" with { type: "text" };
-import f573 from "../../assets/responses_api_models/vllm_model/configs/vllm_model.yaml" with { type: "text" };
-import f574 from "../../assets/responses_api_models/vllm_model/configs/vllm_model_for_training.yaml" with { type: "text" };
+import f340 from "../../assets/resources_servers/math_formal_lean/README.md" with { type: "text" };
+import f341 from "../../assets/resources_servers/math_formal_lean/configs/math_formal_lean.yaml" with { type: "text" };
+import f342 from "../../assets/resources_servers/math_formal_lean/configs/math_formal_lean_multi_turn.yaml" with { type: "text" };
+import f343 from "../../assets/resources_servers/math_formal_lean/configs/nemotron_clean_easy.yaml" with { type: "text" };
+import f344 from "../../assets/resources_servers/math_formal_lean/configs/nemotron_first_try_hard.yaml" with { type: "text" };
+import f345 from "../../assets/resources_servers/math_formal_lean/configs/nemotron_medium_500.yaml" with { type: "text" };
+import f346 from "../../assets/resources_servers/math_formal_lean/configs/nemotron_very_easy.yaml" with { type: "text" };
+import f347 from "../../assets/resources_servers/math_formal_lean/data/example.jsonl" with { type: "text" };
+import f348 from "../../assets/resources_servers/math_formal_lean/data/example_metrics.json" with { type: "text" };
+import f349 from "../../assets/resources_servers/math_formal_lean/data/example_rollouts.jsonl" with { type: "text" };
+import f350 from "../../assets/resources_servers/math_formal_lean/data/minif2f_test.jsonl" with { type: "text" };
+import f351 from "../../assets/resources_servers/math_proof_judgement/README.md" with { type: "text" };
+import f352 from "../../assets/resources_servers/math_proof_judgement/configs/math_proof_judgement.yaml" with { type: "text" };
+import f353 from "../../assets/resources_servers/math_proof_judgement/data/example.jsonl" with { type: "text" };
+import f354 from "../../assets/resources_servers/math_proof_judgement/data/example_metrics.json" with { type: "text" };
+import f355 from "../../assets/resources_servers/math_proof_judgement/data/example_rollouts.jsonl" with { type: "text" };
+import f356 from "../../assets/resources_servers/math_with_autograder/configs/judge_gptoss20b.yaml" with { type: "text" };
+import f357 from "../../assets/resources_servers/math_with_autograder/configs/math_with_autograder.yaml" with { type: "text" };
+import f358 from "../../assets/resources_servers/math_with_autograder/data/example.jsonl" with { type: "text" };
+import f359 from "../../assets/resources_servers/math_with_autograder/data/example_metrics.json" with { type: "text" };
+import f360 from "../../assets/resources_servers/math_with_autograder/data/example_rollouts.jsonl" with { type: "text" };
+import f361 from "../../assets/resources_servers/math_with_autograder/prompts/judge.yaml" with { type: "text" };
+import f362 from "../../assets/resources_servers/math_with_judge/configs/math_with_judge.yaml" with { type: "text" };
+import f363 from "../../assets/resources_servers/math_with_judge/data/example.jsonl" with { type: "text" };
+import f364 from "../../assets/resources_servers/math_with_judge/data/example_metrics.json" with { type: "text" };
+import f365 from "../../assets/resources_servers/math_with_judge/data/example_rollouts.jsonl" with { type: "text" };
+import f366 from "../../assets/resources_servers/mcqa/configs/mcqa.yaml" with { type: "text" };
+import f367 from "../../assets/resources_servers/mcqa/data/example.jsonl" with { type: "text" };
+import f368 from "../../assets/resources_servers/mcqa/data/example_metrics.json" with { type: "text" };
+import f369 from "../../assets/resources_servers/mcqa/data/example_rollouts.jsonl" with { type: "text" };
+import f370 from "../../assets/resources_servers/mcqa/data/example_rollouts_with_template_metadata.jsonl" with { type: "text" };
+import f371 from "../../assets/resources_servers/mcqa/data/example_with_template_metadata.jsonl" with { type: "text" };
+import f372 from "../../assets/resources_servers/mcqa/data/example_with_template_metadata_metrics.json" with { type: "text" };
+import f373 from "../../assets/resources_servers/mcqa/tests/verifier_cases.jsonl" with { type: "text" };
+import f374 from "../../assets/resources_servers/mrcr/README.md" with { type: "text" };
+import f375 from "../../assets/resources_servers/mrcr/configs/mrcr.yaml" with { type: "text" };
+import f376 from "../../assets/resources_servers/mrcr/data/example.jsonl" with { type: "text" };
+import f377 from "../../assets/resources_servers/mrcr/data/example_metrics.json" with { type: "text" };
+import f378 from "../../assets/resources_servers/mrcr/data/example_rollouts.jsonl" with { type: "text" };
+import f379 from "../../assets/resources_servers/multichallenge/configs/multichallenge.yaml" with { type: "text" };
+import f380 from "../../assets/resources_servers/multichallenge/configs/multichallenge_nrl.yaml" with { type: "text" };
+import f381 from "../../assets/resources_servers/multichallenge/data/example.jsonl" with { type: "text" };
+import f382 from "../../assets/resources_servers/multichallenge/data/example_metrics.json" with { type: "text" };
+import f383 from "../../assets/resources_servers/multichallenge/data/example_rollouts.jsonl" with { type: "text" };
+import f384 from "../../assets/resources_servers/nvarc/README.md" with { type: "text" };
+import f385 from "../../assets/resources_servers/nvarc/configs/inductive.yaml" with { type: "text" };
+import f386 from "../../assets/resources_servers/nvarc/configs/transductive.yaml" with { type: "text" };
+import f387 from "../../assets/resources_servers/nvarc/data/example.jsonl" with { type: "text" };
+import f388 from "../../assets/resources_servers/nvarc/data/example_metrics.json" with { type: "text" };
+import f389 from "../../assets/resources_servers/nvarc/data/example_rollouts.jsonl" with { type: "text" };
+import f390 from "../../assets/resources_servers/omniscience/configs/omniscience.yaml" with { type: "text" };
+import f391 from "../../assets/resources_servers/omniscience/data/example.jsonl" with { type: "text" };
+import f392 from "../../assets/resources_servers/omniscience/data/example_metrics.json" with { type: "text" };
+import f393 from "../../assets/resources_servers/omniscience/data/example_rollouts.jsonl" with { type: "text" };
+import f394 from "../../assets/resources_servers/omniscience/prompts/judge.yaml" with { type: "text" };
+import f395 from "../../assets/resources_servers/over_refusal_detection/configs/over_refusal_detection.yaml" with { type: "text" };
+import f396 from "../../assets/resources_servers/over_refusal_detection/configs/over_refusal_detection_nemotron.yaml" with { type: "text" };
+import f397 from "../../assets/resources_servers/over_refusal_detection/configs/over_refusal_detection_nemotron_tp8.yaml" with { type: "text" };
+import f398 from "../../assets/resources_servers/over_refusal_detection/data/example.jsonl" with { type: "text" };
+import f399 from "../../assets/resources_servers/over_refusal_detection/data/example_metrics.json" with { type: "text" };
+import f400 from "../../assets/resources_servers/over_refusal_detection/data/example_rollouts.jsonl" with { type: "text" };
+import f401 from "../../assets/resources_servers/physics_judge/README.md" with { type: "text" };
+import f402 from "../../assets/resources_servers/physics_judge/configs/judge_openai.yaml" with { type: "text" };
+import f403 from "../../assets/resources_servers/physics_judge/configs/physics_judge.yaml" with { type: "text" };
+import f404 from "../../assets/resources_servers/physics_judge/data/example.jsonl" with { type: "text" };
+import f405 from "../../assets/resources_servers/physics_judge/data/example_metrics.json" with { type: "text" };
+import f406 from "../../assets/resources_servers/physics_judge/data/example_rollouts.jsonl" with { type: "text" };
+import f407 from "../../assets/resources_servers/physics_judge/prompts/judge.yaml" with { type: "text" };
+import f408 from "../../assets/resources_servers/polymath/configs/polymath.yaml" with { type: "text" };
+import f409 from "../../assets/resources_servers/polymath/data/example.jsonl" with { type: "text" };
+import f410 from "../../assets/resources_servers/polymath/data/example_metrics.json" with { type: "text" };
+import f411 from "../../assets/resources_servers/polymath/data/example_rollouts.jsonl" with { type: "text" };
+import f412 from "../../assets/resources_servers/polymath/data/example_rollouts_materialized_inputs.jsonl" with { type: "text" };
+import f413 from "../../assets/resources_servers/proof_genselect/README.md" with { type: "text" };
+import f414 from "../../assets/resources_servers/proof_genselect/configs/proof_genselect.yaml" with { type: "text" };
+import f415 from "../../assets/resources_servers/proof_genselect/data/example.jsonl" with { type: "text" };
+import f416 from "../../assets/resources_servers/proof_genselect/data/example_metrics.json" with { type: "text" };
+import f417 from "../../assets/resources_servers/proof_genselect/data/example_rollouts.jsonl" with { type: "text" };
+import f418 from "../../assets/resources_servers/proof_genselect/data/example_rollouts_aggregate_metrics.json" with { type: "text" };
+import f419 from "../../assets/resources_servers/proof_genselect/data/example_rollouts_materialized_inputs.jsonl" with { type: "text" };
+import f420 from "../../assets/resources_servers/proof_genselect/prompt_templates/genselect.yaml" with { type: "text" };
+import f421 from "../../assets/resources_servers/proof_judge/README.md" with { type: "text" };
+import f422 from "../../assets/resources_servers/proof_judge/configs/proof_judge.yaml" with { type: "text" };
+import f423 from "../../assets/resources_servers/proof_judge/data/example.jsonl" with { type: "text" };
+import f424 from "../../assets/resources_servers/proof_judge/data/example_metrics.json" with { type: "text" };
+import f425 from "../../assets/resources_servers/proof_judge/data/example_rollouts.jsonl" with { type: "text" };
+import f426 from "../../assets/resources_servers/proof_judge/data/example_rollouts_materialized_inputs.jsonl" with { type: "text" };
+import f427 from "../../assets/resources_servers/proof_judge/prompt_templates/meta-verifier.yaml" with { type: "text" };
+import f428 from "../../assets/resources_servers/proof_judge/prompt_templates/prover.yaml" with { type: "text" };
+import f429 from "../../assets/resources_servers/proof_judge/prompt_templates/verifier.yaml" with { type: "text" };
+import f430 from "../../assets/resources_servers/proof_verification/README.md" with { type: "text" };
+import f431 from "../../assets/resources_servers/proof_verification/configs/proof_verification.yaml" with { type: "text" };
+import f432 from "../../assets/resources_servers/proof_verification/data/example.jsonl" with { type: "text" };
+import f433 from "../../assets/resources_servers/proof_verification/data/example_metrics.json" with { type: "text" };
+import f434 from "../../assets/resources_servers/proof_verification/data/example_rollouts.jsonl" with { type: "text" };
+import f435 from "../../assets/resources_servers/proof_verification/data/example_rollouts_materialized_inputs.jsonl" with { type: "text" };
+import f436 from "../../assets/resources_servers/proof_verification/prompt_templates/meta-verifier.yaml" with { type: "text" };
+import f437 from "../../assets/resources_servers/proof_verification/prompt_templates/verifier.yaml" with { type: "text" };
+import f438 from "../../assets/resources_servers/ragtruth/README.md" with { type: "text" };
+import f439 from "../../assets/resources_servers/ragtruth/configs/ragtruth.yaml" with { type: "text" };
+import f440 from "../../assets/resources_servers/ragtruth/configs/ragtruth_serve.yaml" with { type: "text" };
+import f441 from "../../assets/resources_servers/ragtruth/data/example.jsonl" with { type: "text" };
+import f442 from "../../assets/resources_servers/ragtruth/data/example_metrics.json" with { type: "text" };
+import f443 from "../../assets/resources_servers/ragtruth/data/example_rollouts.jsonl" with { type: "text" };
+import f444 from "../../assets/resources_servers/ruler/README.md" with { type: "text" };
+import f445 from "../../assets/resources_servers/ruler/configs/ruler.yaml" with { type: "text" };
+import f446 from "../../assets/resources_servers/ruler/data/example.jsonl" with { type: "text" };
+import f447 from "../../assets/resources_servers/ruler/data/example_metrics.json" with { type: "text" };
+import f448 from "../../assets/resources_servers/ruler/data/example_rollouts.jsonl" with { type: "text" };
+import f449 from "../../assets/resources_servers/ruler2/README.md" with { type: "text" };
+import f450 from "../../assets/resources_servers/ruler2/configs/ruler2.yaml" with { type: "text" };
+import f451 from "../../assets/resources_servers/ruler2/data/example.jsonl" with { type: "text" };
+import f452 from "../../assets/resources_servers/ruler2/data/example_metrics.json" with { type: "text" };
+import f453 from "../../assets/resources_servers/ruler2/data/example_rollouts.jsonl" with { type: "text" };
+import f454 from "../../assets/resources_servers/simpleqa/configs/simpleqa.yaml" with { type: "text" };
+import f455 from "../../assets/resources_servers/simpleqa/data/example.jsonl" with { type: "text" };
+import f456 from "../../assets/resources_servers/simpleqa/data/example_metrics.json" with { type: "text" };
+import f457 from "../../assets/resources_servers/simpleqa/data/example_rollouts.jsonl" with { type: "text" };
+import f458 from "../../assets/resources_servers/simpleqa/prompts/judge.yaml" with { type: "text" };
+import f459 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/README.md" with { type: "text" };
+import f460 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/droid_pivot_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
+import f461 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/parallel_tool_calls_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
+import f462 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/search_pivot_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
+import f463 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
+import f464 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/swe_pivot_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
+import f465 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/toolcall_schema_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
+import f466 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/example.jsonl" with { type: "text" };
+import f467 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/example_metrics.json" with { type: "text" };
+import f468 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/example_rollouts.jsonl" with { type: "text" };
+import f469 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example.jsonl" with { type: "text" };
+import f470 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example_metrics.json" with { type: "text" };
+import f471 from "../../assets/resources_servers/spartqa/README.md" with { type: "text" };
+import f472 from "../../assets/resources_servers/spartqa/configs/spartqa.yaml" with { type: "text" };
+import f473 from "../../assets/resources_servers/spartqa/configs/spartqa_serve.yaml" with { type: "text" };
+import f474 from "../../assets/resources_servers/spartqa/data/example.jsonl" with { type: "text" };
+import f475 from "../../assets/resources_servers/spartqa/data/example_metrics.json" with { type: "text" };
+import f476 from "../../assets/resources_servers/spartqa/data/example_rollouts.jsonl" with { type: "text" };
+import f477 from "../../assets/resources_servers/string_match/README.md" with { type: "text" };
+import f478 from "../../assets/resources_servers/string_match/configs/string_match.yaml" with { type: "text" };
+import f479 from "../../assets/resources_servers/string_match/data/example.jsonl" with { type: "text" };
+import f480 from "../../assets/resources_servers/string_match/data/example_metrics.json" with { type: "text" };
+import f481 from "../../assets/resources_servers/string_match/data/example_rollouts.jsonl" with { type: "text" };
+import f482 from "../../assets/resources_servers/structeval/README.md" with { type: "text" };
+import f483 from "../../assets/resources_servers/structeval/configs/structeval_nonrenderable.yaml" with { type: "text" };
+import f484 from "../../assets/resources_servers/structeval/data/example.jsonl" with { type: "text" };
+import f485 from "../../assets/resources_servers/structeval/data/example_metrics.json" with { type: "text" };
+import f486 from "../../assets/resources_servers/structeval/data/example_rollouts.jsonl" with { type: "text" };
+import f487 from "../../assets/resources_servers/structeval/data/example_rollouts_aggregate_metrics.json" with { type: "text" };
+import f488 from "../../assets/resources_servers/structeval/data/structeval_nonrenderable_example.jsonl" with { type: "text" };
+import f489 from "../../assets/resources_servers/structeval/data/structeval_nonrenderable_example_rollouts.jsonl" with { type: "text" };
+import f490 from "../../assets/resources_servers/structeval/data/structeval_nonrenderable_example_rollouts_aggregate_metrics.json" with { type: "text" };
+import f491 from "../../assets/resources_servers/structured_outputs/README.md" with { type: "text" };
+import f492 from "../../assets/resources_servers/structured_outputs/configs/structured_outputs_json.yaml" with { type: "text" };
+import f493 from "../../assets/resources_servers/structured_outputs/configs/structured_outputs_json_yaml_xml_v1.yaml" with { type: "text" };
+import f494 from "../../assets/resources_servers/structured_outputs/configs/structured_outputs_v3.yaml" with { type: "text" };
+import f495 from "../../assets/resources_servers/structured_outputs/configs/structured_outputs_v4.yaml" with { type: "text" };
+import f496 from "../../assets/resources_servers/structured_outputs/data/example.jsonl" with { type: "text" };
+import f497 from "../../assets/resources_servers/structured_outputs/data/example_metrics.json" with { type: "text" };
+import f498 from "../../assets/resources_servers/structured_outputs/data/example_rollouts.jsonl" with { type: "text" };
+import f499 from "../../assets/resources_servers/structured_outputs/data/structured_outputs_251027_nano_v3_sdg_json_train_metrics.json" with { type: "text" };
+import f500 from "../../assets/resources_servers/structured_outputs/data/structured_outputs_251027_nano_v3_sdg_json_val_metrics.json" with { type: "text" };
+import f501 from "../../assets/resources_servers/structured_outputs/data/structured_outputs_v3_example.jsonl" with { type: "text" };
+import f502 from "../../assets/resources_servers/structured_outputs/data/structured_outputs_v3_example_metrics.json" with { type: "text" };
+import f503 from "../../assets/resources_servers/structured_outputs/data/structured_outputs_v4_example.jsonl" with { type: "text" };
+import f504 from "../../assets/resources_servers/swe_pivot/README.md" with { type: "text" };
+import f505 from "../../assets/resources_servers/swe_pivot/configs/swe_pivot.yaml" with { type: "text" };
+import f506 from "../../assets/resources_servers/swe_pivot/data/example.jsonl" with { type: "text" };
+import f507 from "../../assets/resources_servers/swe_pivot/data/example_metrics.json" with { type: "text" };
+import f508 from "../../assets/resources_servers/swe_pivot/data/example_rollouts.jsonl" with { type: "text" };
+import f509 from "../../assets/resources_servers/swerl_llm_judge/README.md" with { type: "text" };
+import f510 from "../../assets/resources_servers/swerl_llm_judge/configs/swerl_llm_judge.yaml" with { type: "text" };
+import f511 from "../../assets/resources_servers/swerl_llm_judge/data/example.jsonl" with { type: "text" };
+import f512 from "../../assets/resources_servers/swerl_llm_judge/data/example_metrics.json" with { type: "text" };
+import f513 from "../../assets/resources_servers/swerl_llm_judge/data/example_rollouts.jsonl" with { type: "text" };
+import f514 from "../../assets/resources_servers/terminal_multi_harness/README.md" with { type: "text" };
+import f515 from "../../assets/resources_servers/terminal_multi_harness/configs/terminal_multi_harness_agent006.yaml" with { type: "text" };
+import f516 from "../../assets/resources_servers/terminal_multi_harness/configs/terminal_multi_harness_codex.yaml" with { type: "text" };
+import f517 from "../../assets/resources_servers/terminal_multi_harness/configs/terminal_multi_harness_opencode.yaml" with { type: "text" };
+import f518 from "../../assets/resources_servers/terminal_multi_harness/configs/terminal_multi_harness_stirrup.yaml" with { type: "text" };
+import f519 from "../../assets/resources_servers/terminal_multi_harness/data/example.jsonl" with { type: "text" };
+import f520 from "../../assets/resources_servers/terminal_multi_harness/data/example_metrics.json" with { type: "text" };
+import f521 from "../../assets/resources_servers/terminal_multi_harness/data/example_rollouts.jsonl" with { type: "text" };
+import f522 from "../../assets/resources_servers/terminus_judge/README.md" with { type: "text" };
+import f523 from "../../assets/resources_servers/terminus_judge/configs/terminus_judge.yaml" with { type: "text" };
+import f524 from "../../assets/resources_servers/terminus_judge/configs/terminus_judge_simple.yaml" with { type: "text" };
+import f525 from "../../assets/resources_servers/terminus_judge/configs/terminus_judge_string_only.yaml" with { type: "text" };
+import f526 from "../../assets/resources_servers/terminus_judge/data/example.jsonl" with { type: "text" };
+import f527 from "../../assets/resources_servers/terminus_judge/data/example_metrics.json" with { type: "text" };
+import f528 from "../../assets/resources_servers/terminus_judge/data/example_rollouts.jsonl" with { type: "text" };
+import f529 from "../../assets/resources_servers/terminus_judge/prompt_templates/rubrics_v4.txt" with { type: "text" };
+import f530 from "../../assets/resources_servers/terminus_judge/prompt_templates/terminus_prompt.txt" with { type: "text" };
+import f531 from "../../assets/resources_servers/terminus_judge/scripts/README.md" with { type: "text" };
+import f532 from "../../assets/resources_servers/text_to_sql/configs/text_to_sql.yaml" with { type: "text" };
+import f533 from "../../assets/resources_servers/text_to_sql/data/example.jsonl" with { type: "text" };
+import f534 from "../../assets/resources_servers/text_to_sql/data/example_metrics.json" with { type: "text" };
+import f535 from "../../assets/resources_servers/text_to_sql/data/example_rollouts.jsonl" with { type: "text" };
+import f536 from "../../assets/resources_servers/text_to_sql/prompts/judge_prompt_template.txt" with { type: "text" };
+import f537 from "../../assets/resources_servers/text_to_sql/prompts/judge_system_message.txt" with { type: "text" };
+import f538 from "../../assets/resources_servers/ugphysics_judge/README.md" with { type: "text" };
+import f539 from "../../assets/resources_servers/ugphysics_judge/configs/ugphysics_judge.yaml" with { type: "text" };
+import f540 from "../../assets/resources_servers/ugphysics_judge/data/example.jsonl" with { type: "text" };
+import f541 from "../../assets/resources_servers/ugphysics_judge/data/example_metrics.json" with { type: "text" };
+import f542 from "../../assets/resources_servers/ugphysics_judge/data/example_rollouts.jsonl" with { type: "text" };
+import f543 from "../../assets/resources_servers/ugphysics_judge/prompts/judge.yaml" with { type: "text" };
+import f544 from "../../assets/resources_servers/xlam_fc/README.md" with { type: "text" };
+import f545 from "../../assets/resources_servers/xlam_fc/configs/xlam_fc.yaml" with { type: "text" };
+import f546 from "../../assets/resources_servers/xlam_fc/data/example.jsonl" with { type: "text" };
+import f547 from "../../assets/resources_servers/xlam_fc/data/example_metrics.json" with { type: "text" };
+import f548 from "../../assets/resources_servers/xlam_fc/data/example_rollouts.jsonl" with { type: "text" };
+import f549 from "../../assets/resources_servers/xstest/configs/xstest.yaml" with { type: "text" };
+import f550 from "../../assets/resources_servers/xstest/data/example.jsonl" with { type: "text" };
+import f551 from "../../assets/resources_servers/xstest/data/example_metrics.json" with { type: "text" };
+import f552 from "../../assets/resources_servers/xstest/data/example_rollouts.jsonl" with { type: "text" };
+import f553 from "../../assets/resources_servers/xstest/prompt_templates/wildguard_judge.txt" with { type: "text" };
+import f554 from "../../assets/resources_servers/xstest/prompt_templates/xstest_judge.txt" with { type: "text" };
+import f555 from "../../assets/responses_api_agents/browsecomp_agent/README.md" with { type: "text" };
+import f556 from "../../assets/responses_api_agents/browsecomp_agent/configs/browsecomp_agent.yaml" with { type: "text" };
+import f557 from "../../assets/responses_api_agents/critpt_agent/README.md" with { type: "text" };
+import f558 from "../../assets/responses_api_agents/finance_agent/README.md" with { type: "text" };
+import f559 from "../../assets/responses_api_agents/gymnasium_agent/README.md" with { type: "text" };
+import f560 from "../../assets/responses_api_agents/gymnasium_agent/configs/gymnasium_agent.yaml" with { type: "text" };
+import f561 from "../../assets/responses_api_agents/non_executing_simple_agent/configs/non_executing_simple_agent.yaml" with { type: "text" };
+import f562 from "../../assets/responses_api_agents/proof_refinement_agent/configs/proof_refinement_agent.yaml" with { type: "text" };
+import f563 from "../../assets/responses_api_agents/remote_agent/configs/remote_agent.yaml" with { type: "text" };
+import f564 from "../../assets/responses_api_agents/scicode_agent/README.md" with { type: "text" };
+import f565 from "../../assets/responses_api_agents/simple_agent/configs/simple_agent.yaml" with { type: "text" };
+import f566 from "../../assets/responses_api_agents/speed_bench_agent/configs/speed_bench_agent.yaml" with { type: "text" };
+import f567 from "../../assets/responses_api_agents/tool_simulation_agent/configs/tool_simulation_agent.yaml" with { type: "text" };
+import f568 from "../../assets/responses_api_models/azure_openai_model/configs/azure_openai_model.yaml" with { type: "text" };
+import f569 from "../../assets/responses_api_models/genrm_model/configs/genrm_model.yaml" with { type: "text" };
+import f570 from "../../assets/responses_api_models/inference_provider/configs/baseten.yaml" with { type: "text" };
+import f571 from "../../assets/responses_api_models/inference_provider/configs/deepinfra.yaml" with { type: "text" };
+import f572 from "../../assets/responses_api_models/inference_provider/configs/fireworks.yaml" with { type: "text" };
+import f573 from "../../assets/responses_api_models/inference_provider/configs/friendli.yaml" with { type: "text" };
+import f574 from "../../assets/responses_api_models/inference_provider/configs/gemini.yaml" with { type: "text" };
+import f575 from "../../assets/responses_api_models/inference_provider/configs/hf_inference.yaml" with { type: "text" };
+import f576 from "../../assets/responses_api_models/inference_provider/configs/inference_provider.yaml" with { type: "text" };
+import f577 from "../../assets/responses_api_models/inference_provider/configs/nebius.yaml" with { type: "text" };
+import f578 from "../../assets/responses_api_models/inference_provider/configs/openrouter.yaml" with { type: "text" };
+import f579 from "../../assets/responses_api_models/inference_provider/configs/together.yaml" with { type: "text" };
+import f580 from "../../assets/responses_api_models/litellm_model/configs/litellm_model.yaml" with { type: "text" };
+import f581 from "../../assets/responses_api_models/local_vllm_model_proxy/configs/local_vllm_model_proxy.yaml" with { type: "text" };
+import f582 from "../../assets/responses_api_models/openai_model/configs/openai_model.yaml" with { type: "text" };
+import f583 from "../../assets/responses_api_models/scripted_model/configs/scripted_model.yaml" with { type: "text" };
+import f584 from "../../assets/responses_api_models/vllm_model/configs/vllm_model.yaml" with { type: "text" };
+import f585 from "../../assets/responses_api_models/vllm_model/configs/vllm_model_for_training.yaml" with { type: "text" };
 
 /** Embedded install root: [relative path, file text] pairs (digest.gen.ts holds their digest). */
 export const ASSET_FILES: [string, string][] = [
@@ -917,239 +928,250 @@ export const ASSET_FILES: [string, string][] = [
   ["resources_servers/math_advanced_calculations/data/example.jsonl", f337 as unknown as string],
   ["resources_servers/math_advanced_calculations/data/example_metrics.json", f338 as unknown as string],
   ["resources_servers/math_advanced_calculations/data/example_rollouts.jsonl", f339 as unknown as string],
-  ["resources_servers/math_proof_judgement/README.md", f340 as unknown as string],
-  ["resources_servers/math_proof_judgement/configs/math_proof_judgement.yaml", f341 as unknown as string],
-  ["resources_servers/math_proof_judgement/data/example.jsonl", f342 as unknown as string],
-  ["resources_servers/math_proof_judgement/data/example_metrics.json", f343 as unknown as string],
-  ["resources_servers/math_proof_judgement/data/example_rollouts.jsonl", f344 as unknown as string],
-  ["resources_servers/math_with_autograder/configs/judge_gptoss20b.yaml", f345 as unknown as string],
-  ["resources_servers/math_with_autograder/configs/math_with_autograder.yaml", f346 as unknown as string],
-  ["resources_servers/math_with_autograder/data/example.jsonl", f347 as unknown as string],
-  ["resources_servers/math_with_autograder/data/example_metrics.json", f348 as unknown as string],
-  ["resources_servers/math_with_autograder/data/example_rollouts.jsonl", f349 as unknown as string],
-  ["resources_servers/math_with_autograder/prompts/judge.yaml", f350 as unknown as string],
-  ["resources_servers/math_with_judge/configs/math_with_judge.yaml", f351 as unknown as string],
-  ["resources_servers/math_with_judge/data/example.jsonl", f352 as unknown as string],
-  ["resources_servers/math_with_judge/data/example_metrics.json", f353 as unknown as string],
-  ["resources_servers/math_with_judge/data/example_rollouts.jsonl", f354 as unknown as string],
-  ["resources_servers/mcqa/configs/mcqa.yaml", f355 as unknown as string],
-  ["resources_servers/mcqa/data/example.jsonl", f356 as unknown as string],
-  ["resources_servers/mcqa/data/example_metrics.json", f357 as unknown as string],
-  ["resources_servers/mcqa/data/example_rollouts.jsonl", f358 as unknown as string],
-  ["resources_servers/mcqa/data/example_rollouts_with_template_metadata.jsonl", f359 as unknown as string],
-  ["resources_servers/mcqa/data/example_with_template_metadata.jsonl", f360 as unknown as string],
-  ["resources_servers/mcqa/data/example_with_template_metadata_metrics.json", f361 as unknown as string],
-  ["resources_servers/mcqa/tests/verifier_cases.jsonl", f362 as unknown as string],
-  ["resources_servers/mrcr/README.md", f363 as unknown as string],
-  ["resources_servers/mrcr/configs/mrcr.yaml", f364 as unknown as string],
-  ["resources_servers/mrcr/data/example.jsonl", f365 as unknown as string],
-  ["resources_servers/mrcr/data/example_metrics.json", f366 as unknown as string],
-  ["resources_servers/mrcr/data/example_rollouts.jsonl", f367 as unknown as string],
-  ["resources_servers/multichallenge/configs/multichallenge.yaml", f368 as unknown as string],
-  ["resources_servers/multichallenge/configs/multichallenge_nrl.yaml", f369 as unknown as string],
-  ["resources_servers/multichallenge/data/example.jsonl", f370 as unknown as string],
-  ["resources_servers/multichallenge/data/example_metrics.json", f371 as unknown as string],
-  ["resources_servers/multichallenge/data/example_rollouts.jsonl", f372 as unknown as string],
-  ["resources_servers/nvarc/README.md", f373 as unknown as string],
-  ["resources_servers/nvarc/configs/inductive.yaml", f374 as unknown as string],
-  ["resources_servers/nvarc/configs/transductive.yaml", f375 as unknown as string],
-  ["resources_servers/nvarc/data/example.jsonl", f376 as unknown as string],
-  ["resources_servers/nvarc/data/example_metrics.json", f377 as unknown as string],
-  ["resources_servers/nvarc/data/example_rollouts.jsonl", f378 as unknown as string],
-  ["resources_servers/omniscience/configs/omniscience.yaml", f379 as unknown as string],
-  ["resources_servers/omniscience/data/example.jsonl", f380 as unknown as string],
-  ["resources_servers/omniscience/data/example_metrics.json", f381 as unknown as string],
-  ["resources_servers/omniscience/data/example_rollouts.jsonl", f382 as unknown as string],
-  ["resources_servers/omniscience/prompts/judge.yaml", f383 as unknown as string],
-  ["resources_servers/over_refusal_detection/configs/over_refusal_detection.yaml", f384 as unknown as string],
-  ["resources_servers/over_refusal_detection/configs/over_refusal_detection_nemotron.yaml", f385 as unknown as string],
-  ["resources_servers/over_refusal_detection/configs/over_refusal_detection_nemotron_tp8.yaml", f386 as unknown as string],
-  ["resources_servers/over_refusal_detection/data/example.jsonl", f387 as unknown as string],
-  ["resources_servers/over_refusal_detection/data/example_metrics.json", f388 as unknown as string],
-  ["resources_servers/over_refusal_detection/data/example_rollouts.jsonl", f389 as unknown as string],
-  ["resources_servers/physics_judge/README.md", f390 as unknown as string],
-  ["resources_servers/physics_judge/configs/judge_openai.yaml", f391 as unknown as string],
-  ["resources_servers/physics_judge/configs/physics_judge.yaml", f392 as unknown as string],
-  ["resources_servers/physics_judge/data/example.jsonl", f393 as unknown as string],
-  ["resources_servers/physics_judge/data/example_metrics.json", f394 as unknown as string],
-  ["resources_servers/physics_judge/data/example_rollouts.jsonl", f395 as unknown as string],
-  ["resources_servers/physics_judge/prompts/judge.yaml", f396 as unknown as string],
-  ["resources_servers/polymath/configs/polymath.yaml", f397 as unknown as string],
-  ["resources_servers/polymath/data/example.jsonl", f398 as unknown as string],
-  ["resources_servers/polymath/data/example_metrics.json", f399 as unknown as string],
-  ["resources_servers/polymath/data/example_rollouts.jsonl", f400 as unknown as string],
-  ["resources_servers/polymath/data/example_rollouts_materialized_inputs.jsonl", f401 as unknown as string],
-  ["resources_servers/proof_genselect/README.md", f402 as unknown as string],
-  ["resources_servers/proof_genselect/configs/proof_genselect.yaml", f403 as unknown as string],
-  ["resources_servers/proof_genselect/data/example.jsonl", f404 as unknown as string],
-  ["resources_servers/proof_genselect/data/example_metrics.json", f405 as unknown as string],
-  ["resources_servers/proof_genselect/data/example_rollouts.jsonl", f406 as unknown as string],
-  ["resources_servers/proof_genselect/data/example_rollouts_aggregate_metrics.json", f407 as unknown as string],
-  ["resources_servers/proof_genselect/data/example_rollouts_materialized_inputs.jsonl", f408 as unknown as string],
-  ["resources_servers/proof_genselect/prompt_templates/genselect.yaml", f409 as unknown as string],
-  ["resources_servers/proof_judge/README.md", f410 as unknown as string],
-  ["resources_servers/proof_judge/configs/proof_judge.yaml", f411 as unknown as string],
-  ["resources_servers/proof_judge/data/example.jsonl", f412 as unknown as string],
-  ["resources_servers/proof_judge/data/example_metrics.json", f413 as unknown as string],
-  ["resources_servers/proof_judge/data/example_rollouts.jsonl", f414 as unknown as string],
-  ["resources_servers/proof_judge/data/example_rollouts_materialized_inputs.jsonl", f415 as unknown as string],
-  ["resources_servers/proof_judge/prompt_templates/meta-verifier.yaml", f416 as unknown as string],
-  ["resources_servers/proof_judge/prompt_templates/prover.yaml", f417 as unknown as string],
-  ["resources_servers/proof_judge/prompt_templates/verifier.yaml", f418 as unknown as string],
-  ["resources_servers/proof_verification/README.md", f419 as unknown as string],
-  ["resources_servers/proof_verification/configs/proof_verification.yaml", f420 as unknown as string],
-  ["resources_servers/proof_verification/data/example.jsonl", f421 as unknown as string],
-  ["resources_servers/proof_verification/data/example_metrics.json", f422 as unknown as string],
-  ["resources_servers/proof_verification/data/example_rollouts.jsonl", f423 as unknown as string],
-  ["resources_servers/proof_verification/data/example_rollouts_materialized_inputs.jsonl", f424 as unknown as string],
-  ["resources_servers/proof_verification/prompt_templates/meta-verifier.yaml", f425 as unknown as string],
-  ["resources_servers/proof_verification/prompt_templates/verifier.yaml", f426 as unknown as string],
-  ["resources_servers/ragtruth/README.md", f427 as unknown as string],
-  ["resources_servers/ragtruth/configs/ragtruth.yaml", f428 as unknown as string],
-  ["resources_servers/ragtruth/configs/ragtruth_serve.yaml", f429 as unknown as string],
-  ["resources_servers/ragtruth/data/example.jsonl", f430 as unknown as string],
-  ["resources_servers/ragtruth/data/example_metrics.json", f431 as unknown as string],
-  ["resources_servers/ragtruth/data/example_rollouts.jsonl", f432 as unknown as string],
-  ["resources_servers/ruler/README.md", f433 as unknown as string],
-  ["resources_servers/ruler/configs/ruler.yaml", f434 as unknown as string],
-  ["resources_servers/ruler/data/example.jsonl", f435 as unknown as string],
-  ["resources_servers/ruler/data/example_metrics.json", f436 as unknown as string],
-  ["resources_servers/ruler/data/example_rollouts.jsonl", f437 as unknown as string],
-  ["resources_servers/ruler2/README.md", f438 as unknown as string],
-  ["resources_servers/ruler2/configs/ruler2.yaml", f439 as unknown as string],
-  ["resources_servers/ruler2/data/example.jsonl", f440 as unknown as string],
-  ["resources_servers/ruler2/data/example_metrics.json", f441 as unknown as string],
-  ["resources_servers/ruler2/data/example_rollouts.jsonl", f442 as unknown as string],
-  ["resources_servers/simpleqa/configs/simpleqa.yaml", f443 as unknown as string],
-  ["resources_servers/simpleqa/data/example.jsonl", f444 as unknown as string],
-  ["resources_servers/simpleqa/data/example_metrics.json", f445 as unknown as string],
-  ["resources_servers/simpleqa/data/example_rollouts.jsonl", f446 as unknown as string],
-  ["resources_servers/simpleqa/prompts/judge.yaml", f447 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/README.md", f448 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/droid_pivot_single_step_tool_use_with_argument_comparison.yaml", f449 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/parallel_tool_calls_single_step_tool_use_with_argument_comparison.yaml", f450 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/search_pivot_single_step_tool_use_with_argument_comparison.yaml", f451 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/single_step_tool_use_with_argument_comparison.yaml", f452 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/swe_pivot_single_step_tool_use_with_argument_comparison.yaml", f453 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/toolcall_schema_single_step_tool_use_with_argument_comparison.yaml", f454 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/data/example.jsonl", f455 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/data/example_metrics.json", f456 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/data/example_rollouts.jsonl", f457 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example.jsonl", f458 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example_metrics.json", f459 as unknown as string],
-  ["resources_servers/spartqa/README.md", f460 as unknown as string],
-  ["resources_servers/spartqa/configs/spartqa.yaml", f461 as unknown as string],
-  ["resources_servers/spartqa/configs/spartqa_serve.yaml", f462 as unknown as string],
-  ["resources_servers/spartqa/data/example.jsonl", f463 as unknown as string],
-  ["resources_servers/spartqa/data/example_metrics.json", f464 as unknown as string],
-  ["resources_servers/spartqa/data/example_rollouts.jsonl", f465 as unknown as string],
-  ["resources_servers/string_match/README.md", f466 as unknown as string],
-  ["resources_servers/string_match/configs/string_match.yaml", f467 as unknown as string],
-  ["resources_servers/string_match/data/example.jsonl", f468 as unknown as string],
-  ["resources_servers/string_match/data/example_metrics.json", f469 as unknown as string],
-  ["resources_servers/string_match/data/example_rollouts.jsonl", f470 as unknown as string],
-  ["resources_servers/structeval/README.md", f471 as unknown as string],
-  ["resources_servers/structeval/configs/structeval_nonrenderable.yaml", f472 as unknown as string],
-  ["resources_servers/structeval/data/example.jsonl", f473 as unknown as string],
-  ["resources_servers/structeval/data/example_metrics.json", f474 as unknown as string],
-  ["resources_servers/structeval/data/example_rollouts.jsonl", f475 as unknown as string],
-  ["resources_servers/structeval/data/example_rollouts_aggregate_metrics.json", f476 as unknown as string],
-  ["resources_servers/structeval/data/structeval_nonrenderable_example.jsonl", f477 as unknown as string],
-  ["resources_servers/structeval/data/structeval_nonrenderable_example_rollouts.jsonl", f478 as unknown as string],
-  ["resources_servers/structeval/data/structeval_nonrenderable_example_rollouts_aggregate_metrics.json", f479 as unknown as string],
-  ["resources_servers/structured_outputs/README.md", f480 as unknown as string],
-  ["resources_servers/structured_outputs/configs/structured_outputs_json.yaml", f481 as unknown as string],
-  ["resources_servers/structured_outputs/configs/structured_outputs_json_yaml_xml_v1.yaml", f482 as unknown as string],
-  ["resources_servers/structured_outputs/configs/structured_outputs_v3.yaml", f483 as unknown as string],
-  ["resources_servers/structured_outputs/configs/structured_outputs_v4.yaml", f484 as unknown as string],
-  ["resources_servers/structured_outputs/data/example.jsonl", f485 as unknown as string],
-  ["resources_servers/structured_outputs/data/example_metrics.json", f486 as unknown as string],
-  ["resources_servers/structured_outputs/data/example_rollouts.jsonl", f487 as unknown as string],
-  ["resources_servers/structured_outputs/data/structured_outputs_251027_nano_v3_sdg_json_train_metrics.json", f488 as unknown as string],
-  ["resources_servers/structured_outputs/data/structured_outputs_251027_nano_v3_sdg_json_val_metrics.json", f489 as unknown as string],
-  ["resources_servers/structured_outputs/data/structured_outputs_v3_example.jsonl", f490 as unknown as string],
-  ["resources_servers/structured_outputs/data/structured_outputs_v3_example_metrics.json", f491 as unknown as string],
-  ["resources_servers/structured_outputs/data/structured_outputs_v4_example.jsonl", f492 as unknown as string],
-  ["resources_servers/swe_pivot/README.md", f493 as unknown as string],
-  ["resources_servers/swe_pivot/configs/swe_pivot.yaml", f494 as unknown as string],
-  ["resources_servers/swe_pivot/data/example.jsonl", f495 as unknown as string],
-  ["resources_servers/swe_pivot/data/example_metrics.json", f496 as unknown as string],
-  ["resources_servers/swe_pivot/data/example_rollouts.jsonl", f497 as unknown as string],
-  ["resources_servers/swerl_llm_judge/README.md", f498 as unknown as string],
-  ["resources_servers/swerl_llm_judge/configs/swerl_llm_judge.yaml", f499 as unknown as string],
-  ["resources_servers/swerl_llm_judge/data/example.jsonl", f500 as unknown as string],
-  ["resources_servers/swerl_llm_judge/data/example_metrics.json", f501 as unknown as string],
-  ["resources_servers/swerl_llm_judge/data/example_rollouts.jsonl", f502 as unknown as string],
-  ["resources_servers/terminal_multi_harness/README.md", f503 as unknown as string],
-  ["resources_servers/terminal_multi_harness/configs/terminal_multi_harness_agent006.yaml", f504 as unknown as string],
-  ["resources_servers/terminal_multi_harness/configs/terminal_multi_harness_codex.yaml", f505 as unknown as string],
-  ["resources_servers/terminal_multi_harness/configs/terminal_multi_harness_opencode.yaml", f506 as unknown as string],
-  ["resources_servers/terminal_multi_harness/configs/terminal_multi_harness_stirrup.yaml", f507 as unknown as string],
-  ["resources_servers/terminal_multi_harness/data/example.jsonl", f508 as unknown as string],
-  ["resources_servers/terminal_multi_harness/data/example_metrics.json", f509 as unknown as string],
-  ["resources_servers/terminal_multi_harness/data/example_rollouts.jsonl", f510 as unknown as string],
-  ["resources_servers/terminus_judge/README.md", f511 as unknown as string],
-  ["resources_servers/terminus_judge/configs/terminus_judge.yaml", f512 as unknown as string],
-  ["resources_servers/terminus_judge/configs/terminus_judge_simple.yaml", f513 as unknown as string],
-  ["resources_servers/terminus_judge/configs/terminus_judge_string_only.yaml", f514 as unknown as string],
-  ["resources_servers/terminus_judge/data/example.jsonl", f515 as unknown as string],
-  ["resources_servers/terminus_judge/data/example_metrics.json", f516 as unknown as string],
-  ["resources_servers/terminus_judge/data/example_rollouts.jsonl", f517 as unknown as string],
-  ["resources_servers/terminus_judge/prompt_templates/rubrics_v4.txt", f518 as unknown as string],
-  ["resources_servers/terminus_judge/prompt_templates/terminus_prompt.txt", f519 as unknown as string],
-  ["resources_servers/terminus_judge/scripts/README.md", f520 as unknown as string],
-  ["resources_servers/text_to_sql/configs/text_to_sql.yaml", f521 as unknown as string],
-  ["resources_servers/text_to_sql/data/example.jsonl", f522 as unknown as string],
-  ["resources_servers/text_to_sql/data/example_metrics.json", f523 as unknown as string],
-  ["resources_servers/text_to_sql/data/example_rollouts.jsonl", f524 as unknown as string],
-  ["resources_servers/text_to_sql/prompts/judge_prompt_template.txt", f525 as unknown as string],
-  ["resources_servers/text_to_sql/prompts/judge_system_message.txt", f526 as unknown as string],
-  ["resources_servers/ugphysics_judge/README.md", f527 as unknown as string],
-  ["resources_servers/ugphysics_judge/configs/ugphysics_judge.yaml", f528 as unknown as string],
-  ["resources_servers/ugphysics_judge/data/example.jsonl", f529 as unknown as string],
-  ["resources_servers/ugphysics_judge/data/example_metrics.json", f530 as unknown as string],
-  ["resources_servers/ugphysics_judge/data/example_rollouts.jsonl", f531 as unknown as string],
-  ["resources_servers/ugphysics_judge/prompts/judge.yaml", f532 as unknown as string],
-  ["resources_servers/xlam_fc/README.md", f533 as unknown as string],
-  ["resources_servers/xlam_fc/configs/xlam_fc.yaml", f534 as unknown as string],
-  ["resources_servers/xlam_fc/data/example.jsonl", f535 as unknown as string],
-  ["resources_servers/xlam_fc/data/example_metrics.json", f536 as unknown as string],
-  ["resources_servers/xlam_fc/data/example_rollouts.jsonl", f537 as unknown as string],
-  ["resources_servers/xstest/configs/xstest.yaml", f538 as unknown as string],
-  ["resources_servers/xstest/data/example.jsonl", f539 as unknown as string],
-  ["resources_servers/xstest/data/example_metrics.json", f540 as unknown as string],
-  ["resources_servers/xstest/data/example_rollouts.jsonl", f541 as unknown as string],
-  ["resources_servers/xstest/prompt_templates/wildguard_judge.txt", f542 as unknown as string],
-  ["resources_servers/xstest/prompt_templates/xstest_judge.txt", f543 as unknown as string],
-  ["responses_api_agents/browsecomp_agent/README.md", f544 as unknown as string],
-  ["responses_api_agents/browsecomp_agent/configs/browsecomp_agent.yaml", f545 as unknown as string],
-  ["responses_api_agents/critpt_agent/README.md", f546 as unknown as string],
-  ["responses_api_agents/finance_agent/README.md", f547 as unknown as string],
-  ["responses_api_agents/gymnasium_agent/README.md", f548 as unknown as string],
-  ["responses_api_agents/gymnasium_agent/configs/gymnasium_agent.yaml", f549 as unknown as string],
-  ["responses_api_agents/non_executing_simple_agent/configs/non_executing_simple_agent.yaml", f550 as unknown as string],
-  ["responses_api_agents/proof_refinement_agent/configs/proof_refinement_agent.yaml", f551 as unknown as string],
-  ["responses_api_agents/remote_agent/configs/remote_agent.yaml", f552 as unknown as string],
-  ["responses_api_agents/scicode_agent/README.md", f553 as unknown as string],
-  ["responses_api_agents/simple_agent/configs/simple_agent.yaml", f554 as unknown as string],
-  ["responses_api_agents/speed_bench_agent/configs/speed_bench_agent.yaml", f555 as unknown as string],
-  ["responses_api_agents/tool_simulation_agent/configs/tool_simulation_agent.yaml", f556 as unknown as string],
-  ["responses_api_models/azure_openai_model/configs/azure_openai_model.yaml", f557 as unknown as string],
-  ["responses_api_models/genrm_model/configs/genrm_model.yaml", f558 as unknown as string],
-  ["responses_api_models/inference_provider/configs/baseten.yaml", f559 as unknown as string],
-  ["responses_api_models/inference_provider/configs/deepinfra.yaml", f560 as unknown as string],
-  ["responses_api_models/inference_provider/configs/fireworks.yaml", f561 as unknown as string],
-  ["responses_api_models/inference_provider/configs/friendli.yaml", f562 as unknown as string],
-  ["responses_api_models/inference_provider/configs/gemini.yaml", f563 as unknown as string],
-  ["responses_api_models/inference_provider/configs/hf_inference.yaml", f564 as unknown as string],
-  ["responses_api_models/inference_provider/configs/inference_provider.yaml", f565 as unknown as string],
-  ["responses_api_models/inference_provider/configs/nebius.yaml", f566 as unknown as string],
-  ["responses_api_models/inference_provider/configs/openrouter.yaml", f567 as unknown as string],
-  ["responses_api_models/inference_provider/configs/together.yaml", f568 as unknown as string],
-  ["responses_api_models/litellm_model/configs/litellm_model.yaml", f569 as unknown as string],
-  ["responses_api_models/local_vllm_model_proxy/configs/local_vllm_model_proxy.yaml", f570 as unknown as string],
-  ["responses_api_models/openai_model/configs/openai_model.yaml", f571 as unknown as string],
-  ["responses_api_models/scripted_model/configs/scripted_model.yaml", f572 as unknown as string],
-  ["responses_api_models/vllm_model/configs/vllm_model.yaml", f573 as unknown as string],
-  ["responses_api_models/vllm_model/configs/vllm_model_for_training.yaml", f574 as unknown as string],
+  ["resources_servers/math_formal_lean/README.md", f340 as unknown as string],
+  ["resources_servers/math_formal_lean/configs/math_formal_lean.yaml", f341 as unknown as string],
+  ["resources_servers/math_formal_lean/configs/math_formal_lean_multi_turn.yaml", f342 as unknown as string],
+  ["resources_servers/math_formal_lean/configs/nemotron_clean_easy.yaml", f343 as unknown as string],
+  ["resources_servers/math_formal_lean/configs/nemotron_first_try_hard.yaml", f344 as unknown as string],
+  ["resources_servers/math_formal_lean/configs/nemotron_medium_500.yaml", f345 as unknown as string],
+  ["resources_servers/math_formal_lean/configs/nemotron_very_easy.yaml", f346 as unknown as string],
+  ["resources_servers/math_formal_lean/data/example.jsonl", f347 as unknown as string],
+  ["resources_servers/math_formal_lean/data/example_metrics.json", f348 as unknown as string],
+  ["resources_servers/math_formal_lean/data/example_rollouts.jsonl", f349 as unknown as string],
+  ["resources_servers/math_formal_lean/data/minif2f_test.jsonl", f350 as unknown as string],
+  ["resources_servers/math_proof_judgement/README.md", f351 as unknown as string],
+  ["resources_servers/math_proof_judgement/configs/math_proof_judgement.yaml", f352 as unknown as string],
+  ["resources_servers/math_proof_judgement/data/example.jsonl", f353 as unknown as string],
+  ["resources_servers/math_proof_judgement/data/example_metrics.json", f354 as unknown as string],
+  ["resources_servers/math_proof_judgement/data/example_rollouts.jsonl", f355 as unknown as string],
+  ["resources_servers/math_with_autograder/configs/judge_gptoss20b.yaml", f356 as unknown as string],
+  ["resources_servers/math_with_autograder/configs/math_with_autograder.yaml", f357 as unknown as string],
+  ["resources_servers/math_with_autograder/data/example.jsonl", f358 as unknown as string],
+  ["resources_servers/math_with_autograder/data/example_metrics.json", f359 as unknown as string],
+  ["resources_servers/math_with_autograder/data/example_rollouts.jsonl", f360 as unknown as string],
+  ["resources_servers/math_with_autograder/prompts/judge.yaml", f361 as unknown as string],
+  ["resources_servers/math_with_judge/configs/math_with_judge.yaml", f362 as unknown as string],
+  ["resources_servers/math_with_judge/data/example.jsonl", f363 as unknown as string],
+  ["resources_servers/math_with_judge/data/example_metrics.json", f364 as unknown as string],
+  ["resources_servers/math_with_judge/data/example_rollouts.jsonl", f365 as unknown as string],
+  ["resources_servers/mcqa/configs/mcqa.yaml", f366 as unknown as string],
+  ["resources_servers/mcqa/data/example.jsonl", f367 as unknown as string],
+  ["resources_servers/mcqa/data/example_metrics.json", f368 as unknown as string],
+  ["resources_servers/mcqa/data/example_rollouts.jsonl", f369 as unknown as string],
+  ["resources_servers/mcqa/data/example_rollouts_with_template_metadata.jsonl", f370 as unknown as string],
+  ["resources_servers/mcqa/data/example_with_template_metadata.jsonl", f371 as unknown as string],
+  ["resources_servers/mcqa/data/example_with_template_metadata_metrics.json", f372 as unknown as string],
+  ["resources_servers/mcqa/tests/verifier_cases.jsonl", f373 as unknown as string],
+  ["resources_servers/mrcr/README.md", f374 as unknown as string],
+  ["resources_servers/mrcr/configs/mrcr.yaml", f375 as unknown as string],
+  ["resources_servers/mrcr/data/example.jsonl", f376 as unknown as string],
+  ["resources_servers/mrcr/data/example_metrics.json", f377 as unknown as string],
+  ["resources_servers/mrcr/data/example_rollouts.jsonl", f378 as unknown as string],
+  ["resources_servers/multichallenge/configs/multichallenge.yaml", f379 as unknown as string],
+  ["resources_servers/multichallenge/configs/multichallenge_nrl.yaml", f380 as unknown as string],
+  ["resources_servers/multichallenge/data/example.jsonl", f381 as unknown as string],
+  ["resources_servers/multichallenge/data/example_metrics.json", f382 as unknown as string],
+  ["resources_servers/multichallenge/data/example_rollouts.jsonl", f383 as unknown as string],
+  ["resources_servers/nvarc/README.md", f384 as unknown as string],
+  ["resources_servers/nvarc/configs/inductive.yaml", f385 as unknown as string],
+  ["resources_servers/nvarc/configs/transductive.yaml", f386 as unknown as string],
+  ["resources_servers/nvarc/data/example.jsonl", f387 as unknown as string],
+  ["resources_servers/nvarc/data/example_metrics.json", f388 as unknown as string],
+  ["resources_servers/nvarc/data/example_rollouts.jsonl", f389 as unknown as string],
+  ["resources_servers/omniscience/configs/omniscience.yaml", f390 as unknown as string],
+  ["resources_servers/omniscience/data/example.jsonl", f391 as unknown as string],
+  ["resources_servers/omniscience/data/example_metrics.json", f392 as unknown as string],
+  ["resources_servers/omniscience/data/example_rollouts.jsonl", f393 as unknown as string],
+  ["resources_servers/omniscience/prompts/judge.yaml", f394 as unknown as string],
+  ["resources_servers/over_refusal_detection/configs/over_refusal_detection.yaml", f395 as unknown as string],
+  ["resources_servers/over_refusal_detection/configs/over_refusal_detection_nemotron.yaml", f396 as unknown as string],
+  ["resources_servers/over_refusal_detection/configs/over_refusal_detection_nemotron_tp8.yaml", f397 as unknown as string],
+  ["resources_servers/over_refusal_detection/data/example.jsonl", f398 as unknown as string],
+  ["resources_servers/over_refusal_detection/data/example_metrics.json", f399 as unknown as string],
+  ["resources_servers/over_refusal_detection/data/example_rollouts.jsonl", f400 as unknown as string],
+  ["resources_servers/physics_judge/README.md", f401 as unknown as string],
+  ["resources_servers/physics_judge/configs/judge_openai.yaml", f402 as unknown as string],
+  ["resources_servers/physics_judge/configs/physics_judge.yaml", f403 as unknown as string],
+  ["resources_servers/physics_judge/data/example.jsonl", f404 as unknown as string],
+  ["resources_servers/physics_judge/data/example_metrics.json", f405 as unknown as string],
+  ["resources_servers/physics_judge/data/example_rollouts.jsonl", f406 as unknown as string],
+  ["resources_servers/physics_judge/prompts/judge.yaml", f407 as unknown as string],
+  ["resources_servers/polymath/configs/polymath.yaml", f408 as unknown as string],
+  ["resources_servers/polymath/data/example.jsonl", f409 as unknown as string],
+  ["resources_servers/polymath/data/example_metrics.json", f410 as unknown as string],
+  ["resources_servers/polymath/data/example_rollouts.jsonl", f411 as unknown as string],
+  ["resources_servers/polymath/data/example_rollouts_materialized_inputs.jsonl", f412 as unknown as string],
+  ["resources_servers/proof_genselect/README.md", f413 as unknown as string],
+  ["resources_servers/proof_genselect/configs/proof_genselect.yaml", f414 as unknown as string],
+  ["resources_servers/proof_genselect/data/example.jsonl", f415 as unknown as string],
+  ["resources_servers/proof_genselect/data/example_metrics.json", f416 as unknown as string],
+  ["resources_servers/proof_genselect/data/example_rollouts.jsonl", f417 as unknown as string],
+  ["resources_servers/proof_genselect/data/example_rollouts_aggregate_metrics.json", f418 as unknown as string],
+  ["resources_servers/proof_genselect/data/example_rollouts_materialized_inputs.jsonl", f419 as unknown as string],
+  ["resources_servers/proof_genselect/prompt_templates/genselect.yaml", f420 as unknown as string],
+  ["resources_servers/proof_judge/README.md", f421 as unknown as string],
+  ["resources_servers/proof_judge/configs/proof_judge.yaml", f422 as unknown as string],
+  ["resources_servers/proof_judge/data/example.jsonl", f423 as unknown as string],
+  ["resources_servers/proof_judge/data/example_metrics.json", f424 as unknown as string],
+  ["resources_servers/proof_judge/data/example_rollouts.jsonl", f425 as unknown as string],
+  ["resources_servers/proof_judge/data/example_rollouts_materialized_inputs.jsonl", f426 as unknown as string],
+  ["resources_servers/proof_judge/prompt_templates/meta-verifier.yaml", f427 as unknown as string],
+  ["resources_servers/proof_judge/prompt_templates/prover.yaml", f428 as unknown as string],
+  ["resources_servers/proof_judge/prompt_templates/verifier.yaml", f429 as unknown as string],
+  ["resources_servers/proof_verification/README.md", f430 as unknown as string],
+  ["resources_servers/proof_verification/configs/proof_verification.yaml", f431 as unknown as string],
+  ["resources_servers/proof_verification/data/example.jsonl", f432 as unknown as string],
+  ["resources_servers/proof_verification/data/example_metrics.json", f433 as unknown as string],
+  ["resources_servers/proof_verification/data/example_rollouts.jsonl", f434 as unknown as string],
+  ["resources_servers/proof_verification/data/example_rollouts_materialized_inputs.jsonl", f435 as unknown as string],
+  ["resources_servers/proof_verification/prompt_templates/meta-verifier.yaml", f436 as unknown as string],
+  ["resources_servers/proof_verification/prompt_templates/verifier.yaml", f437 as unknown as string],
+  ["resources_servers/ragtruth/README.md", f438 as unknown as string],
+  ["resources_servers/ragtruth/configs/ragtruth.yaml", f439 as unknown as string],
+  ["resources_servers/ragtruth/configs/ragtruth_serve.yaml", f440 as unknown as string],
+  ["resources_servers/ragtruth/data/example.jsonl", f441 as unknown as string],
+  ["resources_servers/ragtruth/data/example_metrics.json", f442 as unknown as string],
+  ["resources_servers/ragtruth/data/example_rollouts.jsonl", f443 as unknown as string],
+  ["resources_servers/ruler/README.md", f444 as unknown as string],
+  ["resources_servers/ruler/configs/ruler.yaml", f445 as unknown as string],
+  ["resources_servers/ruler/data/example.jsonl", f446 as unknown as string],
+  ["resources_servers/ruler/data/example_metrics.json", f447 as unknown as string],
+  ["resources_servers/ruler/data/example_rollouts.jsonl", f448 as unknown as string],
+  ["resources_servers/ruler2/README.md", f449 as unknown as string],
+  ["resources_servers/ruler2/configs/ruler2.yaml", f450 as unknown as string],
+  ["resources_servers/ruler2/data/example.jsonl", f451 as unknown as string],
+  ["resources_servers/ruler2/data/example_metrics.json", f452 as unknown as string],
+  ["resources_servers/ruler2/data/example_rollouts.jsonl", f453 as unknown as string],
+  ["resources_servers/simpleqa/configs/simpleqa.yaml", f454 as unknown as string],
+  ["resources_servers/simpleqa/data/example.jsonl", f455 as unknown as string],
+  ["resources_servers/simpleqa/data/example_metrics.json", f456 as unknown as string],
+  ["resources_servers/simpleqa/data/example_rollouts.jsonl", f457 as unknown as string],
+  ["resources_servers/simpleqa/prompts/judge.yaml", f458 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/README.md", f459 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/droid_pivot_single_step_tool_use_with_argument_comparison.yaml", f460 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/parallel_tool_calls_single_step_tool_use_with_argument_comparison.yaml", f461 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/search_pivot_single_step_tool_use_with_argument_comparison.yaml", f462 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/single_step_tool_use_with_argument_comparison.yaml", f463 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/swe_pivot_single_step_tool_use_with_argument_comparison.yaml", f464 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/toolcall_schema_single_step_tool_use_with_argument_comparison.yaml", f465 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/data/example.jsonl", f466 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/data/example_metrics.json", f467 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/data/example_rollouts.jsonl", f468 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example.jsonl", f469 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example_metrics.json", f470 as unknown as string],
+  ["resources_servers/spartqa/README.md", f471 as unknown as string],
+  ["resources_servers/spartqa/configs/spartqa.yaml", f472 as unknown as string],
+  ["resources_servers/spartqa/configs/spartqa_serve.yaml", f473 as unknown as string],
+  ["resources_servers/spartqa/data/example.jsonl", f474 as unknown as string],
+  ["resources_servers/spartqa/data/example_metrics.json", f475 as unknown as string],
+  ["resources_servers/spartqa/data/example_rollouts.jsonl", f476 as unknown as string],
+  ["resources_servers/string_match/README.md", f477 as unknown as string],
+  ["resources_servers/string_match/configs/string_match.yaml", f478 as unknown as string],
+  ["resources_servers/string_match/data/example.jsonl", f479 as unknown as string],
+  ["resources_servers/string_match/data/example_metrics.json", f480 as unknown as string],
+  ["resources_servers/string_match/data/example_rollouts.jsonl", f481 as unknown as string],
+  ["resources_servers/structeval/README.md", f482 as unknown as string],
+  ["resources_servers/structeval/configs/structeval_nonrenderable.yaml", f483 as unknown as string],
+  ["resources_servers/structeval/data/example.jsonl", f484 as unknown as string],
+  ["resources_servers/structeval/data/example_metrics.json", f485 as unknown as string],
+  ["resources_servers/structeval/data/example_rollouts.jsonl", f486 as unknown as string],
+  ["resources_servers/structeval/data/example_rollouts_aggregate_metrics.json", f487 as unknown as string],
+  ["resources_servers/structeval/data/structeval_nonrenderable_example.jsonl", f488 as unknown as string],
+  ["resources_servers/structeval/data/structeval_nonrenderable_example_rollouts.jsonl", f489 as unknown as string],
+  ["resources_servers/structeval/data/structeval_nonrenderable_example_rollouts_aggregate_metrics.json", f490 as unknown as string],
+  ["resources_servers/structured_outputs/README.md", f491 as unknown as string],
+  ["resources_servers/structured_outputs/configs/structured_outputs_json.yaml", f492 as unknown as string],
+  ["resources_servers/structured_outputs/configs/structured_outputs_json_yaml_xml_v1.yaml", f493 as unknown as string],
+  ["resources_servers/structured_outputs/configs/structured_outputs_v3.yaml", f494 as unknown as string],
+  ["resources_servers/structured_outputs/configs/structured_outputs_v4.yaml", f495 as unknown as string],
+  ["resources_servers/structured_outputs/data/example.jsonl", f496 as unknown as string],
+  ["resources_servers/structured_outputs/data/example_metrics.json", f497 as unknown as string],
+  ["resources_servers/structured_outputs/data/example_rollouts.jsonl", f498 as unknown as string],
+  ["resources_servers/structured_outputs/data/structured_outputs_251027_nano_v3_sdg_json_train_metrics.json", f499 as unknown as string],
+  ["resources_servers/structured_outputs/data/structured_outputs_251027_nano_v3_sdg_json_val_metrics.json", f500 as unknown as string],
+  ["resources_servers/structured_outputs/data/structured_outputs_v3_example.jsonl", f501 as unknown as string],
+  ["resources_servers/structured_outputs/data/structured_outputs_v3_example_metrics.json", f502 as unknown as string],
+  ["resources_servers/structured_outputs/data/structured_outputs_v4_example.jsonl", f503 as unknown as string],
+  ["resources_servers/swe_pivot/README.md", f504 as unknown as string],
+  ["resources_servers/swe_pivot/configs/swe_pivot.yaml", f505 as unknown as string],
+  ["resources_servers/swe_pivot/data/example.jsonl", f506 as unknown as string],
+  ["resources_servers/swe_pivot/data/example_metrics.json", f507 as unknown as string],
+  ["resources_servers/swe_pivot/data/example_rollouts.jsonl", f508 as unknown as string],
+  ["resources_servers/swerl_llm_judge/README.md", f509 as unknown as string],
+  ["resources_servers/swerl_llm_judge/configs/swerl_llm_judge.yaml", f510 as unknown as string],
+  ["resources_servers/swerl_llm_judge/data/example.jsonl", f511 as unknown as string],
+  ["resources_servers/swerl_llm_judge/data/example_metrics.json", f512 as unknown as string],
+  ["resources_servers/swerl_llm_judge/data/example_rollouts.jsonl", f513 as unknown as string],
+  ["resources_servers/terminal_multi_harness/README.md", f514 as unknown as string],
+  ["resources_servers/terminal_multi_harness/configs/terminal_multi_harness_agent006.yaml", f515 as unknown as string],
+  ["resources_servers/terminal_multi_harness/configs/terminal_multi_harness_codex.yaml", f516 as unknown as string],
+  ["resources_servers/terminal_multi_harness/configs/terminal_multi_harness_opencode.yaml", f517 as unknown as string],
+  ["resources_servers/terminal_multi_harness/configs/terminal_multi_harness_stirrup.yaml", f518 as unknown as string],
+  ["resources_servers/terminal_multi_harness/data/example.jsonl", f519 as unknown as string],
+  ["resources_servers/terminal_multi_harness/data/example_metrics.json", f520 as unknown as string],
+  ["resources_servers/terminal_multi_harness/data/example_rollouts.jsonl", f521 as unknown as string],
+  ["resources_servers/terminus_judge/README.md", f522 as unknown as string],
+  ["resources_servers/terminus_judge/configs/terminus_judge.yaml", f523 as unknown as string],
+  ["resources_servers/terminus_judge/configs/terminus_judge_simple.yaml", f524 as unknown as string],
+  ["resources_servers/terminus_judge/configs/terminus_judge_string_only.yaml", f525 as unknown as string],
+  ["resources_servers/terminus_judge/data/example.jsonl", f526 as unknown as string],
+  ["resources_servers/terminus_judge/data/example_metrics.json", f527 as unknown as string],
+  ["resources_servers/terminus_judge/data/example_rollouts.jsonl", f528 as unknown as string],
+  ["resources_servers/terminus_judge/prompt_templates/rubrics_v4.txt", f529 as unknown as string],
+  ["resources_servers/terminus_judge/prompt_templates/terminus_prompt.txt", f530 as unknown as string],
+  ["resources_servers/terminus_judge/scripts/README.md", f531 as unknown as string],
+  ["resources_servers/text_to_sql/configs/text_to_sql.yaml", f532 as unknown as string],
+  ["resources_servers/text_to_sql/data/example.jsonl", f533 as unknown as string],
+  ["resources_servers/text_to_sql/data/example_metrics.json", f534 as unknown as string],
+  ["resources_servers/text_to_sql/data/example_rollouts.jsonl", f535 as unknown as string],
+  ["resources_servers/text_to_sql/prompts/judge_prompt_template.txt", f536 as unknown as string],
+  ["resources_servers/text_to_sql/prompts/judge_system_message.txt", f537 as unknown as string],
+  ["resources_servers/ugphysics_judge/README.md", f538 as unknown as string],
+  ["resources_servers/ugphysics_judge/configs/ugphysics_judge.yaml", f539 as unknown as string],
+  ["resources_servers/ugphysics_judge/data/example.jsonl", f540 as unknown as string],
+  ["resources_servers/ugphysics_judge/data/example_metrics.json", f541 as unknown as string],
+  ["resources_servers/ugphysics_judge/data/example_rollouts.jsonl", f542 as unknown as string],
+  ["resources_servers/ugphysics_judge/prompts/judge.yaml", f543 as unknown as string],
+  ["resources_servers/xlam_fc/README.md", f544 as unknown as string],
+  ["resources_servers/xlam_fc/configs/xlam_fc.yaml", f545 as unknown as string],
+  ["resources_servers/xlam_fc/data/example.jsonl", f546 as unknown as string],
+  ["resources_servers/xlam_fc/data/example_metrics.json", f547 as unknown as string],
+  ["resources_servers/xlam_fc/data/example_rollouts.jsonl", f548 as unknown as string],
+  ["resources_servers/xstest/configs/xstest.yaml", f549 as unknown as string],
+  ["resources_servers/xstest/data/example.jsonl", f550 as unknown as string],
+  ["resources_servers/xstest/data/example_metrics.json", f551 as unknown as string],
+  ["resources_servers/xstest/data/example_rollouts.jsonl", f552 as unknown as string],
+  ["resources_servers/xstest/prompt_templates/wildguard_judge.txt", f553 as unknown as string],
+  ["resources_servers/xstest/prompt_templates/xstest_judge.txt", f554 as unknown as string],
+  ["responses_api_agents/browsecomp_agent/README.md", f555 as unknown as string],
+  ["responses_api_agents/browsecomp_agent/configs/browsecomp_agent.yaml", f556 as unknown as string],
+  ["responses_api_agents/critpt_agent/README.md", f557 as unknown as string],
+  ["responses_api_agents/finance_agent/README.md", f558 as unknown as string],
+  ["responses_api_agents/gymnasium_agent/README.md", f559 as unknown as string],
+  ["responses_api_agents/gymnasium_agent/configs/gymnasium_agent.yaml", f560 as unknown as string],
+  ["responses_api_agents/non_executing_simple_agent/configs/non_executing_simple_agent.yaml", f561 as unknown as string],
+  ["responses_api_agents/proof_refinement_agent/configs/proof_refinement_agent.yaml", f562 as unknown as string],
+  ["responses_api_agents/remote_agent/configs/remote_agent.yaml", f563 as unknown as string],
+  ["responses_api_agents/scicode_agent/README.md", f564 as unknown as string],
+  ["responses_api_agents/simple_agent/configs/simple_agent.yaml", f565 as unknown as string],
+  ["responses_api_agents/speed_bench_agent/configs/speed_bench_agent.yaml", f566 as unknown as string],
+  ["responses_api_agents/tool_simulation_agent/configs/tool_simulation_agent.yaml", f567 as unknown as string],
+  ["responses_api_models/azure_openai_model/configs/azure_openai_model.yaml", f568 as unknown as string],
+  ["responses_api_models/genrm_model/configs/genrm_model.yaml", f569 as unknown as string],
+  ["responses_api_models/inference_provider/configs/baseten.yaml", f570 as unknown as string],
+  ["responses_api_models/inference_provider/configs/deepinfra.yaml", f571 as unknown as string],
+  ["responses_api_models/inference_provider/configs/fireworks.yaml", f572 as unknown as string],
+  ["responses_api_models/inference_provider/configs/friendli.yaml", f573 as unknown as string],
+  ["responses_api_models/inference_provider/configs/gemini.yaml", f574 as unknown as string],
+  ["responses_api_models/inference_provider/configs/hf_inference.yaml", f575 as unknown as string],
+  ["responses_api_models/inference_provider/configs/inference_provider.yaml", f576 as unknown as string],
+  ["responses_api_models/inference_provider/configs/nebius.yaml", f577 as unknown as string],
+  ["responses_api_models/inference_provider/configs/openrouter.yaml", f578 as unknown as string],
+  ["responses_api_models/inference_provider/configs/together.yaml", f579 as unknown as string],
+  ["responses_api_models/litellm_model/configs/litellm_model.yaml", f580 as unknown as string],
+  ["responses_api_models/local_vllm_model_proxy/configs/local_vllm_model_proxy.yaml", f581 as unknown as string],
+  ["responses_api_models/openai_model/configs/openai_model.yaml", f582 as unknown as string],
+  ["responses_api_models/scripted_model/configs/scripted_model.yaml", f583 as unknown as string],
+  ["responses_api_models/vllm_model/configs/vllm_model.yaml", f584 as unknown as string],
+  ["responses_api_models/vllm_model/configs/vllm_model_for_training.yaml", f585 as unknown as string],
 ];

@@ -92,3 +92,4 @@ registerBuiltin("responses_api_agents", "critpt_agent", async () => (await impor
 registerBuiltin("responses_api_agents", "scicode_agent", async () => (await import("./agents/scicode-agent.ts")).component);
 registerBuiltin("responses_api_agents", "finance_agent", async () => (await import("./agents/finance-agent.ts")).component);
 registerBuiltin("responses_api_agents", "browsecomp_agent", async () => (await import("./agents/browsecomp-agent.ts")).component);
+registerBuiltin("resources_servers", "math_formal_lean", async () => (await import("./resources/math-formal-lean.ts")).component);
