@@ -34,6 +34,7 @@ const ENV_TEST_CANNOT_RUN: Record<string, string> = {
   proof_verification: "recordings keep only rewards, not the meta-verifier's answers; test/e2e/reverify-proof-judges.test.ts reverifies them against a judge that knows upstream's rendered prompts",
   terminus_judge: "its main config judges with the rubrics_v4 prompt, but upstream recorded its rollouts with terminus_judge_simple.yaml's prompt and swap check; test/components/terminus-judge.test.ts reverifies them with that config",
   evalplus: "needs the HumanEval+ release and its expected outputs, which `gym eval prepare --benchmark human_eval` downloads and computes (no network here)",
+  math_formal_lean: "compiles proofs in the NeMo-Skills Lean sandbox (POST /execute), which does not run here; test/components/math-formal-lean.test.ts runs it against a local /execute server and reverifies the recordings",
 };
 
 /** Built-ins whose replay is skipped with a note because no example row has a recording. */
