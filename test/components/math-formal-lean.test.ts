@@ -145,7 +145,7 @@ describe("math_formal_lean server", () => {
 test("gym eval reverify of upstream's recorded rollouts: the sandbox answers each recorded file with its recorded compiler output", async () => {
   await using dir = await tempDir();
   const lines = (p: string): Obj[] => readFileSync(p, "utf8").split("\n").filter((l) => l.trim()).map((l) => JSON.parse(l));
-  const recs = lines(join(ASSETS, "data", "example_rollouts.jsonl")).map((r, i) => ({ ...r, agent_ref: { name: "math_formal_lean_simple_agent" }, _ng_task_index: i, _ng_rollout_index: 0 }));
+  const recs: Obj[] = lines(join(ASSETS, "data", "example_rollouts.jsonl")).map((r, i) => ({ ...r, agent_ref: { name: "math_formal_lean_simple_agent" }, _ng_task_index: i, _ng_rollout_index: 0 }));
   // The recordings hold neither header nor formal_statement: pair each with its example row by prompt.
   const byPrompt = new Map(lines(join(ASSETS, "data", "example.jsonl")).map((r) => [r.responses_create_params.input[0].content, r]));
   const inputs = recs.map((r) => {
