@@ -182,3 +182,40 @@ test("gym eval reverify of upstream's recorded rollouts: the sandbox answers eac
   process.stderr.write(`reverify math_formal_lean/example_rollouts.jsonl: ${agree}/${recs.length} rewards, statuses and assembled files as recorded\n`);
   expect(agree).toBe(5);
 }, 120_000);
+
+test("math_formal_lean_multi_turn: proof_refinement_agent retries with the server's correction prompt until the sandbox accepts", async () => {
+  const texts = ["```lean4\ntheorem test : True := by\n  bad\n```", "```lean4\ntheorem test : True := by\n  trivial\n```"];
+  const modelInputs: Obj[] = [];
+  const model = Bun.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    async fetch(r) {
+      modelInputs.push(((await r.json()) as Obj).input);
+      const text = texts.shift() ?? "none";
+      return Response.json({ id: "r", object: "response", created_at: 1, model: "m", output: [{ id: "m1", type: "message", role: "assistant", status: "completed", content: [{ type: "output_text", text, annotations: [] }] }], parallel_tool_calls: true, tool_choice: "auto", tools: [] });
+    },
+  });
+  try {
+    byCode.clear();
+    byCode.set("import Mathlib\n\ntheorem test : True := by\n  bad", { process_status: "error", stdout: "", stderr: "/lean4/my_project/x.lean:4:2: error: unknown tactic" });
+    byCode.set("import Mathlib\n\ntheorem test : True := by\n  trivial", ok);
+    await using s = await startStack(
+      [
+        { name: "math_formal_lean", serverType: "resources_servers", impl: "math_formal_lean", leaf: leaf() },
+        { name: "agent", serverType: "responses_api_agents", impl: "proof_refinement_agent", leaf: { resources_server: { type: "resources_servers", name: "math_formal_lean" }, model_server: { type: "responses_api_models", name: "policy" }, max_correction_turns: 2, include_all_attempts: true } },
+      ],
+      { policy: { responses_api_models: { fake: { host: "127.0.0.1", port: model.port } } } },
+    );
+    const { response: _r, ...row } = req("");
+    const r = await postJson(`${s.url.agent}/run`, row);
+    expect(r.status).toBe(200);
+    expect(r.json).toMatchObject({ reward: 1, proof_status: "completed", total_turns: 2, turn_index: 1 });
+    expect(r.json.all_attempts).toHaveLength(2);
+    // The second model call got only the server's correction prompt, quoting the feedback.
+    expect(JSON.stringify(modelInputs[1])).toContain("Here is a proof attempt for the following theorem in Lean4.");
+    expect(JSON.stringify(modelInputs[1])).toContain("<error>bad</error>");
+  } finally {
+    byCode.clear();
+    model.stop(true);
+  }
+});
