@@ -1,0 +1,41 @@
+/**
+ * minif2f's preparation (pure: source bytes → lines) on a fixture in Goedel-Prover-V2's minif2f.jsonl
+ * format. The expected rows were computed once with upstream's benchmarks/minif2f/prepare.py
+ * (`_process_entry`), including its edge cases (a `theorem ` inside the doc comment, no theorem at all).
+ */
+import { expect, test } from "bun:test";
+import "../../src/benchmarks/index.ts";
+import { benchmark } from "../../src/benchmarks/minif2f.ts";
+import { SourceFormatError } from "../../src/dataset/formats/_errors.ts";
+
+const tricky = [
+  { name: "mathd_algebra_478", split: "test", informal_prefix: "/-- The volume … -/\n", formal_statement: "import Mathlib\nimport Aesop\n\nset_option maxHeartbeats 400000\n\nopen BigOperators Real Nat Topology Rat\n\n/-- The volume of a cone. Show that it is 65.-/\ntheorem mathd_algebra_478 (b h v : ℝ) (h₀ : 0 < b) : v = 65 := by sorry", goal: "g" },
+  { name: "t2", category: "test", lean4_code: "theorem t2 : 1 = 1 := by\n  sorry", formal_statement: "" },
+  { name: "t3", split: "valid", formal_statement: "import Mathlib\ntheorem t3 : True := by\n  trivial := by sorry" },
+  { name: "t4", split: "test", formal_statement: "no theorem here sorry" },
+  { split: "test", formal_statement: "import X\n/-- doc theorem inside -/\ntheorem t5 : x := by\n  sorry\n" },
+];
+// Upstream's output for the four test rows above (json.dumps, ensure_ascii=False).
+const want = [
+  '{"name": "mathd_algebra_478", "split": "test", "informal_prefix": "/-- The volume … -/\\n", "formal_statement": "theorem mathd_algebra_478 (b h v : ℝ) (h₀ : 0 < b) : v = 65 := by\\n", "goal": "g", "header": "import Mathlib\\nimport Aesop\\n\\nset_option maxHeartbeats 400000\\n\\nopen BigOperators Real Nat Topology Rat\\n\\n"}',
+  '{"name": "t2", "split": "test", "informal_prefix": "", "formal_statement": "theorem t2 : 1 = 1 := by\\n", "goal": "", "header": ""}',
+  '{"name": "t4", "split": "test", "informal_prefix": "", "formal_statement": "theorem here ", "goal": "", "header": "no "}',
+  '{"name": "", "split": "test", "informal_prefix": "", "formal_statement": "theorem inside -/\\ntheorem t5 : x := by\\n", "goal": "", "header": "import X\\n"}',
+];
+const filler = (n: number) => Array.from({ length: n }, (_, i) => ({ name: `f${i}`, split: "test", formal_statement: `import Mathlib\n\ntheorem f${i} : True := by\n  sorry` }));
+const file = (rows: object[]) => [[{ name: "minif2f-kimina.jsonl", bytes: new TextEncoder().encode(rows.map((r) => JSON.stringify(r)).join("\n") + "\n") }]];
+
+test("minif2f: upstream's rows for the test split, valid rows dropped", async () => {
+  const lines = (await benchmark.prepare(file([...tricky, ...filler(240)]))) as string[];
+  expect(lines).toHaveLength(244);
+  expect(lines.slice(0, 4)).toEqual(want);
+  expect(JSON.parse(lines[4]!)).toEqual({ name: "f0", split: "test", informal_prefix: "", formal_statement: "theorem f0 : True := by\n", goal: "", header: "import Mathlib\n\n" });
+  expect(benchmark.sources[0]).toMatchObject({ kind: "url", file: "minif2f-kimina.jsonl" });
+  expect(benchmark.server).toBe("math_formal_lean");
+});
+
+test("minif2f: a source with another number of test rows, or a non-string statement, stops with the file named", async () => {
+  expect(() => benchmark.prepare(file(filler(243)))).toThrow(SourceFormatError);
+  expect(() => benchmark.prepare(file(filler(243)))).toThrow("expected 244 test theorems, got 243");
+  expect(() => benchmark.prepare(file([{ split: "test", formal_statement: 7 }]))).toThrow("minif2f-kimina.jsonl:1");
+});
