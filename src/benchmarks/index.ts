@@ -39,3 +39,4 @@ registerBenchmark("longbench_v2", async () => (await import("./longbench-v2.ts")
 registerBenchmark("arena_hard", async () => (await import("./arena-hard.ts")).benchmark);
 registerBenchmark("arena_hard_v2", async () => (await import("./arena-hard-v2.ts")).benchmark);
 registerBenchmark("minif2f", async () => (await import("./minif2f.ts")).benchmark);
+registerBenchmark("proofnet", async () => (await import("./proofnet.ts")).benchmark);

@@ -39,3 +39,15 @@ test("minif2f: a source with another number of test rows, or a non-string statem
   expect(() => benchmark.prepare(file(filler(243)))).toThrow("expected 244 test theorems, got 243");
   expect(() => benchmark.prepare(file([{ split: "test", formal_statement: 7 }]))).toThrow("minif2f-kimina.jsonl:1");
 });
+
+test("proofnet: the test rows unchanged, in order, as Python's json.dumps writes them (ASCII escapes)", async () => {
+  const { benchmark: proofnet } = await import("../../src/benchmarks/proofnet.ts");
+  const row = (i: number, split: string) => ({ name: `exercise_${i}`, split, informal_prefix: "/-- Prove ∀ x -/\n", formal_statement: `theorem exercise_${i} : True :=`, goal: "⊢ True", header: "import Mathlib\n" });
+  const rows = [row(0, "valid"), ...Array.from({ length: 186 }, (_, i) => row(i + 1, "test")), row(999, "valid")];
+  const src = [[{ name: "proofnet.jsonl", bytes: new TextEncoder().encode(rows.map((r) => JSON.stringify(r)).join("\n")) }]];
+  const lines = (await proofnet.prepare(src)) as string[];
+  expect(lines).toHaveLength(186);
+  // Upstream's json.dumps(row) for row 1 (checked with Python).
+  expect(lines[0]).toBe('{"name": "exercise_1", "split": "test", "informal_prefix": "/-- Prove \\u2200 x -/\\n", "formal_statement": "theorem exercise_1 : True :=", "goal": "\\u22a2 True", "header": "import Mathlib\\n"}');
+  expect(() => proofnet.prepare([[{ name: "proofnet.jsonl", bytes: new TextEncoder().encode(JSON.stringify(row(1, "test"))) }]])).toThrow("expected 186 test rows, got 1");
+});
