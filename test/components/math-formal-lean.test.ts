@@ -18,8 +18,7 @@ type Obj = Record<string, any>;
 const seen: Obj[] = [];
 const queue: (Obj | string)[] = [];
 const byCode = new Map<string, Obj>();
-// When set, every call gets this answer (the client retries a 502, so a queue would not hold).
-let sticky: Obj | string | undefined;
+
 const sandbox = Bun.serve({
   hostname: "127.0.0.1",
   port: 0,
@@ -28,11 +27,8 @@ const sandbox = Bun.serve({
     if (req.method !== "POST" || url.pathname !== "/execute") return new Response("not found", { status: 404 });
     const body = (await req.json()) as Obj;
     seen.push({ contentType: req.headers.get("content-type"), body });
-    const a = sticky ?? byCode.get(body.generated_code) ?? queue.shift() ?? { process_status: "completed", stdout: "", stderr: "" };
-    if (a === "hang") return new Promise<Response>(() => {});
-    if (a === "502") return new Response("bad gateway", { status: 502 });
+    const a = byCode.get(body.generated_code) ?? queue.shift() ?? { process_status: "completed", stdout: "", stderr: "" };
     if (a === "html") return new Response("<html>oops</html>", { status: 200 });
-    if (a === "500json") return Response.json({ detail: "boom" }, { status: 500 });
     return Response.json(a);
   },
 });
@@ -103,34 +99,48 @@ describe("math_formal_lean server", () => {
   });
 
   test("a sandbox that is down, hangs or answers garbage is a typed judge_failed row, never a reward", async () => {
+    // A sandbox of its own: the circuit breaker these failures open (per host:port) must not touch the shared one.
+    let mode: unknown;
+    const bad = Bun.serve({
+      hostname: "127.0.0.1",
+      port: 0,
+      fetch(r) {
+        if (new URL(r.url).pathname !== "/execute") return new Response("not found", { status: 404 });
+        if (mode === "hang") return new Promise<Response>(() => {});
+        if (mode === "502") return new Response("bad gateway", { status: 502 });
+        if (mode === "html") return new Response("<html>oops</html>", { status: 200 });
+        if (mode === "500json") return Response.json({ detail: "boom" }, { status: 500 });
+        return Response.json(mode);
+      },
+    });
     const gone = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response("") });
     const downPort = gone.port;
     gone.stop(true);
-    await using s = await startStack([
-      { name: "up", serverType: "resources_servers", impl: "math_formal_lean", leaf: leaf() },
-      { name: "down", serverType: "resources_servers", impl: "math_formal_lean", leaf: leaf({ sandbox_port: downPort }) },
-    ]);
-    const failed = (got: Obj) => {
-      expect(got._ng_failure_class).toBe("judge_failed");
-      expect(got._ng_failure_judge_error).toContain("/execute");
-      // The model's answer is kept for a later reverify.
-      expect(got.response.output[0].content[0].text).toBe("simp");
-    };
-    for (const a of ["502", "html", "500json", { process_status: "completed" }, [1, 2], { process_status: 1, stdout: "", stderr: "" }]) {
-      sticky = a as Obj;
-      const r = await postJson(`${s.url.up}/verify`, req("simp"));
-      sticky = undefined;
-      expect(r.status).toBe(200);
-      failed(r.json);
+    try {
+      await using s = await startStack([
+        { name: "up", serverType: "resources_servers", impl: "math_formal_lean", leaf: leaf({ sandbox_port: bad.port }) },
+        // 127.0.0.2: nothing a later test starts on 127.0.0.1 can reuse this host:port's open breaker.
+        { name: "down", serverType: "resources_servers", impl: "math_formal_lean", leaf: leaf({ sandbox_host: "127.0.0.2", sandbox_port: downPort }) },
+      ]);
+      const failed = (got: Obj) => {
+        expect(got._ng_failure_class).toBe("judge_failed");
+        expect(got._ng_failure_judge_error).toContain("/execute");
+        // The model's answer is kept for a later reverify.
+        expect(got.response.output[0].content[0].text).toBe("simp");
+      };
+      for (const m of ["html", "500json", { process_status: "completed" }, [1, 2], { process_status: 1, stdout: "", stderr: "" }, "502", "hang"]) {
+        mode = m;
+        const r = await postJson(`${s.url.up}/verify`, req("simp"));
+        expect(r.status).toBe(200);
+        failed(r.json);
+        if (m === "hang") expect(r.json._ng_failure_judge_error).toContain("did not answer");
+      }
+      const down = (await postJson(`${s.url.down}/verify`, req("simp"))).json;
+      failed(down);
+      expect(down._ng_failure_judge_error).toContain(`127.0.0.2:${downPort}`);
+    } finally {
+      bad.stop(true);
     }
-    sticky = "hang";
-    const hung = (await postJson(`${s.url.up}/verify`, req("simp"))).json;
-    sticky = undefined;
-    failed(hung);
-    expect(hung._ng_failure_judge_error).toContain("did not answer");
-    const down = (await postJson(`${s.url.down}/verify`, req("simp"))).json;
-    failed(down);
-    expect(down._ng_failure_judge_error).toContain(`127.0.0.1:${downPort}`);
   }, 60_000);
 
   test("bad input: a verify body without the task's header / formal_statement is a 422; a bad port is a config error", async () => {
@@ -156,7 +166,6 @@ test("gym eval reverify of upstream's recorded rollouts: the sandbox answers eac
   byCode.clear();
   for (const r of recs) byCode.set(r.predicted_proof, r.compiler_output);
   // Any file the recordings do not name gets a garbage answer, so a different assembly cannot pass.
-  sticky = undefined;
   queue.length = 0;
   for (let i = 0; i < 20; i++) queue.push("html");
   const rollouts = join(dir.path, "rollouts.jsonl");
