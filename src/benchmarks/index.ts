@@ -40,3 +40,4 @@ registerBenchmark("arena_hard", async () => (await import("./arena-hard.ts")).be
 registerBenchmark("arena_hard_v2", async () => (await import("./arena-hard-v2.ts")).benchmark);
 registerBenchmark("minif2f", async () => (await import("./minif2f.ts")).benchmark);
 registerBenchmark("proofnet", async () => (await import("./proofnet.ts")).benchmark);
+registerBenchmark("mobench", async () => (await import("./mobench.ts")).benchmark);

@@ -51,3 +51,30 @@ test("proofnet: the test rows unchanged, in order, as Python's json.dumps writes
   expect(lines[0]).toBe('{"name": "exercise_1", "split": "test", "informal_prefix": "/-- Prove \\u2200 x -/\\n", "formal_statement": "theorem exercise_1 : True :=", "goal": "\\u22a2 True", "header": "import Mathlib\\n"}');
   expect(() => proofnet.prepare([[{ name: "proofnet.jsonl", bytes: new TextEncoder().encode(JSON.stringify(row(1, "test"))) }]])).toThrow("expected 186 test rows, got 1");
 });
+
+test("mobench: prelude kept, cut after the first `:= by` (Unicode \\b), trailing sorry dropped, upstream's header (checked with upstream's prepare.py)", async () => {
+  const { benchmark: mobench } = await import("../../src/benchmarks/mobench.ts");
+  const rows = [
+    { name: "a", full_formal_statement: "import Mathlib\nopen Real\n\ntheorem a (x : ℝ) : x = x := by\n  sorry", informal_prefix: "/-- ∀ -/" },
+    { name: "b", formal_statement: "theorem b : True := by sorry" },
+    { name: "c", formal_statement: "  theorem c : True :=\n  by\n  trivial" },
+    { name: "d", formal_statement: "lemma d : True := trivial" },
+    { name: "e", formal_statement: "theorem e : P := byα := by sorry", split: "x" },
+    { name: "f", full_formal_statement: "", formal_statement: "def x := 1\n\n\n  theorem f : x = 1 := by\n  rfl" },
+  ];
+  const H = '"goal": "", "header": "import Mathlib\\nimport Aesop\\n\\nset_option maxHeartbeats 0\\n\\nopen BigOperators Real Nat Topology Rat\\n\\n"}';
+  const want = [
+    `{"name": "a", "split": "test", "informal_prefix": "/-- \\u2200 -/", "formal_statement": "import Mathlib\\nopen Real\\n\\ntheorem a (x : \\u211d) : x = x := by\\n", ${H}`,
+    `{"name": "b", "split": "test", "informal_prefix": "", "formal_statement": "theorem b : True := by\\n", ${H}`,
+    `{"name": "c", "split": "test", "informal_prefix": "", "formal_statement": "theorem c : True :=\\n  by\\n", ${H}`,
+    `{"name": "d", "split": "test", "informal_prefix": "", "formal_statement": "lemma d : True := trivial := by\\n", ${H}`,
+    `{"name": "e", "split": "x", "informal_prefix": "", "formal_statement": "theorem e : P := by\\u03b1 := by\\n", ${H}`,
+    `{"name": "f", "split": "test", "informal_prefix": "", "formal_statement": "def x := 1\\n\\ntheorem f : x = 1 := by\\n", ${H}`,
+  ];
+  const fill = Array.from({ length: 354 }, (_, i) => ({ name: `z${i}`, formal_statement: `theorem z${i} : True := by sorry` }));
+  const src = (rs: object[]) => [[{ name: "MOBench.jsonl", bytes: new TextEncoder().encode(rs.map((r) => JSON.stringify(r)).join("\n")) }]];
+  const lines = (await mobench.prepare(src([...rows, ...fill]))) as string[];
+  expect(lines).toHaveLength(360);
+  expect(lines.slice(0, 6)).toEqual(want);
+  expect(() => mobench.prepare(src(rows))).toThrow("expected 360 rows, got 6");
+});
