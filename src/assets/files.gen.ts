@@ -81,571 +81,588 @@ import f78 from "../../assets/benchmarks/math-500/config.yaml" with { type: "tex
 import f79 from "../../assets/benchmarks/mbpp/README.md" with { type: "text" };
 import f80 from "../../assets/benchmarks/mbpp/config.yaml" with { type: "text" };
 import f81 from "../../assets/benchmarks/mbpp/prompts/default.yaml" with { type: "text" };
-import f82 from "../../assets/benchmarks/mmlu-redux/README.md" with { type: "text" };
-import f83 from "../../assets/benchmarks/mmlu-redux/config.yaml" with { type: "text" };
-import f84 from "../../assets/benchmarks/mmlu/README.md" with { type: "text" };
-import f85 from "../../assets/benchmarks/mmlu/config.yaml" with { type: "text" };
-import f86 from "../../assets/benchmarks/mmlu_pro/README.md" with { type: "text" };
-import f87 from "../../assets/benchmarks/mmlu_pro/config.yaml" with { type: "text" };
-import f88 from "../../assets/benchmarks/mmlu_prox/README.md" with { type: "text" };
-import f89 from "../../assets/benchmarks/mmlu_prox/config.yaml" with { type: "text" };
-import f90 from "../../assets/benchmarks/mmmlu/README.md" with { type: "text" };
-import f91 from "../../assets/benchmarks/mmmlu/config.yaml" with { type: "text" };
-import f92 from "../../assets/benchmarks/omniscience/README.md" with { type: "text" };
-import f93 from "../../assets/benchmarks/omniscience/config.yaml" with { type: "text" };
-import f94 from "../../assets/benchmarks/omniscience/judge_gptoss20b.yaml" with { type: "text" };
-import f95 from "../../assets/benchmarks/omniscience/prompts/generation.yaml" with { type: "text" };
-import f96 from "../../assets/benchmarks/prompts/eval/aai/mcq-10choices.yaml" with { type: "text" };
-import f97 from "../../assets/benchmarks/prompts/eval/aai/mcq-4choices-boxed.yaml" with { type: "text" };
-import f98 from "../../assets/benchmarks/prompts/eval/aai/mcq-4choices.yaml" with { type: "text" };
-import f99 from "../../assets/benchmarks/prompts/eval/bigcodebench/codegen.yaml" with { type: "text" };
-import f100 from "../../assets/benchmarks/prompts/eval/livecodebench/default_reasoning.yaml" with { type: "text" };
-import f101 from "../../assets/benchmarks/prompts/generic/codegen.yaml" with { type: "text" };
-import f102 from "../../assets/benchmarks/prompts/generic/default.yaml" with { type: "text" };
-import f103 from "../../assets/benchmarks/prompts/generic/general-boxed.yaml" with { type: "text" };
-import f104 from "../../assets/benchmarks/prompts/generic/longmt.yaml" with { type: "text" };
-import f105 from "../../assets/benchmarks/prompts/generic/math.yaml" with { type: "text" };
-import f106 from "../../assets/benchmarks/prompts/judge/math-proof-judge.yaml" with { type: "text" };
-import f107 from "../../assets/benchmarks/prompts/judge/math.yaml" with { type: "text" };
-import f108 from "../../assets/benchmarks/prompts/lean4/formal-proof-deepseek-prover-v2.yaml" with { type: "text" };
-import f109 from "../../assets/benchmarks/scicode/prompts/background.yaml" with { type: "text" };
-import f110 from "../../assets/benchmarks/scicode/prompts/default.yaml" with { type: "text" };
-import f111 from "../../assets/benchmarks/secque/README.md" with { type: "text" };
-import f112 from "../../assets/benchmarks/secque/config.yaml" with { type: "text" };
-import f113 from "../../assets/benchmarks/secque/prompts/default.yaml" with { type: "text" };
-import f114 from "../../assets/benchmarks/secque/prompts/judge.txt" with { type: "text" };
-import f115 from "../../assets/benchmarks/simpleqa/README.md" with { type: "text" };
-import f116 from "../../assets/benchmarks/simpleqa/config.yaml" with { type: "text" };
-import f117 from "../../assets/benchmarks/simpleqa/judge_gptoss20b.yaml" with { type: "text" };
-import f118 from "../../assets/benchmarks/supergpqa/README.md" with { type: "text" };
-import f119 from "../../assets/benchmarks/supergpqa/config.yaml" with { type: "text" };
-import f120 from "../../assets/benchmarks/xstest/README.md" with { type: "text" };
-import f121 from "../../assets/benchmarks/xstest/config.yaml" with { type: "text" };
-import f122 from "../../assets/environment_servers/legacy_agent/configs/legacy_agent.yaml" with { type: "text" };
-import f123 from "../../assets/environment_servers/single_agent_turn/configs/single_agent_turn.yaml" with { type: "text" };
-import f124 from "../../assets/environment_servers/single_agent_turn_legacy/configs/single_agent_turn_legacy.yaml" with { type: "text" };
-import f125 from "../../assets/environments/abstention/README.md" with { type: "text" };
-import f126 from "../../assets/environments/abstention/config.yaml" with { type: "text" };
-import f127 from "../../assets/environments/abstention/data/example.jsonl" with { type: "text" };
-import f128 from "../../assets/environments/abstention/data/example_metrics.json" with { type: "text" };
-import f129 from "../../assets/environments/abstention/data/example_rollouts.jsonl" with { type: "text" };
-import f130 from "../../assets/environments/arc_agi/config.yaml" with { type: "text" };
-import f131 from "../../assets/environments/arc_agi/data/example.jsonl" with { type: "text" };
-import f132 from "../../assets/environments/arc_agi/data/example_metrics.json" with { type: "text" };
-import f133 from "../../assets/environments/arc_agi/data/example_rollouts.jsonl" with { type: "text" };
-import f134 from "../../assets/environments/blackjack/config.yaml" with { type: "text" };
-import f135 from "../../assets/environments/blackjack/data/example.jsonl" with { type: "text" };
-import f136 from "../../assets/environments/blackjack/data/example_metrics.json" with { type: "text" };
-import f137 from "../../assets/environments/blackjack/data/example_rollouts.jsonl" with { type: "text" };
-import f138 from "../../assets/environments/calendar/config.yaml" with { type: "text" };
-import f139 from "../../assets/environments/calendar/data/example.jsonl" with { type: "text" };
-import f140 from "../../assets/environments/calendar/data/example_metrics.json" with { type: "text" };
-import f141 from "../../assets/environments/calendar/data/example_rollouts.jsonl" with { type: "text" };
-import f142 from "../../assets/environments/calendar_v2/config.yaml" with { type: "text" };
-import f143 from "../../assets/environments/calendar_v2/data/example.jsonl" with { type: "text" };
-import f144 from "../../assets/environments/calendar_v2/data/example_metrics.json" with { type: "text" };
-import f145 from "../../assets/environments/calendar_v2/data/example_rollouts.jsonl" with { type: "text" };
-import f146 from "../../assets/environments/circle_click/config.yaml" with { type: "text" };
-import f147 from "../../assets/environments/circle_click/data/example.jsonl" with { type: "text" };
-import f148 from "../../assets/environments/circle_click/data/example_metrics.json" with { type: "text" };
-import f149 from "../../assets/environments/circle_click/data/example_rollouts.jsonl" with { type: "text" };
-import f150 from "../../assets/environments/circle_count/config.yaml" with { type: "text" };
-import f151 from "../../assets/environments/circle_count/data/example.jsonl" with { type: "text" };
-import f152 from "../../assets/environments/circle_count/data/example_metrics.json" with { type: "text" };
-import f153 from "../../assets/environments/circle_count/data/example_rollouts.jsonl" with { type: "text" };
-import f154 from "../../assets/environments/code_gen/config.yaml" with { type: "text" };
-import f155 from "../../assets/environments/code_gen/data/example.jsonl" with { type: "text" };
-import f156 from "../../assets/environments/code_gen/data/example_metrics.json" with { type: "text" };
-import f157 from "../../assets/environments/code_gen/data/example_rollouts.jsonl" with { type: "text" };
-import f158 from "../../assets/environments/instruction_following/README.md" with { type: "text" };
-import f159 from "../../assets/environments/instruction_following/config.yaml" with { type: "text" };
-import f160 from "../../assets/environments/instruction_following/data/example.jsonl" with { type: "text" };
-import f161 from "../../assets/environments/instruction_following/data/example_metrics.json" with { type: "text" };
-import f162 from "../../assets/environments/instruction_following/data/example_rollouts.jsonl" with { type: "text" };
-import f163 from "../../assets/environments/workplace_assistant/config.yaml" with { type: "text" };
-import f164 from "../../assets/environments/workplace_assistant/data/example.jsonl" with { type: "text" };
-import f165 from "../../assets/environments/workplace_assistant/data/example_metrics.json" with { type: "text" };
-import f166 from "../../assets/environments/workplace_assistant/data/example_rollouts.jsonl" with { type: "text" };
-import f167 from "../../assets/resources_servers/aalcr/configs/aalcr.yaml" with { type: "text" };
-import f168 from "../../assets/resources_servers/aalcr/data/example.jsonl" with { type: "text" };
-import f169 from "../../assets/resources_servers/aalcr/data/example_metrics.json" with { type: "text" };
-import f170 from "../../assets/resources_servers/aalcr/data/example_rollouts.jsonl" with { type: "text" };
-import f171 from "../../assets/resources_servers/abstention/configs/abstention.yaml" with { type: "text" };
-import f172 from "../../assets/resources_servers/abstention/data/example.jsonl" with { type: "text" };
-import f173 from "../../assets/resources_servers/abstention/data/example_metrics.json" with { type: "text" };
-import f174 from "../../assets/resources_servers/abstention/data/example_rollouts.jsonl" with { type: "text" };
-import f175 from "../../assets/resources_servers/abstention/prompts/default_judge_prompt.txt" with { type: "text" };
-import f176 from "../../assets/resources_servers/arc_agi/configs/arc_agi.yaml" with { type: "text" };
-import f177 from "../../assets/resources_servers/arc_agi/data/example.jsonl" with { type: "text" };
-import f178 from "../../assets/resources_servers/arc_agi/data/example_metrics.json" with { type: "text" };
-import f179 from "../../assets/resources_servers/arc_agi/data/example_prepare.jsonl" with { type: "text" };
-import f180 from "../../assets/resources_servers/arc_agi/data/example_rollouts.jsonl" with { type: "text" };
-import f181 from "../../assets/resources_servers/arena_judge/README.md" with { type: "text" };
-import f182 from "../../assets/resources_servers/arena_judge/configs/arena_judge.yaml" with { type: "text" };
-import f183 from "../../assets/resources_servers/arena_judge/data/example.jsonl" with { type: "text" };
-import f184 from "../../assets/resources_servers/arena_judge/data/example_metrics.json" with { type: "text" };
-import f185 from "../../assets/resources_servers/arena_judge/data/example_rollouts.jsonl" with { type: "text" };
-import f186 from "../../assets/resources_servers/arena_judge/prompts/arena.yaml" with { type: "text" };
-import f187 from "../../assets/resources_servers/arena_judge/prompts/arena_creative.yaml" with { type: "text" };
-import f188 from "../../assets/resources_servers/bbq/README.md" with { type: "text" };
-import f189 from "../../assets/resources_servers/bbq/configs/bbq.yaml" with { type: "text" };
-import f190 from "../../assets/resources_servers/bbq/configs/bbq_judge_model.yaml" with { type: "text" };
-import f191 from "../../assets/resources_servers/bbq/configs/verifier_prompt_templates.yaml" with { type: "text" };
-import f192 from "../../assets/resources_servers/bbq/data/example.jsonl" with { type: "text" };
-import f193 from "../../assets/resources_servers/bbq/data/example_metrics.json" with { type: "text" };
-import f194 from "../../assets/resources_servers/bbq/data/example_rollouts.jsonl" with { type: "text" };
-import f195 from "../../assets/resources_servers/bird_sql/README.md" with { type: "text" };
-import f196 from "../../assets/resources_servers/bird_sql/configs/bird_sql.yaml" with { type: "text" };
-import f197 from "../../assets/resources_servers/bird_sql/data/example.jsonl" with { type: "text" };
-import f198 from "../../assets/resources_servers/bird_sql/data/example_metrics.json" with { type: "text" };
-import f199 from "../../assets/resources_servers/bird_sql/data/example_rollouts.jsonl" with { type: "text" };
-import f200 from "../../assets/resources_servers/blackjack/README.md" with { type: "text" };
-import f201 from "../../assets/resources_servers/blackjack/configs/blackjack.yaml" with { type: "text" };
-import f202 from "../../assets/resources_servers/blackjack/data/example.jsonl" with { type: "text" };
-import f203 from "../../assets/resources_servers/blackjack/data/example_metrics.json" with { type: "text" };
-import f204 from "../../assets/resources_servers/blackjack/data/example_rollouts.jsonl" with { type: "text" };
-import f205 from "../../assets/resources_servers/bunsenbench_chemistry_mcq/configs/bunsenbench_chemistry_mcq.yaml" with { type: "text" };
-import f206 from "../../assets/resources_servers/bunsenbench_chemistry_mcq/data/example.jsonl" with { type: "text" };
-import f207 from "../../assets/resources_servers/bunsenbench_chemistry_mcq/data/example_metrics.json" with { type: "text" };
-import f208 from "../../assets/resources_servers/bunsenbench_chemistry_mcq/data/example_rollouts.jsonl" with { type: "text" };
-import f209 from "../../assets/resources_servers/calendar/README.md" with { type: "text" };
-import f210 from "../../assets/resources_servers/calendar/configs/calendar.yaml" with { type: "text" };
-import f211 from "../../assets/resources_servers/calendar/configs/calendar_v2.yaml" with { type: "text" };
-import f212 from "../../assets/resources_servers/calendar/data/example.jsonl" with { type: "text" };
-import f213 from "../../assets/resources_servers/calendar/data/example_metrics.json" with { type: "text" };
-import f214 from "../../assets/resources_servers/calendar/data/example_rollouts.jsonl" with { type: "text" };
-import f215 from "../../assets/resources_servers/circle_click/configs/circle_click.yaml" with { type: "text" };
-import f216 from "../../assets/resources_servers/circle_click/data/example.jsonl" with { type: "text" };
-import f217 from "../../assets/resources_servers/circle_click/data/example_metrics.json" with { type: "text" };
-import f218 from "../../assets/resources_servers/circle_click/data/example_rollouts.jsonl" with { type: "text" };
-import f219 from "../../assets/resources_servers/circle_click/data/example_rollouts_agent_metrics.json" with { type: "text" };
-import f220 from "../../assets/resources_servers/circle_click/data/example_rollouts_materialized_inputs.jsonl" with { type: "text" };
-import f221 from "../../assets/resources_servers/circle_click/data/example_rollouts_reward_profiling.jsonl" with { type: "text" };
-import f222 from "../../assets/resources_servers/circle_count/README.md" with { type: "text" };
-import f223 from "../../assets/resources_servers/circle_count/configs/circle_count.yaml" with { type: "text" };
-import f224 from "../../assets/resources_servers/circle_count/data/example.jsonl" with { type: "text" };
-import f225 from "../../assets/resources_servers/circle_count/data/example_metrics.json" with { type: "text" };
-import f226 from "../../assets/resources_servers/circle_count/data/example_rollouts.jsonl" with { type: "text" };
-import f227 from "../../assets/resources_servers/circle_count/data/example_rollouts_aggregate_metrics.json" with { type: "text" };
-import f228 from "../../assets/resources_servers/circle_count/data/example_rollouts_materialized_inputs.jsonl" with { type: "text" };
-import f229 from "../../assets/resources_servers/citation_if/README.md" with { type: "text" };
-import f230 from "../../assets/resources_servers/citation_if/configs/citation_if.yaml" with { type: "text" };
-import f231 from "../../assets/resources_servers/citation_if/data/example.jsonl" with { type: "text" };
-import f232 from "../../assets/resources_servers/citation_if/data/example_metrics.json" with { type: "text" };
-import f233 from "../../assets/resources_servers/citation_if/data/example_rollouts.jsonl" with { type: "text" };
-import f234 from "../../assets/resources_servers/code_fim/configs/code_fim.yaml" with { type: "text" };
-import f235 from "../../assets/resources_servers/code_fim/data/example.jsonl" with { type: "text" };
-import f236 from "../../assets/resources_servers/code_fim/data/example_metrics.json" with { type: "text" };
-import f237 from "../../assets/resources_servers/code_fim/data/example_rollouts.jsonl" with { type: "text" };
-import f238 from "../../assets/resources_servers/code_gen/configs/code_gen.yaml" with { type: "text" };
-import f239 from "../../assets/resources_servers/code_gen/data/example.jsonl" with { type: "text" };
-import f240 from "../../assets/resources_servers/code_gen/data/example_metrics.json" with { type: "text" };
-import f241 from "../../assets/resources_servers/code_gen/data/example_rollouts.jsonl" with { type: "text" };
-import f242 from "../../assets/resources_servers/equivalence_llm_judge/configs/equivalence_llm_judge.yaml" with { type: "text" };
-import f243 from "../../assets/resources_servers/equivalence_llm_judge/configs/lc_judge.yaml" with { type: "text" };
-import f244 from "../../assets/resources_servers/equivalence_llm_judge/configs/nl2bash-equivalency.yaml" with { type: "text" };
-import f245 from "../../assets/resources_servers/equivalence_llm_judge/data/example.jsonl" with { type: "text" };
-import f246 from "../../assets/resources_servers/equivalence_llm_judge/data/example_metrics.json" with { type: "text" };
-import f247 from "../../assets/resources_servers/equivalence_llm_judge/data/example_metrics_openqa.json" with { type: "text" };
-import f248 from "../../assets/resources_servers/equivalence_llm_judge/data/example_nl2bash.jsonl" with { type: "text" };
-import f249 from "../../assets/resources_servers/equivalence_llm_judge/data/example_openqa.jsonl" with { type: "text" };
-import f250 from "../../assets/resources_servers/equivalence_llm_judge/data/example_openqa_metrics.json" with { type: "text" };
-import f251 from "../../assets/resources_servers/equivalence_llm_judge/data/example_prepare.jsonl" with { type: "text" };
-import f252 from "../../assets/resources_servers/equivalence_llm_judge/data/example_rollouts.jsonl" with { type: "text" };
-import f253 from "../../assets/resources_servers/equivalence_llm_judge/data/example_rollouts_openqa.jsonl" with { type: "text" };
-import f254 from "../../assets/resources_servers/equivalence_llm_judge/prompt_templates/equivalence_llm_judge.txt" with { type: "text" };
-import f255 from "../../assets/resources_servers/equivalence_llm_judge/prompt_templates/lc.txt" with { type: "text" };
-import f256 from "../../assets/resources_servers/equivalence_llm_judge/prompt_templates/lc_judge.txt" with { type: "text" };
-import f257 from "../../assets/resources_servers/equivalence_rule/README.md" with { type: "text" };
-import f258 from "../../assets/resources_servers/equivalence_rule/configs/lc.yaml" with { type: "text" };
-import f259 from "../../assets/resources_servers/equivalence_rule/data/example.jsonl" with { type: "text" };
-import f260 from "../../assets/resources_servers/equivalence_rule/data/example_metrics.json" with { type: "text" };
-import f261 from "../../assets/resources_servers/equivalence_rule/data/example_rollouts.jsonl" with { type: "text" };
-import f262 from "../../assets/resources_servers/evalplus/configs/evalplus.yaml" with { type: "text" };
-import f263 from "../../assets/resources_servers/evalplus/data/example.jsonl" with { type: "text" };
-import f264 from "../../assets/resources_servers/evalplus/data/example_metrics.json" with { type: "text" };
-import f265 from "../../assets/resources_servers/evalplus/data/example_rollouts.jsonl" with { type: "text" };
-import f266 from "../../assets/resources_servers/example_multi_step/configs/example_multi_step.yaml" with { type: "text" };
-import f267 from "../../assets/resources_servers/example_multi_step/data/example.jsonl" with { type: "text" };
-import f268 from "../../assets/resources_servers/example_multi_step/data/example_metrics.json" with { type: "text" };
-import f269 from "../../assets/resources_servers/example_multi_step/data/example_rollouts.jsonl" with { type: "text" };
-import f270 from "../../assets/resources_servers/example_multi_turn_gymnasium/README.md" with { type: "text" };
-import f271 from "../../assets/resources_servers/example_multi_turn_gymnasium/configs/example_multi_turn_gymnasium.yaml" with { type: "text" };
-import f272 from "../../assets/resources_servers/example_multi_turn_gymnasium/data/example.jsonl" with { type: "text" };
-import f273 from "../../assets/resources_servers/example_multi_turn_gymnasium/data/example_metrics.json" with { type: "text" };
-import f274 from "../../assets/resources_servers/example_multi_turn_gymnasium/data/example_rollouts.jsonl" with { type: "text" };
-import f275 from "../../assets/resources_servers/example_session_state_mgmt/configs/example_session_state_mgmt.yaml" with { type: "text" };
-import f276 from "../../assets/resources_servers/example_session_state_mgmt/data/example.jsonl" with { type: "text" };
-import f277 from "../../assets/resources_servers/example_session_state_mgmt/data/example_metrics.json" with { type: "text" };
-import f278 from "../../assets/resources_servers/example_session_state_mgmt/data/example_rollouts.jsonl" with { type: "text" };
-import f279 from "../../assets/resources_servers/example_single_tool_call/configs/example_single_tool_call.yaml" with { type: "text" };
-import f280 from "../../assets/resources_servers/example_single_tool_call/configs/example_single_tool_call_single_agent_turn.yaml" with { type: "text" };
-import f281 from "../../assets/resources_servers/example_single_tool_call/data/example.jsonl" with { type: "text" };
-import f282 from "../../assets/resources_servers/example_single_tool_call/data/example_metrics.json" with { type: "text" };
-import f283 from "../../assets/resources_servers/example_single_tool_call/data/example_rollouts.jsonl" with { type: "text" };
-import f284 from "../../assets/resources_servers/example_tool_call_multireward/README.md" with { type: "text" };
-import f285 from "../../assets/resources_servers/example_tool_call_multireward/configs/example_tool_call_multireward.yaml" with { type: "text" };
-import f286 from "../../assets/resources_servers/example_tool_call_multireward/data/example.jsonl" with { type: "text" };
-import f287 from "../../assets/resources_servers/example_tool_call_multireward/data/example_metrics.json" with { type: "text" };
-import f288 from "../../assets/resources_servers/example_tool_call_multireward/data/example_rollouts.jsonl" with { type: "text" };
-import f289 from "../../assets/resources_servers/format_verification/configs/citation_format.yaml" with { type: "text" };
-import f290 from "../../assets/resources_servers/format_verification/configs/freeform_formatting.yaml" with { type: "text" };
-import f291 from "../../assets/resources_servers/format_verification/data/ds2_freeform_formatting_example.jsonl" with { type: "text" };
-import f292 from "../../assets/resources_servers/format_verification/data/ds2_freeform_formatting_example_metrics.json" with { type: "text" };
-import f293 from "../../assets/resources_servers/format_verification/data/ds3_citation_format_example.jsonl" with { type: "text" };
-import f294 from "../../assets/resources_servers/format_verification/data/ds3_citation_format_example_metrics.json" with { type: "text" };
-import f295 from "../../assets/resources_servers/format_verification/data/example.jsonl" with { type: "text" };
-import f296 from "../../assets/resources_servers/format_verification/data/example_metrics.json" with { type: "text" };
-import f297 from "../../assets/resources_servers/format_verification/data/example_rollouts.jsonl" with { type: "text" };
-import f298 from "../../assets/resources_servers/frontierscience_judge/configs/frontierscience_judge.yaml" with { type: "text" };
-import f299 from "../../assets/resources_servers/frontierscience_judge/data/example.jsonl" with { type: "text" };
-import f300 from "../../assets/resources_servers/frontierscience_judge/data/example_metrics.json" with { type: "text" };
-import f301 from "../../assets/resources_servers/frontierscience_judge/data/example_rollouts.jsonl" with { type: "text" };
-import f302 from "../../assets/resources_servers/frontierscience_judge/prompts/judge.yaml" with { type: "text" };
-import f303 from "../../assets/resources_servers/frontierscience_judge/prompts/research_judge.yaml" with { type: "text" };
-import f304 from "../../assets/resources_servers/genrm_compare/README.md" with { type: "text" };
-import f305 from "../../assets/resources_servers/genrm_compare/configs/genrm_compare.yaml" with { type: "text" };
-import f306 from "../../assets/resources_servers/genrm_compare/data/example.jsonl" with { type: "text" };
-import f307 from "../../assets/resources_servers/genrm_compare/data/example_metrics.json" with { type: "text" };
-import f308 from "../../assets/resources_servers/genrm_compare/data/example_rollouts.jsonl" with { type: "text" };
-import f309 from "../../assets/resources_servers/gpqa_diamond/configs/gpqa_diamond.yaml" with { type: "text" };
-import f310 from "../../assets/resources_servers/gpqa_diamond/data/example.jsonl" with { type: "text" };
-import f311 from "../../assets/resources_servers/gpqa_diamond/data/example_metrics.json" with { type: "text" };
-import f312 from "../../assets/resources_servers/gpqa_diamond/data/example_rollouts.jsonl" with { type: "text" };
-import f313 from "../../assets/resources_servers/graphwalks/README.md" with { type: "text" };
-import f314 from "../../assets/resources_servers/graphwalks/configs/graphwalks.yaml" with { type: "text" };
-import f315 from "../../assets/resources_servers/graphwalks/data/example.jsonl" with { type: "text" };
-import f316 from "../../assets/resources_servers/graphwalks/data/example_metrics.json" with { type: "text" };
-import f317 from "../../assets/resources_servers/graphwalks/data/example_rollouts.jsonl" with { type: "text" };
-import f318 from "../../assets/resources_servers/grl_sokoban/README.md" with { type: "text" };
-import f319 from "../../assets/resources_servers/grl_sokoban/configs/grl_sokoban.yaml" with { type: "text" };
-import f320 from "../../assets/resources_servers/grl_sokoban/data/example.jsonl" with { type: "text" };
-import f321 from "../../assets/resources_servers/grl_sokoban/data/example_metrics.json" with { type: "text" };
-import f322 from "../../assets/resources_servers/grl_sokoban/data/example_rollouts.jsonl" with { type: "text" };
-import f323 from "../../assets/resources_servers/grl_tetris/README.md" with { type: "text" };
-import f324 from "../../assets/resources_servers/grl_tetris/configs/grl_tetris.yaml" with { type: "text" };
-import f325 from "../../assets/resources_servers/grl_tetris/data/example.jsonl" with { type: "text" };
-import f326 from "../../assets/resources_servers/grl_tetris/data/example_metrics.json" with { type: "text" };
-import f327 from "../../assets/resources_servers/grl_tetris/data/example_rollouts.jsonl" with { type: "text" };
-import f328 from "../../assets/resources_servers/gui_coordinate/README.md" with { type: "text" };
-import f329 from "../../assets/resources_servers/gui_coordinate/configs/gui_coordinate.yaml" with { type: "text" };
-import f330 from "../../assets/resources_servers/gui_coordinate/data/example.jsonl" with { type: "text" };
-import f331 from "../../assets/resources_servers/gui_coordinate/data/example_metrics.json" with { type: "text" };
-import f332 from "../../assets/resources_servers/gui_coordinate/data/example_rollouts.jsonl" with { type: "text" };
-import f333 from "../../assets/resources_servers/gymnasium/README.md" with { type: "text" };
-import f334 from "../../assets/resources_servers/gymnasium/configs/gymnasium.yaml" with { type: "text" };
-import f335 from "../../assets/resources_servers/gymnasium/data/example.jsonl" with { type: "text" };
-import f336 from "../../assets/resources_servers/gymnasium/data/example_metrics.json" with { type: "text" };
-import f337 from "../../assets/resources_servers/gymnasium/data/example_rollouts.jsonl" with { type: "text" };
-import f338 from "../../assets/resources_servers/hotpotqa_qa/README.md" with { type: "text" };
-import f339 from "../../assets/resources_servers/hotpotqa_qa/configs/hotpotqa_qa.yaml" with { type: "text" };
-import f340 from "../../assets/resources_servers/hotpotqa_qa/data/example.jsonl" with { type: "text" };
-import f341 from "../../assets/resources_servers/hotpotqa_qa/data/example_metrics.json" with { type: "text" };
-import f342 from "../../assets/resources_servers/hotpotqa_qa/data/example_rollouts.jsonl" with { type: "text" };
-import f343 from "../../assets/resources_servers/iheval/configs/iheval.yaml" with { type: "text" };
-import f344 from "../../assets/resources_servers/iheval/configs/iheval_serve.yaml" with { type: "text" };
-import f345 from "../../assets/resources_servers/iheval/data/example.jsonl" with { type: "text" };
-import f346 from "../../assets/resources_servers/iheval/data/example_metrics.json" with { type: "text" };
-import f347 from "../../assets/resources_servers/iheval/data/example_rollouts.jsonl" with { type: "text" };
-import f348 from "../../assets/resources_servers/imo_gradingbench/README.md" with { type: "text" };
-import f349 from "../../assets/resources_servers/imo_gradingbench/configs/imo_gradingbench.yaml" with { type: "text" };
-import f350 from "../../assets/resources_servers/imo_gradingbench/data/example.jsonl" with { type: "text" };
-import f351 from "../../assets/resources_servers/imo_gradingbench/data/example_metrics.json" with { type: "text" };
-import f352 from "../../assets/resources_servers/imo_gradingbench/data/example_rollouts.jsonl" with { type: "text" };
-import f353 from "../../assets/resources_servers/imo_proofbench_judge/README.md" with { type: "text" };
-import f354 from "../../assets/resources_servers/imo_proofbench_judge/configs/imo_proofbench_judge.yaml" with { type: "text" };
-import f355 from "../../assets/resources_servers/imo_proofbench_judge/data/example.jsonl" with { type: "text" };
-import f356 from "../../assets/resources_servers/imo_proofbench_judge/data/example_metrics.json" with { type: "text" };
-import f357 from "../../assets/resources_servers/imo_proofbench_judge/data/example_rollouts.jsonl" with { type: "text" };
-import f358 from "../../assets/resources_servers/imo_proofbench_judge/prompts/judge.yaml" with { type: "text" };
-import f359 from "../../assets/resources_servers/indirect_prompt_injection/README.md" with { type: "text" };
-import f360 from "../../assets/resources_servers/indirect_prompt_injection/configs/indirect_prompt_injection.yaml" with { type: "text" };
-import f361 from "../../assets/resources_servers/indirect_prompt_injection/configs/nemotron_nano_2gpu.yaml" with { type: "text" };
-import f362 from "../../assets/resources_servers/indirect_prompt_injection/data/example.jsonl" with { type: "text" };
-import f363 from "../../assets/resources_servers/indirect_prompt_injection/data/example_metrics.json" with { type: "text" };
-import f364 from "../../assets/resources_servers/indirect_prompt_injection/data/example_rollouts.jsonl" with { type: "text" };
-import f365 from "../../assets/resources_servers/instruction_following/configs/instruction_following.yaml" with { type: "text" };
-import f366 from "../../assets/resources_servers/instruction_following/data/example.jsonl" with { type: "text" };
-import f367 from "../../assets/resources_servers/instruction_following/data/example_metrics.json" with { type: "text" };
-import f368 from "../../assets/resources_servers/instruction_following/data/example_rollouts.jsonl" with { type: "text" };
-import f369 from "../../assets/resources_servers/instruction_following/data/train_metrics.json" with { type: "text" };
-import f370 from "../../assets/resources_servers/inverse_if/configs/inverse_if.yaml" with { type: "text" };
-import f371 from "../../assets/resources_servers/inverse_if/data/example.jsonl" with { type: "text" };
-import f372 from "../../assets/resources_servers/inverse_if/data/example_metrics.json" with { type: "text" };
-import f373 from "../../assets/resources_servers/inverse_if/data/example_rollouts.jsonl" with { type: "text" };
-import f374 from "../../assets/resources_servers/jailbreak_detection/configs/jailbreak_detection_nemotron_combined_reward_tp8.yaml" with { type: "text" };
-import f375 from "../../assets/resources_servers/jailbreak_detection/configs/safety_judge_model.yaml" with { type: "text" };
-import f376 from "../../assets/resources_servers/jailbreak_detection/configs/verifier_prompt_templates.yaml" with { type: "text" };
-import f377 from "../../assets/resources_servers/jailbreak_detection/data/example.jsonl" with { type: "text" };
-import f378 from "../../assets/resources_servers/jailbreak_detection/data/example_metrics.json" with { type: "text" };
-import f379 from "../../assets/resources_servers/jailbreak_detection/data/example_rollouts.jsonl" with { type: "text" };
-import f380 from "../../assets/resources_servers/lc_niah/README.md" with { type: "text" };
-import f381 from "../../assets/resources_servers/lc_niah/configs/lc_niah.yaml" with { type: "text" };
-import f382 from "../../assets/resources_servers/lc_niah/data/example.jsonl" with { type: "text" };
-import f383 from "../../assets/resources_servers/lc_niah/data/example_metrics.json" with { type: "text" };
-import f384 from "../../assets/resources_servers/lc_niah/data/example_rollouts.jsonl" with { type: "text" };
-import f385 from "../../assets/resources_servers/longmemeval/configs/longmemeval.yaml" with { type: "text" };
-import f386 from "../../assets/resources_servers/longmemeval/configs/longmemeval_serve.yaml" with { type: "text" };
-import f387 from "../../assets/resources_servers/longmemeval/data/example.jsonl" with { type: "text" };
-import f388 from "../../assets/resources_servers/longmemeval/data/example_metrics.json" with { type: "text" };
-import f389 from "../../assets/resources_servers/longmemeval/data/example_rollouts.jsonl" with { type: "text" };
-import f390 from "../../assets/resources_servers/math_advanced_calculations/README.md" with { type: "text" };
-import f391 from "../../assets/resources_servers/math_advanced_calculations/configs/math_advanced_calculations.yaml" with { type: "text" };
-import f392 from "../../assets/resources_servers/math_advanced_calculations/data/example.jsonl" with { type: "text" };
-import f393 from "../../assets/resources_servers/math_advanced_calculations/data/example_metrics.json" with { type: "text" };
-import f394 from "../../assets/resources_servers/math_advanced_calculations/data/example_rollouts.jsonl" with { type: "text" };
-import f395 from "../../assets/resources_servers/math_proof_judgement/README.md" with { type: "text" };
-import f396 from "../../assets/resources_servers/math_proof_judgement/configs/math_proof_judgement.yaml" with { type: "text" };
-import f397 from "../../assets/resources_servers/math_proof_judgement/data/example.jsonl" with { type: "text" };
-import f398 from "../../assets/resources_servers/math_proof_judgement/data/example_metrics.json" with { type: "text" };
-import f399 from "../../assets/resources_servers/math_proof_judgement/data/example_rollouts.jsonl" with { type: "text" };
-import f400 from "../../assets/resources_servers/math_with_autograder/configs/judge_gptoss20b.yaml" with { type: "text" };
-import f401 from "../../assets/resources_servers/math_with_autograder/configs/math_with_autograder.yaml" with { type: "text" };
-import f402 from "../../assets/resources_servers/math_with_autograder/data/example.jsonl" with { type: "text" };
-import f403 from "../../assets/resources_servers/math_with_autograder/data/example_metrics.json" with { type: "text" };
-import f404 from "../../assets/resources_servers/math_with_autograder/data/example_rollouts.jsonl" with { type: "text" };
-import f405 from "../../assets/resources_servers/math_with_autograder/prompts/judge.yaml" with { type: "text" };
-import f406 from "../../assets/resources_servers/math_with_judge/configs/math_with_judge.yaml" with { type: "text" };
-import f407 from "../../assets/resources_servers/math_with_judge/data/example.jsonl" with { type: "text" };
-import f408 from "../../assets/resources_servers/math_with_judge/data/example_metrics.json" with { type: "text" };
-import f409 from "../../assets/resources_servers/math_with_judge/data/example_rollouts.jsonl" with { type: "text" };
-import f410 from "../../assets/resources_servers/mcqa/configs/mcqa.yaml" with { type: "text" };
-import f411 from "../../assets/resources_servers/mcqa/data/example.jsonl" with { type: "text" };
-import f412 from "../../assets/resources_servers/mcqa/data/example_metrics.json" with { type: "text" };
-import f413 from "../../assets/resources_servers/mcqa/data/example_rollouts.jsonl" with { type: "text" };
-import f414 from "../../assets/resources_servers/mcqa/data/example_rollouts_with_template_metadata.jsonl" with { type: "text" };
-import f415 from "../../assets/resources_servers/mcqa/data/example_with_template_metadata.jsonl" with { type: "text" };
-import f416 from "../../assets/resources_servers/mcqa/data/example_with_template_metadata_metrics.json" with { type: "text" };
-import f417 from "../../assets/resources_servers/mcqa/tests/verifier_cases.jsonl" with { type: "text" };
-import f418 from "../../assets/resources_servers/mrcr/README.md" with { type: "text" };
-import f419 from "../../assets/resources_servers/mrcr/configs/mrcr.yaml" with { type: "text" };
-import f420 from "../../assets/resources_servers/mrcr/data/example.jsonl" with { type: "text" };
-import f421 from "../../assets/resources_servers/mrcr/data/example_metrics.json" with { type: "text" };
-import f422 from "../../assets/resources_servers/mrcr/data/example_rollouts.jsonl" with { type: "text" };
-import f423 from "../../assets/resources_servers/multichallenge/configs/multichallenge.yaml" with { type: "text" };
-import f424 from "../../assets/resources_servers/multichallenge/configs/multichallenge_nrl.yaml" with { type: "text" };
-import f425 from "../../assets/resources_servers/multichallenge/data/example.jsonl" with { type: "text" };
-import f426 from "../../assets/resources_servers/multichallenge/data/example_metrics.json" with { type: "text" };
-import f427 from "../../assets/resources_servers/multichallenge/data/example_rollouts.jsonl" with { type: "text" };
-import f428 from "../../assets/resources_servers/nvarc/README.md" with { type: "text" };
-import f429 from "../../assets/resources_servers/nvarc/configs/inductive.yaml" with { type: "text" };
-import f430 from "../../assets/resources_servers/nvarc/configs/transductive.yaml" with { type: "text" };
-import f431 from "../../assets/resources_servers/nvarc/data/example.jsonl" with { type: "text" };
-import f432 from "../../assets/resources_servers/nvarc/data/example_metrics.json" with { type: "text" };
-import f433 from "../../assets/resources_servers/nvarc/data/example_rollouts.jsonl" with { type: "text" };
-import f434 from "../../assets/resources_servers/omniscience/configs/omniscience.yaml" with { type: "text" };
-import f435 from "../../assets/resources_servers/omniscience/data/example.jsonl" with { type: "text" };
-import f436 from "../../assets/resources_servers/omniscience/data/example_metrics.json" with { type: "text" };
-import f437 from "../../assets/resources_servers/omniscience/data/example_rollouts.jsonl" with { type: "text" };
-import f438 from "../../assets/resources_servers/omniscience/prompts/judge.yaml" with { type: "text" };
-import f439 from "../../assets/resources_servers/over_refusal_detection/configs/over_refusal_detection.yaml" with { type: "text" };
-import f440 from "../../assets/resources_servers/over_refusal_detection/configs/over_refusal_detection_nemotron.yaml" with { type: "text" };
-import f441 from "../../assets/resources_servers/over_refusal_detection/configs/over_refusal_detection_nemotron_tp8.yaml" with { type: "text" };
-import f442 from "../../assets/resources_servers/over_refusal_detection/data/example.jsonl" with { type: "text" };
-import f443 from "../../assets/resources_servers/over_refusal_detection/data/example_metrics.json" with { type: "text" };
-import f444 from "../../assets/resources_servers/over_refusal_detection/data/example_rollouts.jsonl" with { type: "text" };
-import f445 from "../../assets/resources_servers/physics_judge/README.md" with { type: "text" };
-import f446 from "../../assets/resources_servers/physics_judge/configs/judge_openai.yaml" with { type: "text" };
-import f447 from "../../assets/resources_servers/physics_judge/configs/physics_judge.yaml" with { type: "text" };
-import f448 from "../../assets/resources_servers/physics_judge/data/example.jsonl" with { type: "text" };
-import f449 from "../../assets/resources_servers/physics_judge/data/example_metrics.json" with { type: "text" };
-import f450 from "../../assets/resources_servers/physics_judge/data/example_rollouts.jsonl" with { type: "text" };
-import f451 from "../../assets/resources_servers/physics_judge/prompts/judge.yaml" with { type: "text" };
-import f452 from "../../assets/resources_servers/polymath/configs/polymath.yaml" with { type: "text" };
-import f453 from "../../assets/resources_servers/polymath/data/example.jsonl" with { type: "text" };
-import f454 from "../../assets/resources_servers/polymath/data/example_metrics.json" with { type: "text" };
-import f455 from "../../assets/resources_servers/polymath/data/example_rollouts.jsonl" with { type: "text" };
-import f456 from "../../assets/resources_servers/polymath/data/example_rollouts_materialized_inputs.jsonl" with { type: "text" };
-import f457 from "../../assets/resources_servers/proof_genselect/README.md" with { type: "text" };
-import f458 from "../../assets/resources_servers/proof_genselect/configs/proof_genselect.yaml" with { type: "text" };
-import f459 from "../../assets/resources_servers/proof_genselect/data/example.jsonl" with { type: "text" };
-import f460 from "../../assets/resources_servers/proof_genselect/data/example_metrics.json" with { type: "text" };
-import f461 from "../../assets/resources_servers/proof_genselect/data/example_rollouts.jsonl" with { type: "text" };
-import f462 from "../../assets/resources_servers/proof_genselect/data/example_rollouts_aggregate_metrics.json" with { type: "text" };
-import f463 from "../../assets/resources_servers/proof_genselect/data/example_rollouts_materialized_inputs.jsonl" with { type: "text" };
-import f464 from "../../assets/resources_servers/proof_genselect/prompt_templates/genselect.yaml" with { type: "text" };
-import f465 from "../../assets/resources_servers/proof_judge/README.md" with { type: "text" };
-import f466 from "../../assets/resources_servers/proof_judge/configs/proof_judge.yaml" with { type: "text" };
-import f467 from "../../assets/resources_servers/proof_judge/data/example.jsonl" with { type: "text" };
-import f468 from "../../assets/resources_servers/proof_judge/data/example_metrics.json" with { type: "text" };
-import f469 from "../../assets/resources_servers/proof_judge/data/example_rollouts.jsonl" with { type: "text" };
-import f470 from "../../assets/resources_servers/proof_judge/data/example_rollouts_materialized_inputs.jsonl" with { type: "text" };
-import f471 from "../../assets/resources_servers/proof_judge/prompt_templates/meta-verifier.yaml" with { type: "text" };
-import f472 from "../../assets/resources_servers/proof_judge/prompt_templates/prover.yaml" with { type: "text" };
-import f473 from "../../assets/resources_servers/proof_judge/prompt_templates/verifier.yaml" with { type: "text" };
-import f474 from "../../assets/resources_servers/proof_verification/README.md" with { type: "text" };
-import f475 from "../../assets/resources_servers/proof_verification/configs/proof_verification.yaml" with { type: "text" };
-import f476 from "../../assets/resources_servers/proof_verification/data/example.jsonl" with { type: "text" };
-import f477 from "../../assets/resources_servers/proof_verification/data/example_metrics.json" with { type: "text" };
-import f478 from "../../assets/resources_servers/proof_verification/data/example_rollouts.jsonl" with { type: "text" };
-import f479 from "../../assets/resources_servers/proof_verification/data/example_rollouts_materialized_inputs.jsonl" with { type: "text" };
-import f480 from "../../assets/resources_servers/proof_verification/prompt_templates/meta-verifier.yaml" with { type: "text" };
-import f481 from "../../assets/resources_servers/proof_verification/prompt_templates/verifier.yaml" with { type: "text" };
-import f482 from "../../assets/resources_servers/ragtruth/README.md" with { type: "text" };
-import f483 from "../../assets/resources_servers/ragtruth/configs/ragtruth.yaml" with { type: "text" };
-import f484 from "../../assets/resources_servers/ragtruth/configs/ragtruth_serve.yaml" with { type: "text" };
-import f485 from "../../assets/resources_servers/ragtruth/data/example.jsonl" with { type: "text" };
-import f486 from "../../assets/resources_servers/ragtruth/data/example_metrics.json" with { type: "text" };
-import f487 from "../../assets/resources_servers/ragtruth/data/example_rollouts.jsonl" with { type: "text" };
-import f488 from "../../assets/resources_servers/ruler/README.md" with { type: "text" };
-import f489 from "../../assets/resources_servers/ruler/configs/ruler.yaml" with { type: "text" };
-import f490 from "../../assets/resources_servers/ruler/data/example.jsonl" with { type: "text" };
-import f491 from "../../assets/resources_servers/ruler/data/example_metrics.json" with { type: "text" };
-import f492 from "../../assets/resources_servers/ruler/data/example_rollouts.jsonl" with { type: "text" };
-import f493 from "../../assets/resources_servers/ruler2/README.md" with { type: "text" };
-import f494 from "../../assets/resources_servers/ruler2/configs/ruler2.yaml" with { type: "text" };
-import f495 from "../../assets/resources_servers/ruler2/data/example.jsonl" with { type: "text" };
-import f496 from "../../assets/resources_servers/ruler2/data/example_metrics.json" with { type: "text" };
-import f497 from "../../assets/resources_servers/ruler2/data/example_rollouts.jsonl" with { type: "text" };
-import f498 from "../../assets/resources_servers/simpleqa/configs/simpleqa.yaml" with { type: "text" };
-import f499 from "../../assets/resources_servers/simpleqa/data/example.jsonl" with { type: "text" };
-import f500 from "../../assets/resources_servers/simpleqa/data/example_metrics.json" with { type: "text" };
-import f501 from "../../assets/resources_servers/simpleqa/data/example_rollouts.jsonl" with { type: "text" };
-import f502 from "../../assets/resources_servers/simpleqa/prompts/judge.yaml" with { type: "text" };
-import f503 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/README.md" with { type: "text" };
-import f504 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/droid_pivot_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
-import f505 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/parallel_tool_calls_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
-import f506 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/search_pivot_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
-import f507 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
-import f508 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/swe_pivot_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
-import f509 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/toolcall_schema_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
-import f510 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/example.jsonl" with { type: "text" };
-import f511 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/example_metrics.json" with { type: "text" };
-import f512 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/example_rollouts.jsonl" with { type: "text" };
-import f513 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example.jsonl" with { type: "text" };
-import f514 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example_metrics.json" with { type: "text" };
-import f515 from "../../assets/resources_servers/spartqa/README.md" with { type: "text" };
-import f516 from "../../assets/resources_servers/spartqa/configs/spartqa.yaml" with { type: "text" };
-import f517 from "../../assets/resources_servers/spartqa/configs/spartqa_serve.yaml" with { type: "text" };
-import f518 from "../../assets/resources_servers/spartqa/data/example.jsonl" with { type: "text" };
-import f519 from "../../assets/resources_servers/spartqa/data/example_metrics.json" with { type: "text" };
-import f520 from "../../assets/resources_servers/spartqa/data/example_rollouts.jsonl" with { type: "text" };
-import f521 from "../../assets/resources_servers/spider2_lite/README.md" with { type: "text" };
-import f522 from "../../assets/resources_servers/spider2_lite/configs/spider2_lite.yaml" with { type: "text" };
-import f523 from "../../assets/resources_servers/spider2_lite/data/example.jsonl" with { type: "text" };
-import f524 from "../../assets/resources_servers/spider2_lite/data/example_metrics.json" with { type: "text" };
-import f525 from "../../assets/resources_servers/spider2_lite/data/example_rollouts.jsonl" with { type: "text" };
-import f526 from "../../assets/resources_servers/string_match/README.md" with { type: "text" };
-import f527 from "../../assets/resources_servers/string_match/configs/string_match.yaml" with { type: "text" };
-import f528 from "../../assets/resources_servers/string_match/data/example.jsonl" with { type: "text" };
-import f529 from "../../assets/resources_servers/string_match/data/example_metrics.json" with { type: "text" };
-import f530 from "../../assets/resources_servers/string_match/data/example_rollouts.jsonl" with { type: "text" };
-import f531 from "../../assets/resources_servers/structeval/README.md" with { type: "text" };
-import f532 from "../../assets/resources_servers/structeval/configs/structeval_nonrenderable.yaml" with { type: "text" };
-import f533 from "../../assets/resources_servers/structeval/data/example.jsonl" with { type: "text" };
-import f534 from "../../assets/resources_servers/structeval/data/example_metrics.json" with { type: "text" };
-import f535 from "../../assets/resources_servers/structeval/data/example_rollouts.jsonl" with { type: "text" };
-import f536 from "../../assets/resources_servers/structeval/data/example_rollouts_aggregate_metrics.json" with { type: "text" };
-import f537 from "../../assets/resources_servers/structeval/data/structeval_nonrenderable_example.jsonl" with { type: "text" };
-import f538 from "../../assets/resources_servers/structeval/data/structeval_nonrenderable_example_rollouts.jsonl" with { type: "text" };
-import f539 from "../../assets/resources_servers/structeval/data/structeval_nonrenderable_example_rollouts_aggregate_metrics.json" with { type: "text" };
-import f540 from "../../assets/resources_servers/structured_outputs/README.md" with { type: "text" };
-import f541 from "../../assets/resources_servers/structured_outputs/configs/structured_outputs_json.yaml" with { type: "text" };
-import f542 from "../../assets/resources_servers/structured_outputs/configs/structured_outputs_json_yaml_xml_v1.yaml" with { type: "text" };
-import f543 from "../../assets/resources_servers/structured_outputs/configs/structured_outputs_v3.yaml" with { type: "text" };
-import f544 from "../../assets/resources_servers/structured_outputs/configs/structured_outputs_v4.yaml" with { type: "text" };
-import f545 from "../../assets/resources_servers/structured_outputs/data/example.jsonl" with { type: "text" };
-import f546 from "../../assets/resources_servers/structured_outputs/data/example_metrics.json" with { type: "text" };
-import f547 from "../../assets/resources_servers/structured_outputs/data/example_rollouts.jsonl" with { type: "text" };
-import f548 from "../../assets/resources_servers/structured_outputs/data/structured_outputs_251027_nano_v3_sdg_json_train_metrics.json" with { type: "text" };
-import f549 from "../../assets/resources_servers/structured_outputs/data/structured_outputs_251027_nano_v3_sdg_json_val_metrics.json" with { type: "text" };
-import f550 from "../../assets/resources_servers/structured_outputs/data/structured_outputs_v3_example.jsonl" with { type: "text" };
-import f551 from "../../assets/resources_servers/structured_outputs/data/structured_outputs_v3_example_metrics.json" with { type: "text" };
-import f552 from "../../assets/resources_servers/structured_outputs/data/structured_outputs_v4_example.jsonl" with { type: "text" };
-import f553 from "../../assets/resources_servers/swe_pivot/README.md" with { type: "text" };
-import f554 from "../../assets/resources_servers/swe_pivot/configs/swe_pivot.yaml" with { type: "text" };
-import f555 from "../../assets/resources_servers/swe_pivot/data/example.jsonl" with { type: "text" };
-import f556 from "../../assets/resources_servers/swe_pivot/data/example_metrics.json" with { type: "text" };
-import f557 from "../../assets/resources_servers/swe_pivot/data/example_rollouts.jsonl" with { type: "text" };
-import f558 from "../../assets/resources_servers/swerl_llm_judge/README.md" with { type: "text" };
-import f559 from "../../assets/resources_servers/swerl_llm_judge/configs/swerl_llm_judge.yaml" with { type: "text" };
-import f560 from "../../assets/resources_servers/swerl_llm_judge/data/example.jsonl" with { type: "text" };
-import f561 from "../../assets/resources_servers/swerl_llm_judge/data/example_metrics.json" with { type: "text" };
-import f562 from "../../assets/resources_servers/swerl_llm_judge/data/example_rollouts.jsonl" with { type: "text" };
-import f563 from "../../assets/resources_servers/terminal_multi_harness/README.md" with { type: "text" };
-import f564 from "../../assets/resources_servers/terminal_multi_harness/configs/terminal_multi_harness_agent006.yaml" with { type: "text" };
-import f565 from "../../assets/resources_servers/terminal_multi_harness/configs/terminal_multi_harness_codex.yaml" with { type: "text" };
-import f566 from "../../assets/resources_servers/terminal_multi_harness/configs/terminal_multi_harness_opencode.yaml" with { type: "text" };
-import f567 from "../../assets/resources_servers/terminal_multi_harness/configs/terminal_multi_harness_stirrup.yaml" with { type: "text" };
-import f568 from "../../assets/resources_servers/terminal_multi_harness/data/example.jsonl" with { type: "text" };
-import f569 from "../../assets/resources_servers/terminal_multi_harness/data/example_metrics.json" with { type: "text" };
-import f570 from "../../assets/resources_servers/terminal_multi_harness/data/example_rollouts.jsonl" with { type: "text" };
-import f571 from "../../assets/resources_servers/terminus_judge/README.md" with { type: "text" };
-import f572 from "../../assets/resources_servers/terminus_judge/configs/terminus_judge.yaml" with { type: "text" };
-import f573 from "../../assets/resources_servers/terminus_judge/configs/terminus_judge_simple.yaml" with { type: "text" };
-import f574 from "../../assets/resources_servers/terminus_judge/configs/terminus_judge_string_only.yaml" with { type: "text" };
-import f575 from "../../assets/resources_servers/terminus_judge/data/example.jsonl" with { type: "text" };
-import f576 from "../../assets/resources_servers/terminus_judge/data/example_metrics.json" with { type: "text" };
-import f577 from "../../assets/resources_servers/terminus_judge/data/example_rollouts.jsonl" with { type: "text" };
-import f578 from "../../assets/resources_servers/terminus_judge/prompt_templates/rubrics_v4.txt" with { type: "text" };
-import f579 from "../../assets/resources_servers/terminus_judge/prompt_templates/terminus_prompt.txt" with { type: "text" };
-import f580 from "../../assets/resources_servers/terminus_judge/scripts/README.md" with { type: "text" };
-import f581 from "../../assets/resources_servers/text_to_sql/configs/text_to_sql.yaml" with { type: "text" };
-import f582 from "../../assets/resources_servers/text_to_sql/data/example.jsonl" with { type: "text" };
-import f583 from "../../assets/resources_servers/text_to_sql/data/example_metrics.json" with { type: "text" };
-import f584 from "../../assets/resources_servers/text_to_sql/data/example_rollouts.jsonl" with { type: "text" };
-import f585 from "../../assets/resources_servers/text_to_sql/prompts/judge_prompt_template.txt" with { type: "text" };
-import f586 from "../../assets/resources_servers/text_to_sql/prompts/judge_system_message.txt" with { type: "text" };
-import f587 from "../../assets/resources_servers/ugphysics_judge/README.md" with { type: "text" };
-import f588 from "../../assets/resources_servers/ugphysics_judge/configs/ugphysics_judge.yaml" with { type: "text" };
-import f589 from "../../assets/resources_servers/ugphysics_judge/data/example.jsonl" with { type: "text" };
-import f590 from "../../assets/resources_servers/ugphysics_judge/data/example_metrics.json" with { type: "text" };
-import f591 from "../../assets/resources_servers/ugphysics_judge/data/example_rollouts.jsonl" with { type: "text" };
-import f592 from "../../assets/resources_servers/ugphysics_judge/prompts/judge.yaml" with { type: "text" };
-import f593 from "../../assets/resources_servers/workplace_assistant/README.md" with { type: "text" };
-import f594 from "../../assets/resources_servers/workplace_assistant/configs/workplace_assistant.yaml" with { type: "text" };
-import f595 from "../../assets/resources_servers/workplace_assistant/csv_data/processed/analytics_data.csv" with { type: "text" };
-import f596 from "../../assets/resources_servers/workplace_assistant/csv_data/processed/calendar_events.csv" with { type: "text" };
-import f597 from "../../assets/resources_servers/workplace_assistant/csv_data/processed/customer_relationship_manager_data.csv" with { type: "text" };
-import f598 from "../../assets/resources_servers/workplace_assistant/csv_data/processed/emails.csv" with { type: "text" };
-import f599 from "../../assets/resources_servers/workplace_assistant/csv_data/processed/project_tasks.csv" with { type: "text" };
-import f600 from "../../assets/resources_servers/workplace_assistant/csv_data/raw/email_addresses.csv" with { type: "text" };
-import f601 from "../../assets/resources_servers/workplace_assistant/csv_data/raw/events.csv" with { type: "text" };
-import f602 from "../../assets/resources_servers/workplace_assistant/data/example.jsonl" with { type: "text" };
-import f603 from "../../assets/resources_servers/workplace_assistant/data/example_metrics.json" with { type: "text" };
-import f604 from "../../assets/resources_servers/workplace_assistant/data/example_rollouts.jsonl" with { type: "text" };
-import f605 from "../../assets/resources_servers/xlam_fc/README.md" with { type: "text" };
-import f606 from "../../assets/resources_servers/xlam_fc/configs/xlam_fc.yaml" with { type: "text" };
-import f607 from "../../assets/resources_servers/xlam_fc/data/example.jsonl" with { type: "text" };
-import f608 from "../../assets/resources_servers/xlam_fc/data/example_metrics.json" with { type: "text" };
-import f609 from "../../assets/resources_servers/xlam_fc/data/example_rollouts.jsonl" with { type: "text" };
-import f610 from "../../assets/resources_servers/xstest/configs/xstest.yaml" with { type: "text" };
-import f611 from "../../assets/resources_servers/xstest/data/example.jsonl" with { type: "text" };
-import f612 from "../../assets/resources_servers/xstest/data/example_metrics.json" with { type: "text" };
-import f613 from "../../assets/resources_servers/xstest/data/example_rollouts.jsonl" with { type: "text" };
-import f614 from "../../assets/resources_servers/xstest/prompt_templates/wildguard_judge.txt" with { type: "text" };
-import f615 from "../../assets/resources_servers/xstest/prompt_templates/xstest_judge.txt" with { type: "text" };
-import f616 from "../../assets/responses_api_agents/browsecomp_agent/README.md" with { type: "text" };
-import f617 from "../../assets/responses_api_agents/browsecomp_agent/configs/browsecomp_agent.yaml" with { type: "text" };
-import f618 from "../../assets/responses_api_agents/critpt_agent/README.md" with { type: "text" };
-import f619 from "../../assets/responses_api_agents/finance_agent/README.md" with { type: "text" };
-import f620 from "../../assets/responses_api_agents/gymnasium_agent/README.md" with { type: "text" };
-import f621 from "../../assets/responses_api_agents/gymnasium_agent/configs/gymnasium_agent.yaml" with { type: "text" };
-import f622 from "../../assets/responses_api_agents/non_executing_simple_agent/configs/non_executing_simple_agent.yaml" with { type: "text" };
-import f623 from "../../assets/responses_api_agents/proof_refinement_agent/configs/proof_refinement_agent.yaml" with { type: "text" };
-import f624 from "../../assets/responses_api_agents/remote_agent/configs/remote_agent.yaml" with { type: "text" };
-import f625 from "../../assets/responses_api_agents/scicode_agent/README.md" with { type: "text" };
-import f626 from "../../assets/responses_api_agents/simple_agent/configs/simple_agent.yaml" with { type: "text" };
-import f627 from "../../assets/responses_api_agents/speed_bench_agent/configs/speed_bench_agent.yaml" with { type: "text" };
-import f628 from "../../assets/responses_api_agents/tool_simulation_agent/configs/tool_simulation_agent.yaml" with { type: "text" };
-import f629 from "../../assets/responses_api_models/azure_openai_model/configs/azure_openai_model.yaml" with { type: "text" };
-import f630 from "../../assets/responses_api_models/genrm_model/configs/genrm_model.yaml" with { type: "text" };
-import f631 from "../../assets/responses_api_models/inference_provider/configs/baseten.yaml" with { type: "text" };
-import f632 from "../../assets/responses_api_models/inference_provider/configs/deepinfra.yaml" with { type: "text" };
-import f633 from "../../assets/responses_api_models/inference_provider/configs/fireworks.yaml" with { type: "text" };
-import f634 from "../../assets/responses_api_models/inference_provider/configs/friendli.yaml" with { type: "text" };
-import f635 from "../../assets/responses_api_models/inference_provider/configs/gemini.yaml" with { type: "text" };
-import f636 from "../../assets/responses_api_models/inference_provider/configs/hf_inference.yaml" with { type: "text" };
-import f637 from "../../assets/responses_api_models/inference_provider/configs/inference_provider.yaml" with { type: "text" };
-import f638 from "../../assets/responses_api_models/inference_provider/configs/nebius.yaml" with { type: "text" };
-import f639 from "../../assets/responses_api_models/inference_provider/configs/openrouter.yaml" with { type: "text" };
-import f640 from "../../assets/responses_api_models/inference_provider/configs/together.yaml" with { type: "text" };
-import f641 from "../../assets/responses_api_models/litellm_model/configs/litellm_model.yaml" with { type: "text" };
-import f642 from "../../assets/responses_api_models/local_vllm_model_proxy/configs/local_vllm_model_proxy.yaml" with { type: "text" };
-import f643 from "../../assets/responses_api_models/openai_model/configs/openai_model.yaml" with { type: "text" };
-import f644 from "../../assets/responses_api_models/scripted_model/configs/scripted_model.yaml" with { type: "text" };
-import f645 from "../../assets/responses_api_models/vllm_model/configs/vllm_model.yaml" with { type: "text" };
-import f646 from "../../assets/responses_api_models/vllm_model/configs/vllm_model_for_training.yaml" with { type: "text" };
+import f82 from "../../assets/benchmarks/minif2f/README.md" with { type: "text" };
+import f83 from "../../assets/benchmarks/minif2f/config.yaml" with { type: "text" };
+import f84 from "../../assets/benchmarks/mmlu-redux/README.md" with { type: "text" };
+import f85 from "../../assets/benchmarks/mmlu-redux/config.yaml" with { type: "text" };
+import f86 from "../../assets/benchmarks/mmlu/README.md" with { type: "text" };
+import f87 from "../../assets/benchmarks/mmlu/config.yaml" with { type: "text" };
+import f88 from "../../assets/benchmarks/mmlu_pro/README.md" with { type: "text" };
+import f89 from "../../assets/benchmarks/mmlu_pro/config.yaml" with { type: "text" };
+import f90 from "../../assets/benchmarks/mmlu_prox/README.md" with { type: "text" };
+import f91 from "../../assets/benchmarks/mmlu_prox/config.yaml" with { type: "text" };
+import f92 from "../../assets/benchmarks/mmmlu/README.md" with { type: "text" };
+import f93 from "../../assets/benchmarks/mmmlu/config.yaml" with { type: "text" };
+import f94 from "../../assets/benchmarks/mobench/README.md" with { type: "text" };
+import f95 from "../../assets/benchmarks/mobench/config.yaml" with { type: "text" };
+import f96 from "../../assets/benchmarks/omniscience/README.md" with { type: "text" };
+import f97 from "../../assets/benchmarks/omniscience/config.yaml" with { type: "text" };
+import f98 from "../../assets/benchmarks/omniscience/judge_gptoss20b.yaml" with { type: "text" };
+import f99 from "../../assets/benchmarks/omniscience/prompts/generation.yaml" with { type: "text" };
+import f100 from "../../assets/benchmarks/prompts/eval/aai/mcq-10choices.yaml" with { type: "text" };
+import f101 from "../../assets/benchmarks/prompts/eval/aai/mcq-4choices-boxed.yaml" with { type: "text" };
+import f102 from "../../assets/benchmarks/prompts/eval/aai/mcq-4choices.yaml" with { type: "text" };
+import f103 from "../../assets/benchmarks/prompts/eval/bigcodebench/codegen.yaml" with { type: "text" };
+import f104 from "../../assets/benchmarks/prompts/eval/livecodebench/default_reasoning.yaml" with { type: "text" };
+import f105 from "../../assets/benchmarks/prompts/generic/codegen.yaml" with { type: "text" };
+import f106 from "../../assets/benchmarks/prompts/generic/default.yaml" with { type: "text" };
+import f107 from "../../assets/benchmarks/prompts/generic/general-boxed.yaml" with { type: "text" };
+import f108 from "../../assets/benchmarks/prompts/generic/longmt.yaml" with { type: "text" };
+import f109 from "../../assets/benchmarks/prompts/generic/math.yaml" with { type: "text" };
+import f110 from "../../assets/benchmarks/prompts/judge/math-proof-judge.yaml" with { type: "text" };
+import f111 from "../../assets/benchmarks/prompts/judge/math.yaml" with { type: "text" };
+import f112 from "../../assets/benchmarks/prompts/lean4/formal-proof-deepseek-prover-v2.yaml" with { type: "text" };
+import f113 from "../../assets/benchmarks/proofnet/README.md" with { type: "text" };
+import f114 from "../../assets/benchmarks/proofnet/config.yaml" with { type: "text" };
+import f115 from "../../assets/benchmarks/scicode/prompts/background.yaml" with { type: "text" };
+import f116 from "../../assets/benchmarks/scicode/prompts/default.yaml" with { type: "text" };
+import f117 from "../../assets/benchmarks/secque/README.md" with { type: "text" };
+import f118 from "../../assets/benchmarks/secque/config.yaml" with { type: "text" };
+import f119 from "../../assets/benchmarks/secque/prompts/default.yaml" with { type: "text" };
+import f120 from "../../assets/benchmarks/secque/prompts/judge.txt" with { type: "text" };
+import f121 from "../../assets/benchmarks/simpleqa/README.md" with { type: "text" };
+import f122 from "../../assets/benchmarks/simpleqa/config.yaml" with { type: "text" };
+import f123 from "../../assets/benchmarks/simpleqa/judge_gptoss20b.yaml" with { type: "text" };
+import f124 from "../../assets/benchmarks/supergpqa/README.md" with { type: "text" };
+import f125 from "../../assets/benchmarks/supergpqa/config.yaml" with { type: "text" };
+import f126 from "../../assets/benchmarks/xstest/README.md" with { type: "text" };
+import f127 from "../../assets/benchmarks/xstest/config.yaml" with { type: "text" };
+import f128 from "../../assets/environment_servers/legacy_agent/configs/legacy_agent.yaml" with { type: "text" };
+import f129 from "../../assets/environment_servers/single_agent_turn/configs/single_agent_turn.yaml" with { type: "text" };
+import f130 from "../../assets/environment_servers/single_agent_turn_legacy/configs/single_agent_turn_legacy.yaml" with { type: "text" };
+import f131 from "../../assets/environments/abstention/README.md" with { type: "text" };
+import f132 from "../../assets/environments/abstention/config.yaml" with { type: "text" };
+import f133 from "../../assets/environments/abstention/data/example.jsonl" with { type: "text" };
+import f134 from "../../assets/environments/abstention/data/example_metrics.json" with { type: "text" };
+import f135 from "../../assets/environments/abstention/data/example_rollouts.jsonl" with { type: "text" };
+import f136 from "../../assets/environments/arc_agi/config.yaml" with { type: "text" };
+import f137 from "../../assets/environments/arc_agi/data/example.jsonl" with { type: "text" };
+import f138 from "../../assets/environments/arc_agi/data/example_metrics.json" with { type: "text" };
+import f139 from "../../assets/environments/arc_agi/data/example_rollouts.jsonl" with { type: "text" };
+import f140 from "../../assets/environments/blackjack/config.yaml" with { type: "text" };
+import f141 from "../../assets/environments/blackjack/data/example.jsonl" with { type: "text" };
+import f142 from "../../assets/environments/blackjack/data/example_metrics.json" with { type: "text" };
+import f143 from "../../assets/environments/blackjack/data/example_rollouts.jsonl" with { type: "text" };
+import f144 from "../../assets/environments/calendar/config.yaml" with { type: "text" };
+import f145 from "../../assets/environments/calendar/data/example.jsonl" with { type: "text" };
+import f146 from "../../assets/environments/calendar/data/example_metrics.json" with { type: "text" };
+import f147 from "../../assets/environments/calendar/data/example_rollouts.jsonl" with { type: "text" };
+import f148 from "../../assets/environments/calendar_v2/config.yaml" with { type: "text" };
+import f149 from "../../assets/environments/calendar_v2/data/example.jsonl" with { type: "text" };
+import f150 from "../../assets/environments/calendar_v2/data/example_metrics.json" with { type: "text" };
+import f151 from "../../assets/environments/calendar_v2/data/example_rollouts.jsonl" with { type: "text" };
+import f152 from "../../assets/environments/circle_click/config.yaml" with { type: "text" };
+import f153 from "../../assets/environments/circle_click/data/example.jsonl" with { type: "text" };
+import f154 from "../../assets/environments/circle_click/data/example_metrics.json" with { type: "text" };
+import f155 from "../../assets/environments/circle_click/data/example_rollouts.jsonl" with { type: "text" };
+import f156 from "../../assets/environments/circle_count/config.yaml" with { type: "text" };
+import f157 from "../../assets/environments/circle_count/data/example.jsonl" with { type: "text" };
+import f158 from "../../assets/environments/circle_count/data/example_metrics.json" with { type: "text" };
+import f159 from "../../assets/environments/circle_count/data/example_rollouts.jsonl" with { type: "text" };
+import f160 from "../../assets/environments/code_gen/config.yaml" with { type: "text" };
+import f161 from "../../assets/environments/code_gen/data/example.jsonl" with { type: "text" };
+import f162 from "../../assets/environments/code_gen/data/example_metrics.json" with { type: "text" };
+import f163 from "../../assets/environments/code_gen/data/example_rollouts.jsonl" with { type: "text" };
+import f164 from "../../assets/environments/instruction_following/README.md" with { type: "text" };
+import f165 from "../../assets/environments/instruction_following/config.yaml" with { type: "text" };
+import f166 from "../../assets/environments/instruction_following/data/example.jsonl" with { type: "text" };
+import f167 from "../../assets/environments/instruction_following/data/example_metrics.json" with { type: "text" };
+import f168 from "../../assets/environments/instruction_following/data/example_rollouts.jsonl" with { type: "text" };
+import f169 from "../../assets/environments/workplace_assistant/config.yaml" with { type: "text" };
+import f170 from "../../assets/environments/workplace_assistant/data/example.jsonl" with { type: "text" };
+import f171 from "../../assets/environments/workplace_assistant/data/example_metrics.json" with { type: "text" };
+import f172 from "../../assets/environments/workplace_assistant/data/example_rollouts.jsonl" with { type: "text" };
+import f173 from "../../assets/resources_servers/aalcr/configs/aalcr.yaml" with { type: "text" };
+import f174 from "../../assets/resources_servers/aalcr/data/example.jsonl" with { type: "text" };
+import f175 from "../../assets/resources_servers/aalcr/data/example_metrics.json" with { type: "text" };
+import f176 from "../../assets/resources_servers/aalcr/data/example_rollouts.jsonl" with { type: "text" };
+import f177 from "../../assets/resources_servers/abstention/configs/abstention.yaml" with { type: "text" };
+import f178 from "../../assets/resources_servers/abstention/data/example.jsonl" with { type: "text" };
+import f179 from "../../assets/resources_servers/abstention/data/example_metrics.json" with { type: "text" };
+import f180 from "../../assets/resources_servers/abstention/data/example_rollouts.jsonl" with { type: "text" };
+import f181 from "../../assets/resources_servers/abstention/prompts/default_judge_prompt.txt" with { type: "text" };
+import f182 from "../../assets/resources_servers/arc_agi/configs/arc_agi.yaml" with { type: "text" };
+import f183 from "../../assets/resources_servers/arc_agi/data/example.jsonl" with { type: "text" };
+import f184 from "../../assets/resources_servers/arc_agi/data/example_metrics.json" with { type: "text" };
+import f185 from "../../assets/resources_servers/arc_agi/data/example_prepare.jsonl" with { type: "text" };
+import f186 from "../../assets/resources_servers/arc_agi/data/example_rollouts.jsonl" with { type: "text" };
+import f187 from "../../assets/resources_servers/arena_judge/README.md" with { type: "text" };
+import f188 from "../../assets/resources_servers/arena_judge/configs/arena_judge.yaml" with { type: "text" };
+import f189 from "../../assets/resources_servers/arena_judge/data/example.jsonl" with { type: "text" };
+import f190 from "../../assets/resources_servers/arena_judge/data/example_metrics.json" with { type: "text" };
+import f191 from "../../assets/resources_servers/arena_judge/data/example_rollouts.jsonl" with { type: "text" };
+import f192 from "../../assets/resources_servers/arena_judge/prompts/arena.yaml" with { type: "text" };
+import f193 from "../../assets/resources_servers/arena_judge/prompts/arena_creative.yaml" with { type: "text" };
+import f194 from "../../assets/resources_servers/bbq/README.md" with { type: "text" };
+import f195 from "../../assets/resources_servers/bbq/configs/bbq.yaml" with { type: "text" };
+import f196 from "../../assets/resources_servers/bbq/configs/bbq_judge_model.yaml" with { type: "text" };
+import f197 from "../../assets/resources_servers/bbq/configs/verifier_prompt_templates.yaml" with { type: "text" };
+import f198 from "../../assets/resources_servers/bbq/data/example.jsonl" with { type: "text" };
+import f199 from "../../assets/resources_servers/bbq/data/example_metrics.json" with { type: "text" };
+import f200 from "../../assets/resources_servers/bbq/data/example_rollouts.jsonl" with { type: "text" };
+import f201 from "../../assets/resources_servers/bird_sql/README.md" with { type: "text" };
+import f202 from "../../assets/resources_servers/bird_sql/configs/bird_sql.yaml" with { type: "text" };
+import f203 from "../../assets/resources_servers/bird_sql/data/example.jsonl" with { type: "text" };
+import f204 from "../../assets/resources_servers/bird_sql/data/example_metrics.json" with { type: "text" };
+import f205 from "../../assets/resources_servers/bird_sql/data/example_rollouts.jsonl" with { type: "text" };
+import f206 from "../../assets/resources_servers/blackjack/README.md" with { type: "text" };
+import f207 from "../../assets/resources_servers/blackjack/configs/blackjack.yaml" with { type: "text" };
+import f208 from "../../assets/resources_servers/blackjack/data/example.jsonl" with { type: "text" };
+import f209 from "../../assets/resources_servers/blackjack/data/example_metrics.json" with { type: "text" };
+import f210 from "../../assets/resources_servers/blackjack/data/example_rollouts.jsonl" with { type: "text" };
+import f211 from "../../assets/resources_servers/bunsenbench_chemistry_mcq/configs/bunsenbench_chemistry_mcq.yaml" with { type: "text" };
+import f212 from "../../assets/resources_servers/bunsenbench_chemistry_mcq/data/example.jsonl" with { type: "text" };
+import f213 from "../../assets/resources_servers/bunsenbench_chemistry_mcq/data/example_metrics.json" with { type: "text" };
+import f214 from "../../assets/resources_servers/bunsenbench_chemistry_mcq/data/example_rollouts.jsonl" with { type: "text" };
+import f215 from "../../assets/resources_servers/calendar/README.md" with { type: "text" };
+import f216 from "../../assets/resources_servers/calendar/configs/calendar.yaml" with { type: "text" };
+import f217 from "../../assets/resources_servers/calendar/configs/calendar_v2.yaml" with { type: "text" };
+import f218 from "../../assets/resources_servers/calendar/data/example.jsonl" with { type: "text" };
+import f219 from "../../assets/resources_servers/calendar/data/example_metrics.json" with { type: "text" };
+import f220 from "../../assets/resources_servers/calendar/data/example_rollouts.jsonl" with { type: "text" };
+import f221 from "../../assets/resources_servers/circle_click/configs/circle_click.yaml" with { type: "text" };
+import f222 from "../../assets/resources_servers/circle_click/data/example.jsonl" with { type: "text" };
+import f223 from "../../assets/resources_servers/circle_click/data/example_metrics.json" with { type: "text" };
+import f224 from "../../assets/resources_servers/circle_click/data/example_rollouts.jsonl" with { type: "text" };
+import f225 from "../../assets/resources_servers/circle_click/data/example_rollouts_agent_metrics.json" with { type: "text" };
+import f226 from "../../assets/resources_servers/circle_click/data/example_rollouts_materialized_inputs.jsonl" with { type: "text" };
+import f227 from "../../assets/resources_servers/circle_click/data/example_rollouts_reward_profiling.jsonl" with { type: "text" };
+import f228 from "../../assets/resources_servers/circle_count/README.md" with { type: "text" };
+import f229 from "../../assets/resources_servers/circle_count/configs/circle_count.yaml" with { type: "text" };
+import f230 from "../../assets/resources_servers/circle_count/data/example.jsonl" with { type: "text" };
+import f231 from "../../assets/resources_servers/circle_count/data/example_metrics.json" with { type: "text" };
+import f232 from "../../assets/resources_servers/circle_count/data/example_rollouts.jsonl" with { type: "text" };
+import f233 from "../../assets/resources_servers/circle_count/data/example_rollouts_aggregate_metrics.json" with { type: "text" };
+import f234 from "../../assets/resources_servers/circle_count/data/example_rollouts_materialized_inputs.jsonl" with { type: "text" };
+import f235 from "../../assets/resources_servers/citation_if/README.md" with { type: "text" };
+import f236 from "../../assets/resources_servers/citation_if/configs/citation_if.yaml" with { type: "text" };
+import f237 from "../../assets/resources_servers/citation_if/data/example.jsonl" with { type: "text" };
+import f238 from "../../assets/resources_servers/citation_if/data/example_metrics.json" with { type: "text" };
+import f239 from "../../assets/resources_servers/citation_if/data/example_rollouts.jsonl" with { type: "text" };
+import f240 from "../../assets/resources_servers/code_fim/configs/code_fim.yaml" with { type: "text" };
+import f241 from "../../assets/resources_servers/code_fim/data/example.jsonl" with { type: "text" };
+import f242 from "../../assets/resources_servers/code_fim/data/example_metrics.json" with { type: "text" };
+import f243 from "../../assets/resources_servers/code_fim/data/example_rollouts.jsonl" with { type: "text" };
+import f244 from "../../assets/resources_servers/code_gen/configs/code_gen.yaml" with { type: "text" };
+import f245 from "../../assets/resources_servers/code_gen/data/example.jsonl" with { type: "text" };
+import f246 from "../../assets/resources_servers/code_gen/data/example_metrics.json" with { type: "text" };
+import f247 from "../../assets/resources_servers/code_gen/data/example_rollouts.jsonl" with { type: "text" };
+import f248 from "../../assets/resources_servers/equivalence_llm_judge/configs/equivalence_llm_judge.yaml" with { type: "text" };
+import f249 from "../../assets/resources_servers/equivalence_llm_judge/configs/lc_judge.yaml" with { type: "text" };
+import f250 from "../../assets/resources_servers/equivalence_llm_judge/configs/nl2bash-equivalency.yaml" with { type: "text" };
+import f251 from "../../assets/resources_servers/equivalence_llm_judge/data/example.jsonl" with { type: "text" };
+import f252 from "../../assets/resources_servers/equivalence_llm_judge/data/example_metrics.json" with { type: "text" };
+import f253 from "../../assets/resources_servers/equivalence_llm_judge/data/example_metrics_openqa.json" with { type: "text" };
+import f254 from "../../assets/resources_servers/equivalence_llm_judge/data/example_nl2bash.jsonl" with { type: "text" };
+import f255 from "../../assets/resources_servers/equivalence_llm_judge/data/example_openqa.jsonl" with { type: "text" };
+import f256 from "../../assets/resources_servers/equivalence_llm_judge/data/example_openqa_metrics.json" with { type: "text" };
+import f257 from "../../assets/resources_servers/equivalence_llm_judge/data/example_prepare.jsonl" with { type: "text" };
+import f258 from "../../assets/resources_servers/equivalence_llm_judge/data/example_rollouts.jsonl" with { type: "text" };
+import f259 from "../../assets/resources_servers/equivalence_llm_judge/data/example_rollouts_openqa.jsonl" with { type: "text" };
+import f260 from "../../assets/resources_servers/equivalence_llm_judge/prompt_templates/equivalence_llm_judge.txt" with { type: "text" };
+import f261 from "../../assets/resources_servers/equivalence_llm_judge/prompt_templates/lc.txt" with { type: "text" };
+import f262 from "../../assets/resources_servers/equivalence_llm_judge/prompt_templates/lc_judge.txt" with { type: "text" };
+import f263 from "../../assets/resources_servers/equivalence_rule/README.md" with { type: "text" };
+import f264 from "../../assets/resources_servers/equivalence_rule/configs/lc.yaml" with { type: "text" };
+import f265 from "../../assets/resources_servers/equivalence_rule/data/example.jsonl" with { type: "text" };
+import f266 from "../../assets/resources_servers/equivalence_rule/data/example_metrics.json" with { type: "text" };
+import f267 from "../../assets/resources_servers/equivalence_rule/data/example_rollouts.jsonl" with { type: "text" };
+import f268 from "../../assets/resources_servers/evalplus/configs/evalplus.yaml" with { type: "text" };
+import f269 from "../../assets/resources_servers/evalplus/data/example.jsonl" with { type: "text" };
+import f270 from "../../assets/resources_servers/evalplus/data/example_metrics.json" with { type: "text" };
+import f271 from "../../assets/resources_servers/evalplus/data/example_rollouts.jsonl" with { type: "text" };
+import f272 from "../../assets/resources_servers/example_multi_step/configs/example_multi_step.yaml" with { type: "text" };
+import f273 from "../../assets/resources_servers/example_multi_step/data/example.jsonl" with { type: "text" };
+import f274 from "../../assets/resources_servers/example_multi_step/data/example_metrics.json" with { type: "text" };
+import f275 from "../../assets/resources_servers/example_multi_step/data/example_rollouts.jsonl" with { type: "text" };
+import f276 from "../../assets/resources_servers/example_multi_turn_gymnasium/README.md" with { type: "text" };
+import f277 from "../../assets/resources_servers/example_multi_turn_gymnasium/configs/example_multi_turn_gymnasium.yaml" with { type: "text" };
+import f278 from "../../assets/resources_servers/example_multi_turn_gymnasium/data/example.jsonl" with { type: "text" };
+import f279 from "../../assets/resources_servers/example_multi_turn_gymnasium/data/example_metrics.json" with { type: "text" };
+import f280 from "../../assets/resources_servers/example_multi_turn_gymnasium/data/example_rollouts.jsonl" with { type: "text" };
+import f281 from "../../assets/resources_servers/example_session_state_mgmt/configs/example_session_state_mgmt.yaml" with { type: "text" };
+import f282 from "../../assets/resources_servers/example_session_state_mgmt/data/example.jsonl" with { type: "text" };
+import f283 from "../../assets/resources_servers/example_session_state_mgmt/data/example_metrics.json" with { type: "text" };
+import f284 from "../../assets/resources_servers/example_session_state_mgmt/data/example_rollouts.jsonl" with { type: "text" };
+import f285 from "../../assets/resources_servers/example_single_tool_call/configs/example_single_tool_call.yaml" with { type: "text" };
+import f286 from "../../assets/resources_servers/example_single_tool_call/configs/example_single_tool_call_single_agent_turn.yaml" with { type: "text" };
+import f287 from "../../assets/resources_servers/example_single_tool_call/data/example.jsonl" with { type: "text" };
+import f288 from "../../assets/resources_servers/example_single_tool_call/data/example_metrics.json" with { type: "text" };
+import f289 from "../../assets/resources_servers/example_single_tool_call/data/example_rollouts.jsonl" with { type: "text" };
+import f290 from "../../assets/resources_servers/example_tool_call_multireward/README.md" with { type: "text" };
+import f291 from "../../assets/resources_servers/example_tool_call_multireward/configs/example_tool_call_multireward.yaml" with { type: "text" };
+import f292 from "../../assets/resources_servers/example_tool_call_multireward/data/example.jsonl" with { type: "text" };
+import f293 from "../../assets/resources_servers/example_tool_call_multireward/data/example_metrics.json" with { type: "text" };
+import f294 from "../../assets/resources_servers/example_tool_call_multireward/data/example_rollouts.jsonl" with { type: "text" };
+import f295 from "../../assets/resources_servers/format_verification/configs/citation_format.yaml" with { type: "text" };
+import f296 from "../../assets/resources_servers/format_verification/configs/freeform_formatting.yaml" with { type: "text" };
+import f297 from "../../assets/resources_servers/format_verification/data/ds2_freeform_formatting_example.jsonl" with { type: "text" };
+import f298 from "../../assets/resources_servers/format_verification/data/ds2_freeform_formatting_example_metrics.json" with { type: "text" };
+import f299 from "../../assets/resources_servers/format_verification/data/ds3_citation_format_example.jsonl" with { type: "text" };
+import f300 from "../../assets/resources_servers/format_verification/data/ds3_citation_format_example_metrics.json" with { type: "text" };
+import f301 from "../../assets/resources_servers/format_verification/data/example.jsonl" with { type: "text" };
+import f302 from "../../assets/resources_servers/format_verification/data/example_metrics.json" with { type: "text" };
+import f303 from "../../assets/resources_servers/format_verification/data/example_rollouts.jsonl" with { type: "text" };
+import f304 from "../../assets/resources_servers/frontierscience_judge/configs/frontierscience_judge.yaml" with { type: "text" };
+import f305 from "../../assets/resources_servers/frontierscience_judge/data/example.jsonl" with { type: "text" };
+import f306 from "../../assets/resources_servers/frontierscience_judge/data/example_metrics.json" with { type: "text" };
+import f307 from "../../assets/resources_servers/frontierscience_judge/data/example_rollouts.jsonl" with { type: "text" };
+import f308 from "../../assets/resources_servers/frontierscience_judge/prompts/judge.yaml" with { type: "text" };
+import f309 from "../../assets/resources_servers/frontierscience_judge/prompts/research_judge.yaml" with { type: "text" };
+import f310 from "../../assets/resources_servers/genrm_compare/README.md" with { type: "text" };
+import f311 from "../../assets/resources_servers/genrm_compare/configs/genrm_compare.yaml" with { type: "text" };
+import f312 from "../../assets/resources_servers/genrm_compare/data/example.jsonl" with { type: "text" };
+import f313 from "../../assets/resources_servers/genrm_compare/data/example_metrics.json" with { type: "text" };
+import f314 from "../../assets/resources_servers/genrm_compare/data/example_rollouts.jsonl" with { type: "text" };
+import f315 from "../../assets/resources_servers/gpqa_diamond/configs/gpqa_diamond.yaml" with { type: "text" };
+import f316 from "../../assets/resources_servers/gpqa_diamond/data/example.jsonl" with { type: "text" };
+import f317 from "../../assets/resources_servers/gpqa_diamond/data/example_metrics.json" with { type: "text" };
+import f318 from "../../assets/resources_servers/gpqa_diamond/data/example_rollouts.jsonl" with { type: "text" };
+import f319 from "../../assets/resources_servers/graphwalks/README.md" with { type: "text" };
+import f320 from "../../assets/resources_servers/graphwalks/configs/graphwalks.yaml" with { type: "text" };
+import f321 from "../../assets/resources_servers/graphwalks/data/example.jsonl" with { type: "text" };
+import f322 from "../../assets/resources_servers/graphwalks/data/example_metrics.json" with { type: "text" };
+import f323 from "../../assets/resources_servers/graphwalks/data/example_rollouts.jsonl" with { type: "text" };
+import f324 from "../../assets/resources_servers/grl_sokoban/README.md" with { type: "text" };
+import f325 from "../../assets/resources_servers/grl_sokoban/configs/grl_sokoban.yaml" with { type: "text" };
+import f326 from "../../assets/resources_servers/grl_sokoban/data/example.jsonl" with { type: "text" };
+import f327 from "../../assets/resources_servers/grl_sokoban/data/example_metrics.json" with { type: "text" };
+import f328 from "../../assets/resources_servers/grl_sokoban/data/example_rollouts.jsonl" with { type: "text" };
+import f329 from "../../assets/resources_servers/grl_tetris/README.md" with { type: "text" };
+import f330 from "../../assets/resources_servers/grl_tetris/configs/grl_tetris.yaml" with { type: "text" };
+import f331 from "../../assets/resources_servers/grl_tetris/data/example.jsonl" with { type: "text" };
+import f332 from "../../assets/resources_servers/grl_tetris/data/example_metrics.json" with { type: "text" };
+import f333 from "../../assets/resources_servers/grl_tetris/data/example_rollouts.jsonl" with { type: "text" };
+import f334 from "../../assets/resources_servers/gui_coordinate/README.md" with { type: "text" };
+import f335 from "../../assets/resources_servers/gui_coordinate/configs/gui_coordinate.yaml" with { type: "text" };
+import f336 from "../../assets/resources_servers/gui_coordinate/data/example.jsonl" with { type: "text" };
+import f337 from "../../assets/resources_servers/gui_coordinate/data/example_metrics.json" with { type: "text" };
+import f338 from "../../assets/resources_servers/gui_coordinate/data/example_rollouts.jsonl" with { type: "text" };
+import f339 from "../../assets/resources_servers/gymnasium/README.md" with { type: "text" };
+import f340 from "../../assets/resources_servers/gymnasium/configs/gymnasium.yaml" with { type: "text" };
+import f341 from "../../assets/resources_servers/gymnasium/data/example.jsonl" with { type: "text" };
+import f342 from "../../assets/resources_servers/gymnasium/data/example_metrics.json" with { type: "text" };
+import f343 from "../../assets/resources_servers/gymnasium/data/example_rollouts.jsonl" with { type: "text" };
+import f344 from "../../assets/resources_servers/hotpotqa_qa/README.md" with { type: "text" };
+import f345 from "../../assets/resources_servers/hotpotqa_qa/configs/hotpotqa_qa.yaml" with { type: "text" };
+import f346 from "../../assets/resources_servers/hotpotqa_qa/data/example.jsonl" with { type: "text" };
+import f347 from "../../assets/resources_servers/hotpotqa_qa/data/example_metrics.json" with { type: "text" };
+import f348 from "../../assets/resources_servers/hotpotqa_qa/data/example_rollouts.jsonl" with { type: "text" };
+import f349 from "../../assets/resources_servers/iheval/configs/iheval.yaml" with { type: "text" };
+import f350 from "../../assets/resources_servers/iheval/configs/iheval_serve.yaml" with { type: "text" };
+import f351 from "../../assets/resources_servers/iheval/data/example.jsonl" with { type: "text" };
+import f352 from "../../assets/resources_servers/iheval/data/example_metrics.json" with { type: "text" };
+import f353 from "../../assets/resources_servers/iheval/data/example_rollouts.jsonl" with { type: "text" };
+import f354 from "../../assets/resources_servers/imo_gradingbench/README.md" with { type: "text" };
+import f355 from "../../assets/resources_servers/imo_gradingbench/configs/imo_gradingbench.yaml" with { type: "text" };
+import f356 from "../../assets/resources_servers/imo_gradingbench/data/example.jsonl" with { type: "text" };
+import f357 from "../../assets/resources_servers/imo_gradingbench/data/example_metrics.json" with { type: "text" };
+import f358 from "../../assets/resources_servers/imo_gradingbench/data/example_rollouts.jsonl" with { type: "text" };
+import f359 from "../../assets/resources_servers/imo_proofbench_judge/README.md" with { type: "text" };
+import f360 from "../../assets/resources_servers/imo_proofbench_judge/configs/imo_proofbench_judge.yaml" with { type: "text" };
+import f361 from "../../assets/resources_servers/imo_proofbench_judge/data/example.jsonl" with { type: "text" };
+import f362 from "../../assets/resources_servers/imo_proofbench_judge/data/example_metrics.json" with { type: "text" };
+import f363 from "../../assets/resources_servers/imo_proofbench_judge/data/example_rollouts.jsonl" with { type: "text" };
+import f364 from "../../assets/resources_servers/imo_proofbench_judge/prompts/judge.yaml" with { type: "text" };
+import f365 from "../../assets/resources_servers/indirect_prompt_injection/README.md" with { type: "text" };
+import f366 from "../../assets/resources_servers/indirect_prompt_injection/configs/indirect_prompt_injection.yaml" with { type: "text" };
+import f367 from "../../assets/resources_servers/indirect_prompt_injection/configs/nemotron_nano_2gpu.yaml" with { type: "text" };
+import f368 from "../../assets/resources_servers/indirect_prompt_injection/data/example.jsonl" with { type: "text" };
+import f369 from "../../assets/resources_servers/indirect_prompt_injection/data/example_metrics.json" with { type: "text" };
+import f370 from "../../assets/resources_servers/indirect_prompt_injection/data/example_rollouts.jsonl" with { type: "text" };
+import f371 from "../../assets/resources_servers/instruction_following/configs/instruction_following.yaml" with { type: "text" };
+import f372 from "../../assets/resources_servers/instruction_following/data/example.jsonl" with { type: "text" };
+import f373 from "../../assets/resources_servers/instruction_following/data/example_metrics.json" with { type: "text" };
+import f374 from "../../assets/resources_servers/instruction_following/data/example_rollouts.jsonl" with { type: "text" };
+import f375 from "../../assets/resources_servers/instruction_following/data/train_metrics.json" with { type: "text" };
+import f376 from "../../assets/resources_servers/inverse_if/configs/inverse_if.yaml" with { type: "text" };
+import f377 from "../../assets/resources_servers/inverse_if/data/example.jsonl" with { type: "text" };
+import f378 from "../../assets/resources_servers/inverse_if/data/example_metrics.json" with { type: "text" };
+import f379 from "../../assets/resources_servers/inverse_if/data/example_rollouts.jsonl" with { type: "text" };
+import f380 from "../../assets/resources_servers/jailbreak_detection/configs/jailbreak_detection_nemotron_combined_reward_tp8.yaml" with { type: "text" };
+import f381 from "../../assets/resources_servers/jailbreak_detection/configs/safety_judge_model.yaml" with { type: "text" };
+import f382 from "../../assets/resources_servers/jailbreak_detection/configs/verifier_prompt_templates.yaml" with { type: "text" };
+import f383 from "../../assets/resources_servers/jailbreak_detection/data/example.jsonl" with { type: "text" };
+import f384 from "../../assets/resources_servers/jailbreak_detection/data/example_metrics.json" with { type: "text" };
+import f385 from "../../assets/resources_servers/jailbreak_detection/data/example_rollouts.jsonl" with { type: "text" };
+import f386 from "../../assets/resources_servers/lc_niah/README.md" with { type: "text" };
+import f387 from "../../assets/resources_servers/lc_niah/configs/lc_niah.yaml" with { type: "text" };
+import f388 from "../../assets/resources_servers/lc_niah/data/example.jsonl" with { type: "text" };
+import f389 from "../../assets/resources_servers/lc_niah/data/example_metrics.json" with { type: "text" };
+import f390 from "../../assets/resources_servers/lc_niah/data/example_rollouts.jsonl" with { type: "text" };
+import f391 from "../../assets/resources_servers/longmemeval/configs/longmemeval.yaml" with { type: "text" };
+import f392 from "../../assets/resources_servers/longmemeval/configs/longmemeval_serve.yaml" with { type: "text" };
+import f393 from "../../assets/resources_servers/longmemeval/data/example.jsonl" with { type: "text" };
+import f394 from "../../assets/resources_servers/longmemeval/data/example_metrics.json" with { type: "text" };
+import f395 from "../../assets/resources_servers/longmemeval/data/example_rollouts.jsonl" with { type: "text" };
+import f396 from "../../assets/resources_servers/math_advanced_calculations/README.md" with { type: "text" };
+import f397 from "../../assets/resources_servers/math_advanced_calculations/configs/math_advanced_calculations.yaml" with { type: "text" };
+import f398 from "../../assets/resources_servers/math_advanced_calculations/data/example.jsonl" with { type: "text" };
+import f399 from "../../assets/resources_servers/math_advanced_calculations/data/example_metrics.json" with { type: "text" };
+import f400 from "../../assets/resources_servers/math_advanced_calculations/data/example_rollouts.jsonl" with { type: "text" };
+import f401 from "../../assets/resources_servers/math_formal_lean/README.md" with { type: "text" };
+import f402 from "../../assets/resources_servers/math_formal_lean/configs/math_formal_lean.yaml" with { type: "text" };
+import f403 from "../../assets/resources_servers/math_formal_lean/configs/math_formal_lean_multi_turn.yaml" with { type: "text" };
+import f404 from "../../assets/resources_servers/math_formal_lean/configs/nemotron_clean_easy.yaml" with { type: "text" };
+import f405 from "../../assets/resources_servers/math_formal_lean/configs/nemotron_first_try_hard.yaml" with { type: "text" };
+import f406 from "../../assets/resources_servers/math_formal_lean/configs/nemotron_medium_500.yaml" with { type: "text" };
+import f407 from "../../assets/resources_servers/math_formal_lean/configs/nemotron_very_easy.yaml" with { type: "text" };
+import f408 from "../../assets/resources_servers/math_formal_lean/data/example.jsonl" with { type: "text" };
+import f409 from "../../assets/resources_servers/math_formal_lean/data/example_metrics.json" with { type: "text" };
+import f410 from "../../assets/resources_servers/math_formal_lean/data/example_rollouts.jsonl" with { type: "text" };
+import f411 from "../../assets/resources_servers/math_formal_lean/data/minif2f_test.jsonl" with { type: "text" };
+import f412 from "../../assets/resources_servers/math_proof_judgement/README.md" with { type: "text" };
+import f413 from "../../assets/resources_servers/math_proof_judgement/configs/math_proof_judgement.yaml" with { type: "text" };
+import f414 from "../../assets/resources_servers/math_proof_judgement/data/example.jsonl" with { type: "text" };
+import f415 from "../../assets/resources_servers/math_proof_judgement/data/example_metrics.json" with { type: "text" };
+import f416 from "../../assets/resources_servers/math_proof_judgement/data/example_rollouts.jsonl" with { type: "text" };
+import f417 from "../../assets/resources_servers/math_with_autograder/configs/judge_gptoss20b.yaml" with { type: "text" };
+import f418 from "../../assets/resources_servers/math_with_autograder/configs/math_with_autograder.yaml" with { type: "text" };
+import f419 from "../../assets/resources_servers/math_with_autograder/data/example.jsonl" with { type: "text" };
+import f420 from "../../assets/resources_servers/math_with_autograder/data/example_metrics.json" with { type: "text" };
+import f421 from "../../assets/resources_servers/math_with_autograder/data/example_rollouts.jsonl" with { type: "text" };
+import f422 from "../../assets/resources_servers/math_with_autograder/prompts/judge.yaml" with { type: "text" };
+import f423 from "../../assets/resources_servers/math_with_judge/configs/math_with_judge.yaml" with { type: "text" };
+import f424 from "../../assets/resources_servers/math_with_judge/data/example.jsonl" with { type: "text" };
+import f425 from "../../assets/resources_servers/math_with_judge/data/example_metrics.json" with { type: "text" };
+import f426 from "../../assets/resources_servers/math_with_judge/data/example_rollouts.jsonl" with { type: "text" };
+import f427 from "../../assets/resources_servers/mcqa/configs/mcqa.yaml" with { type: "text" };
+import f428 from "../../assets/resources_servers/mcqa/data/example.jsonl" with { type: "text" };
+import f429 from "../../assets/resources_servers/mcqa/data/example_metrics.json" with { type: "text" };
+import f430 from "../../assets/resources_servers/mcqa/data/example_rollouts.jsonl" with { type: "text" };
+import f431 from "../../assets/resources_servers/mcqa/data/example_rollouts_with_template_metadata.jsonl" with { type: "text" };
+import f432 from "../../assets/resources_servers/mcqa/data/example_with_template_metadata.jsonl" with { type: "text" };
+import f433 from "../../assets/resources_servers/mcqa/data/example_with_template_metadata_metrics.json" with { type: "text" };
+import f434 from "../../assets/resources_servers/mcqa/tests/verifier_cases.jsonl" with { type: "text" };
+import f435 from "../../assets/resources_servers/mrcr/README.md" with { type: "text" };
+import f436 from "../../assets/resources_servers/mrcr/configs/mrcr.yaml" with { type: "text" };
+import f437 from "../../assets/resources_servers/mrcr/data/example.jsonl" with { type: "text" };
+import f438 from "../../assets/resources_servers/mrcr/data/example_metrics.json" with { type: "text" };
+import f439 from "../../assets/resources_servers/mrcr/data/example_rollouts.jsonl" with { type: "text" };
+import f440 from "../../assets/resources_servers/multichallenge/configs/multichallenge.yaml" with { type: "text" };
+import f441 from "../../assets/resources_servers/multichallenge/configs/multichallenge_nrl.yaml" with { type: "text" };
+import f442 from "../../assets/resources_servers/multichallenge/data/example.jsonl" with { type: "text" };
+import f443 from "../../assets/resources_servers/multichallenge/data/example_metrics.json" with { type: "text" };
+import f444 from "../../assets/resources_servers/multichallenge/data/example_rollouts.jsonl" with { type: "text" };
+import f445 from "../../assets/resources_servers/nvarc/README.md" with { type: "text" };
+import f446 from "../../assets/resources_servers/nvarc/configs/inductive.yaml" with { type: "text" };
+import f447 from "../../assets/resources_servers/nvarc/configs/transductive.yaml" with { type: "text" };
+import f448 from "../../assets/resources_servers/nvarc/data/example.jsonl" with { type: "text" };
+import f449 from "../../assets/resources_servers/nvarc/data/example_metrics.json" with { type: "text" };
+import f450 from "../../assets/resources_servers/nvarc/data/example_rollouts.jsonl" with { type: "text" };
+import f451 from "../../assets/resources_servers/omniscience/configs/omniscience.yaml" with { type: "text" };
+import f452 from "../../assets/resources_servers/omniscience/data/example.jsonl" with { type: "text" };
+import f453 from "../../assets/resources_servers/omniscience/data/example_metrics.json" with { type: "text" };
+import f454 from "../../assets/resources_servers/omniscience/data/example_rollouts.jsonl" with { type: "text" };
+import f455 from "../../assets/resources_servers/omniscience/prompts/judge.yaml" with { type: "text" };
+import f456 from "../../assets/resources_servers/over_refusal_detection/configs/over_refusal_detection.yaml" with { type: "text" };
+import f457 from "../../assets/resources_servers/over_refusal_detection/configs/over_refusal_detection_nemotron.yaml" with { type: "text" };
+import f458 from "../../assets/resources_servers/over_refusal_detection/configs/over_refusal_detection_nemotron_tp8.yaml" with { type: "text" };
+import f459 from "../../assets/resources_servers/over_refusal_detection/data/example.jsonl" with { type: "text" };
+import f460 from "../../assets/resources_servers/over_refusal_detection/data/example_metrics.json" with { type: "text" };
+import f461 from "../../assets/resources_servers/over_refusal_detection/data/example_rollouts.jsonl" with { type: "text" };
+import f462 from "../../assets/resources_servers/physics_judge/README.md" with { type: "text" };
+import f463 from "../../assets/resources_servers/physics_judge/configs/judge_openai.yaml" with { type: "text" };
+import f464 from "../../assets/resources_servers/physics_judge/configs/physics_judge.yaml" with { type: "text" };
+import f465 from "../../assets/resources_servers/physics_judge/data/example.jsonl" with { type: "text" };
+import f466 from "../../assets/resources_servers/physics_judge/data/example_metrics.json" with { type: "text" };
+import f467 from "../../assets/resources_servers/physics_judge/data/example_rollouts.jsonl" with { type: "text" };
+import f468 from "../../assets/resources_servers/physics_judge/prompts/judge.yaml" with { type: "text" };
+import f469 from "../../assets/resources_servers/polymath/configs/polymath.yaml" with { type: "text" };
+import f470 from "../../assets/resources_servers/polymath/data/example.jsonl" with { type: "text" };
+import f471 from "../../assets/resources_servers/polymath/data/example_metrics.json" with { type: "text" };
+import f472 from "../../assets/resources_servers/polymath/data/example_rollouts.jsonl" with { type: "text" };
+import f473 from "../../assets/resources_servers/polymath/data/example_rollouts_materialized_inputs.jsonl" with { type: "text" };
+import f474 from "../../assets/resources_servers/proof_genselect/README.md" with { type: "text" };
+import f475 from "../../assets/resources_servers/proof_genselect/configs/proof_genselect.yaml" with { type: "text" };
+import f476 from "../../assets/resources_servers/proof_genselect/data/example.jsonl" with { type: "text" };
+import f477 from "../../assets/resources_servers/proof_genselect/data/example_metrics.json" with { type: "text" };
+import f478 from "../../assets/resources_servers/proof_genselect/data/example_rollouts.jsonl" with { type: "text" };
+import f479 from "../../assets/resources_servers/proof_genselect/data/example_rollouts_aggregate_metrics.json" with { type: "text" };
+import f480 from "../../assets/resources_servers/proof_genselect/data/example_rollouts_materialized_inputs.jsonl" with { type: "text" };
+import f481 from "../../assets/resources_servers/proof_genselect/prompt_templates/genselect.yaml" with { type: "text" };
+import f482 from "../../assets/resources_servers/proof_judge/README.md" with { type: "text" };
+import f483 from "../../assets/resources_servers/proof_judge/configs/proof_judge.yaml" with { type: "text" };
+import f484 from "../../assets/resources_servers/proof_judge/data/example.jsonl" with { type: "text" };
+import f485 from "../../assets/resources_servers/proof_judge/data/example_metrics.json" with { type: "text" };
+import f486 from "../../assets/resources_servers/proof_judge/data/example_rollouts.jsonl" with { type: "text" };
+import f487 from "../../assets/resources_servers/proof_judge/data/example_rollouts_materialized_inputs.jsonl" with { type: "text" };
+import f488 from "../../assets/resources_servers/proof_judge/prompt_templates/meta-verifier.yaml" with { type: "text" };
+import f489 from "../../assets/resources_servers/proof_judge/prompt_templates/prover.yaml" with { type: "text" };
+import f490 from "../../assets/resources_servers/proof_judge/prompt_templates/verifier.yaml" with { type: "text" };
+import f491 from "../../assets/resources_servers/proof_verification/README.md" with { type: "text" };
+import f492 from "../../assets/resources_servers/proof_verification/configs/proof_verification.yaml" with { type: "text" };
+import f493 from "../../assets/resources_servers/proof_verification/data/example.jsonl" with { type: "text" };
+import f494 from "../../assets/resources_servers/proof_verification/data/example_metrics.json" with { type: "text" };
+import f495 from "../../assets/resources_servers/proof_verification/data/example_rollouts.jsonl" with { type: "text" };
+import f496 from "../../assets/resources_servers/proof_verification/data/example_rollouts_materialized_inputs.jsonl" with { type: "text" };
+import f497 from "../../assets/resources_servers/proof_verification/prompt_templates/meta-verifier.yaml" with { type: "text" };
+import f498 from "../../assets/resources_servers/proof_verification/prompt_templates/verifier.yaml" with { type: "text" };
+import f499 from "../../assets/resources_servers/ragtruth/README.md" with { type: "text" };
+import f500 from "../../assets/resources_servers/ragtruth/configs/ragtruth.yaml" with { type: "text" };
+import f501 from "../../assets/resources_servers/ragtruth/configs/ragtruth_serve.yaml" with { type: "text" };
+import f502 from "../../assets/resources_servers/ragtruth/data/example.jsonl" with { type: "text" };
+import f503 from "../../assets/resources_servers/ragtruth/data/example_metrics.json" with { type: "text" };
+import f504 from "../../assets/resources_servers/ragtruth/data/example_rollouts.jsonl" with { type: "text" };
+import f505 from "../../assets/resources_servers/ruler/README.md" with { type: "text" };
+import f506 from "../../assets/resources_servers/ruler/configs/ruler.yaml" with { type: "text" };
+import f507 from "../../assets/resources_servers/ruler/data/example.jsonl" with { type: "text" };
+import f508 from "../../assets/resources_servers/ruler/data/example_metrics.json" with { type: "text" };
+import f509 from "../../assets/resources_servers/ruler/data/example_rollouts.jsonl" with { type: "text" };
+import f510 from "../../assets/resources_servers/ruler2/README.md" with { type: "text" };
+import f511 from "../../assets/resources_servers/ruler2/configs/ruler2.yaml" with { type: "text" };
+import f512 from "../../assets/resources_servers/ruler2/data/example.jsonl" with { type: "text" };
+import f513 from "../../assets/resources_servers/ruler2/data/example_metrics.json" with { type: "text" };
+import f514 from "../../assets/resources_servers/ruler2/data/example_rollouts.jsonl" with { type: "text" };
+import f515 from "../../assets/resources_servers/simpleqa/configs/simpleqa.yaml" with { type: "text" };
+import f516 from "../../assets/resources_servers/simpleqa/data/example.jsonl" with { type: "text" };
+import f517 from "../../assets/resources_servers/simpleqa/data/example_metrics.json" with { type: "text" };
+import f518 from "../../assets/resources_servers/simpleqa/data/example_rollouts.jsonl" with { type: "text" };
+import f519 from "../../assets/resources_servers/simpleqa/prompts/judge.yaml" with { type: "text" };
+import f520 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/README.md" with { type: "text" };
+import f521 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/droid_pivot_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
+import f522 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/parallel_tool_calls_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
+import f523 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/search_pivot_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
+import f524 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
+import f525 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/swe_pivot_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
+import f526 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/configs/toolcall_schema_single_step_tool_use_with_argument_comparison.yaml" with { type: "text" };
+import f527 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/example.jsonl" with { type: "text" };
+import f528 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/example_metrics.json" with { type: "text" };
+import f529 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/example_rollouts.jsonl" with { type: "text" };
+import f530 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example.jsonl" with { type: "text" };
+import f531 from "../../assets/resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example_metrics.json" with { type: "text" };
+import f532 from "../../assets/resources_servers/spartqa/README.md" with { type: "text" };
+import f533 from "../../assets/resources_servers/spartqa/configs/spartqa.yaml" with { type: "text" };
+import f534 from "../../assets/resources_servers/spartqa/configs/spartqa_serve.yaml" with { type: "text" };
+import f535 from "../../assets/resources_servers/spartqa/data/example.jsonl" with { type: "text" };
+import f536 from "../../assets/resources_servers/spartqa/data/example_metrics.json" with { type: "text" };
+import f537 from "../../assets/resources_servers/spartqa/data/example_rollouts.jsonl" with { type: "text" };
+import f538 from "../../assets/resources_servers/spider2_lite/README.md" with { type: "text" };
+import f539 from "../../assets/resources_servers/spider2_lite/configs/spider2_lite.yaml" with { type: "text" };
+import f540 from "../../assets/resources_servers/spider2_lite/data/example.jsonl" with { type: "text" };
+import f541 from "../../assets/resources_servers/spider2_lite/data/example_metrics.json" with { type: "text" };
+import f542 from "../../assets/resources_servers/spider2_lite/data/example_rollouts.jsonl" with { type: "text" };
+import f543 from "../../assets/resources_servers/string_match/README.md" with { type: "text" };
+import f544 from "../../assets/resources_servers/string_match/configs/string_match.yaml" with { type: "text" };
+import f545 from "../../assets/resources_servers/string_match/data/example.jsonl" with { type: "text" };
+import f546 from "../../assets/resources_servers/string_match/data/example_metrics.json" with { type: "text" };
+import f547 from "../../assets/resources_servers/string_match/data/example_rollouts.jsonl" with { type: "text" };
+import f548 from "../../assets/resources_servers/structeval/README.md" with { type: "text" };
+import f549 from "../../assets/resources_servers/structeval/configs/structeval_nonrenderable.yaml" with { type: "text" };
+import f550 from "../../assets/resources_servers/structeval/data/example.jsonl" with { type: "text" };
+import f551 from "../../assets/resources_servers/structeval/data/example_metrics.json" with { type: "text" };
+import f552 from "../../assets/resources_servers/structeval/data/example_rollouts.jsonl" with { type: "text" };
+import f553 from "../../assets/resources_servers/structeval/data/example_rollouts_aggregate_metrics.json" with { type: "text" };
+import f554 from "../../assets/resources_servers/structeval/data/structeval_nonrenderable_example.jsonl" with { type: "text" };
+import f555 from "../../assets/resources_servers/structeval/data/structeval_nonrenderable_example_rollouts.jsonl" with { type: "text" };
+import f556 from "../../assets/resources_servers/structeval/data/structeval_nonrenderable_example_rollouts_aggregate_metrics.json" with { type: "text" };
+import f557 from "../../assets/resources_servers/structured_outputs/README.md" with { type: "text" };
+import f558 from "../../assets/resources_servers/structured_outputs/configs/structured_outputs_json.yaml" with { type: "text" };
+import f559 from "../../assets/resources_servers/structured_outputs/configs/structured_outputs_json_yaml_xml_v1.yaml" with { type: "text" };
+import f560 from "../../assets/resources_servers/structured_outputs/configs/structured_outputs_v3.yaml" with { type: "text" };
+import f561 from "../../assets/resources_servers/structured_outputs/configs/structured_outputs_v4.yaml" with { type: "text" };
+import f562 from "../../assets/resources_servers/structured_outputs/data/example.jsonl" with { type: "text" };
+import f563 from "../../assets/resources_servers/structured_outputs/data/example_metrics.json" with { type: "text" };
+import f564 from "../../assets/resources_servers/structured_outputs/data/example_rollouts.jsonl" with { type: "text" };
+import f565 from "../../assets/resources_servers/structured_outputs/data/structured_outputs_251027_nano_v3_sdg_json_train_metrics.json" with { type: "text" };
+import f566 from "../../assets/resources_servers/structured_outputs/data/structured_outputs_251027_nano_v3_sdg_json_val_metrics.json" with { type: "text" };
+import f567 from "../../assets/resources_servers/structured_outputs/data/structured_outputs_v3_example.jsonl" with { type: "text" };
+import f568 from "../../assets/resources_servers/structured_outputs/data/structured_outputs_v3_example_metrics.json" with { type: "text" };
+import f569 from "../../assets/resources_servers/structured_outputs/data/structured_outputs_v4_example.jsonl" with { type: "text" };
+import f570 from "../../assets/resources_servers/swe_pivot/README.md" with { type: "text" };
+import f571 from "../../assets/resources_servers/swe_pivot/configs/swe_pivot.yaml" with { type: "text" };
+import f572 from "../../assets/resources_servers/swe_pivot/data/example.jsonl" with { type: "text" };
+import f573 from "../../assets/resources_servers/swe_pivot/data/example_metrics.json" with { type: "text" };
+import f574 from "../../assets/resources_servers/swe_pivot/data/example_rollouts.jsonl" with { type: "text" };
+import f575 from "../../assets/resources_servers/swerl_llm_judge/README.md" with { type: "text" };
+import f576 from "../../assets/resources_servers/swerl_llm_judge/configs/swerl_llm_judge.yaml" with { type: "text" };
+import f577 from "../../assets/resources_servers/swerl_llm_judge/data/example.jsonl" with { type: "text" };
+import f578 from "../../assets/resources_servers/swerl_llm_judge/data/example_metrics.json" with { type: "text" };
+import f579 from "../../assets/resources_servers/swerl_llm_judge/data/example_rollouts.jsonl" with { type: "text" };
+import f580 from "../../assets/resources_servers/terminal_multi_harness/README.md" with { type: "text" };
+import f581 from "../../assets/resources_servers/terminal_multi_harness/configs/terminal_multi_harness_agent006.yaml" with { type: "text" };
+import f582 from "../../assets/resources_servers/terminal_multi_harness/configs/terminal_multi_harness_codex.yaml" with { type: "text" };
+import f583 from "../../assets/resources_servers/terminal_multi_harness/configs/terminal_multi_harness_opencode.yaml" with { type: "text" };
+import f584 from "../../assets/resources_servers/terminal_multi_harness/configs/terminal_multi_harness_stirrup.yaml" with { type: "text" };
+import f585 from "../../assets/resources_servers/terminal_multi_harness/data/example.jsonl" with { type: "text" };
+import f586 from "../../assets/resources_servers/terminal_multi_harness/data/example_metrics.json" with { type: "text" };
+import f587 from "../../assets/resources_servers/terminal_multi_harness/data/example_rollouts.jsonl" with { type: "text" };
+import f588 from "../../assets/resources_servers/terminus_judge/README.md" with { type: "text" };
+import f589 from "../../assets/resources_servers/terminus_judge/configs/terminus_judge.yaml" with { type: "text" };
+import f590 from "../../assets/resources_servers/terminus_judge/configs/terminus_judge_simple.yaml" with { type: "text" };
+import f591 from "../../assets/resources_servers/terminus_judge/configs/terminus_judge_string_only.yaml" with { type: "text" };
+import f592 from "../../assets/resources_servers/terminus_judge/data/example.jsonl" with { type: "text" };
+import f593 from "../../assets/resources_servers/terminus_judge/data/example_metrics.json" with { type: "text" };
+import f594 from "../../assets/resources_servers/terminus_judge/data/example_rollouts.jsonl" with { type: "text" };
+import f595 from "../../assets/resources_servers/terminus_judge/prompt_templates/rubrics_v4.txt" with { type: "text" };
+import f596 from "../../assets/resources_servers/terminus_judge/prompt_templates/terminus_prompt.txt" with { type: "text" };
+import f597 from "../../assets/resources_servers/terminus_judge/scripts/README.md" with { type: "text" };
+import f598 from "../../assets/resources_servers/text_to_sql/configs/text_to_sql.yaml" with { type: "text" };
+import f599 from "../../assets/resources_servers/text_to_sql/data/example.jsonl" with { type: "text" };
+import f600 from "../../assets/resources_servers/text_to_sql/data/example_metrics.json" with { type: "text" };
+import f601 from "../../assets/resources_servers/text_to_sql/data/example_rollouts.jsonl" with { type: "text" };
+import f602 from "../../assets/resources_servers/text_to_sql/prompts/judge_prompt_template.txt" with { type: "text" };
+import f603 from "../../assets/resources_servers/text_to_sql/prompts/judge_system_message.txt" with { type: "text" };
+import f604 from "../../assets/resources_servers/ugphysics_judge/README.md" with { type: "text" };
+import f605 from "../../assets/resources_servers/ugphysics_judge/configs/ugphysics_judge.yaml" with { type: "text" };
+import f606 from "../../assets/resources_servers/ugphysics_judge/data/example.jsonl" with { type: "text" };
+import f607 from "../../assets/resources_servers/ugphysics_judge/data/example_metrics.json" with { type: "text" };
+import f608 from "../../assets/resources_servers/ugphysics_judge/data/example_rollouts.jsonl" with { type: "text" };
+import f609 from "../../assets/resources_servers/ugphysics_judge/prompts/judge.yaml" with { type: "text" };
+import f610 from "../../assets/resources_servers/workplace_assistant/README.md" with { type: "text" };
+import f611 from "../../assets/resources_servers/workplace_assistant/configs/workplace_assistant.yaml" with { type: "text" };
+import f612 from "../../assets/resources_servers/workplace_assistant/csv_data/processed/analytics_data.csv" with { type: "text" };
+import f613 from "../../assets/resources_servers/workplace_assistant/csv_data/processed/calendar_events.csv" with { type: "text" };
+import f614 from "../../assets/resources_servers/workplace_assistant/csv_data/processed/customer_relationship_manager_data.csv" with { type: "text" };
+import f615 from "../../assets/resources_servers/workplace_assistant/csv_data/processed/emails.csv" with { type: "text" };
+import f616 from "../../assets/resources_servers/workplace_assistant/csv_data/processed/project_tasks.csv" with { type: "text" };
+import f617 from "../../assets/resources_servers/workplace_assistant/csv_data/raw/email_addresses.csv" with { type: "text" };
+import f618 from "../../assets/resources_servers/workplace_assistant/csv_data/raw/events.csv" with { type: "text" };
+import f619 from "../../assets/resources_servers/workplace_assistant/data/example.jsonl" with { type: "text" };
+import f620 from "../../assets/resources_servers/workplace_assistant/data/example_metrics.json" with { type: "text" };
+import f621 from "../../assets/resources_servers/workplace_assistant/data/example_rollouts.jsonl" with { type: "text" };
+import f622 from "../../assets/resources_servers/xlam_fc/README.md" with { type: "text" };
+import f623 from "../../assets/resources_servers/xlam_fc/configs/xlam_fc.yaml" with { type: "text" };
+import f624 from "../../assets/resources_servers/xlam_fc/data/example.jsonl" with { type: "text" };
+import f625 from "../../assets/resources_servers/xlam_fc/data/example_metrics.json" with { type: "text" };
+import f626 from "../../assets/resources_servers/xlam_fc/data/example_rollouts.jsonl" with { type: "text" };
+import f627 from "../../assets/resources_servers/xstest/configs/xstest.yaml" with { type: "text" };
+import f628 from "../../assets/resources_servers/xstest/data/example.jsonl" with { type: "text" };
+import f629 from "../../assets/resources_servers/xstest/data/example_metrics.json" with { type: "text" };
+import f630 from "../../assets/resources_servers/xstest/data/example_rollouts.jsonl" with { type: "text" };
+import f631 from "../../assets/resources_servers/xstest/prompt_templates/wildguard_judge.txt" with { type: "text" };
+import f632 from "../../assets/resources_servers/xstest/prompt_templates/xstest_judge.txt" with { type: "text" };
+import f633 from "../../assets/responses_api_agents/browsecomp_agent/README.md" with { type: "text" };
+import f634 from "../../assets/responses_api_agents/browsecomp_agent/configs/browsecomp_agent.yaml" with { type: "text" };
+import f635 from "../../assets/responses_api_agents/critpt_agent/README.md" with { type: "text" };
+import f636 from "../../assets/responses_api_agents/finance_agent/README.md" with { type: "text" };
+import f637 from "../../assets/responses_api_agents/gymnasium_agent/README.md" with { type: "text" };
+import f638 from "../../assets/responses_api_agents/gymnasium_agent/configs/gymnasium_agent.yaml" with { type: "text" };
+import f639 from "../../assets/responses_api_agents/non_executing_simple_agent/configs/non_executing_simple_agent.yaml" with { type: "text" };
+import f640 from "../../assets/responses_api_agents/proof_refinement_agent/configs/proof_refinement_agent.yaml" with { type: "text" };
+import f641 from "../../assets/responses_api_agents/remote_agent/configs/remote_agent.yaml" with { type: "text" };
+import f642 from "../../assets/responses_api_agents/scicode_agent/README.md" with { type: "text" };
+import f643 from "../../assets/responses_api_agents/simple_agent/configs/simple_agent.yaml" with { type: "text" };
+import f644 from "../../assets/responses_api_agents/speed_bench_agent/configs/speed_bench_agent.yaml" with { type: "text" };
+import f645 from "../../assets/responses_api_agents/tool_simulation_agent/configs/tool_simulation_agent.yaml" with { type: "text" };
+import f646 from "../../assets/responses_api_models/azure_openai_model/configs/azure_openai_model.yaml" with { type: "text" };
+import f647 from "../../assets/responses_api_models/genrm_model/configs/genrm_model.yaml" with { type: "text" };
+import f648 from "../../assets/responses_api_models/inference_provider/configs/baseten.yaml" with { type: "text" };
+import f649 from "../../assets/responses_api_models/inference_provider/configs/deepinfra.yaml" with { type: "text" };
+import f650 from "../../assets/responses_api_models/inference_provider/configs/fireworks.yaml" with { type: "text" };
+import f651 from "../../assets/responses_api_models/inference_provider/configs/friendli.yaml" with { type: "text" };
+import f652 from "../../assets/responses_api_models/inference_provider/configs/gemini.yaml" with { type: "text" };
+import f653 from "../../assets/responses_api_models/inference_provider/configs/hf_inference.yaml" with { type: "text" };
+import f654 from "../../assets/responses_api_models/inference_provider/configs/inference_provider.yaml" with { type: "text" };
+import f655 from "../../assets/responses_api_models/inference_provider/configs/nebius.yaml" with { type: "text" };
+import f656 from "../../assets/responses_api_models/inference_provider/configs/openrouter.yaml" with { type: "text" };
+import f657 from "../../assets/responses_api_models/inference_provider/configs/together.yaml" with { type: "text" };
+import f658 from "../../assets/responses_api_models/litellm_model/configs/litellm_model.yaml" with { type: "text" };
+import f659 from "../../assets/responses_api_models/local_vllm_model_proxy/configs/local_vllm_model_proxy.yaml" with { type: "text" };
+import f660 from "../../assets/responses_api_models/openai_model/configs/openai_model.yaml" with { type: "text" };
+import f661 from "../../assets/responses_api_models/scripted_model/configs/scripted_model.yaml" with { type: "text" };
+import f662 from "../../assets/responses_api_models/vllm_model/configs/vllm_model.yaml" with { type: "text" };
+import f663 from "../../assets/responses_api_models/vllm_model/configs/vllm_model_for_training.yaml" with { type: "text" };
 
 /** Embedded install root: [relative path, file text] pairs (digest.gen.ts holds their digest). */
 export const ASSET_FILES: [string, string][] = [
@@ -731,569 +748,586 @@ export const ASSET_FILES: [string, string][] = [
   ["benchmarks/mbpp/README.md", f79 as unknown as string],
   ["benchmarks/mbpp/config.yaml", f80 as unknown as string],
   ["benchmarks/mbpp/prompts/default.yaml", f81 as unknown as string],
-  ["benchmarks/mmlu-redux/README.md", f82 as unknown as string],
-  ["benchmarks/mmlu-redux/config.yaml", f83 as unknown as string],
-  ["benchmarks/mmlu/README.md", f84 as unknown as string],
-  ["benchmarks/mmlu/config.yaml", f85 as unknown as string],
-  ["benchmarks/mmlu_pro/README.md", f86 as unknown as string],
-  ["benchmarks/mmlu_pro/config.yaml", f87 as unknown as string],
-  ["benchmarks/mmlu_prox/README.md", f88 as unknown as string],
-  ["benchmarks/mmlu_prox/config.yaml", f89 as unknown as string],
-  ["benchmarks/mmmlu/README.md", f90 as unknown as string],
-  ["benchmarks/mmmlu/config.yaml", f91 as unknown as string],
-  ["benchmarks/omniscience/README.md", f92 as unknown as string],
-  ["benchmarks/omniscience/config.yaml", f93 as unknown as string],
-  ["benchmarks/omniscience/judge_gptoss20b.yaml", f94 as unknown as string],
-  ["benchmarks/omniscience/prompts/generation.yaml", f95 as unknown as string],
-  ["benchmarks/prompts/eval/aai/mcq-10choices.yaml", f96 as unknown as string],
-  ["benchmarks/prompts/eval/aai/mcq-4choices-boxed.yaml", f97 as unknown as string],
-  ["benchmarks/prompts/eval/aai/mcq-4choices.yaml", f98 as unknown as string],
-  ["benchmarks/prompts/eval/bigcodebench/codegen.yaml", f99 as unknown as string],
-  ["benchmarks/prompts/eval/livecodebench/default_reasoning.yaml", f100 as unknown as string],
-  ["benchmarks/prompts/generic/codegen.yaml", f101 as unknown as string],
-  ["benchmarks/prompts/generic/default.yaml", f102 as unknown as string],
-  ["benchmarks/prompts/generic/general-boxed.yaml", f103 as unknown as string],
-  ["benchmarks/prompts/generic/longmt.yaml", f104 as unknown as string],
-  ["benchmarks/prompts/generic/math.yaml", f105 as unknown as string],
-  ["benchmarks/prompts/judge/math-proof-judge.yaml", f106 as unknown as string],
-  ["benchmarks/prompts/judge/math.yaml", f107 as unknown as string],
-  ["benchmarks/prompts/lean4/formal-proof-deepseek-prover-v2.yaml", f108 as unknown as string],
-  ["benchmarks/scicode/prompts/background.yaml", f109 as unknown as string],
-  ["benchmarks/scicode/prompts/default.yaml", f110 as unknown as string],
-  ["benchmarks/secque/README.md", f111 as unknown as string],
-  ["benchmarks/secque/config.yaml", f112 as unknown as string],
-  ["benchmarks/secque/prompts/default.yaml", f113 as unknown as string],
-  ["benchmarks/secque/prompts/judge.txt", f114 as unknown as string],
-  ["benchmarks/simpleqa/README.md", f115 as unknown as string],
-  ["benchmarks/simpleqa/config.yaml", f116 as unknown as string],
-  ["benchmarks/simpleqa/judge_gptoss20b.yaml", f117 as unknown as string],
-  ["benchmarks/supergpqa/README.md", f118 as unknown as string],
-  ["benchmarks/supergpqa/config.yaml", f119 as unknown as string],
-  ["benchmarks/xstest/README.md", f120 as unknown as string],
-  ["benchmarks/xstest/config.yaml", f121 as unknown as string],
-  ["environment_servers/legacy_agent/configs/legacy_agent.yaml", f122 as unknown as string],
-  ["environment_servers/single_agent_turn/configs/single_agent_turn.yaml", f123 as unknown as string],
-  ["environment_servers/single_agent_turn_legacy/configs/single_agent_turn_legacy.yaml", f124 as unknown as string],
-  ["environments/abstention/README.md", f125 as unknown as string],
-  ["environments/abstention/config.yaml", f126 as unknown as string],
-  ["environments/abstention/data/example.jsonl", f127 as unknown as string],
-  ["environments/abstention/data/example_metrics.json", f128 as unknown as string],
-  ["environments/abstention/data/example_rollouts.jsonl", f129 as unknown as string],
-  ["environments/arc_agi/config.yaml", f130 as unknown as string],
-  ["environments/arc_agi/data/example.jsonl", f131 as unknown as string],
-  ["environments/arc_agi/data/example_metrics.json", f132 as unknown as string],
-  ["environments/arc_agi/data/example_rollouts.jsonl", f133 as unknown as string],
-  ["environments/blackjack/config.yaml", f134 as unknown as string],
-  ["environments/blackjack/data/example.jsonl", f135 as unknown as string],
-  ["environments/blackjack/data/example_metrics.json", f136 as unknown as string],
-  ["environments/blackjack/data/example_rollouts.jsonl", f137 as unknown as string],
-  ["environments/calendar/config.yaml", f138 as unknown as string],
-  ["environments/calendar/data/example.jsonl", f139 as unknown as string],
-  ["environments/calendar/data/example_metrics.json", f140 as unknown as string],
-  ["environments/calendar/data/example_rollouts.jsonl", f141 as unknown as string],
-  ["environments/calendar_v2/config.yaml", f142 as unknown as string],
-  ["environments/calendar_v2/data/example.jsonl", f143 as unknown as string],
-  ["environments/calendar_v2/data/example_metrics.json", f144 as unknown as string],
-  ["environments/calendar_v2/data/example_rollouts.jsonl", f145 as unknown as string],
-  ["environments/circle_click/config.yaml", f146 as unknown as string],
-  ["environments/circle_click/data/example.jsonl", f147 as unknown as string],
-  ["environments/circle_click/data/example_metrics.json", f148 as unknown as string],
-  ["environments/circle_click/data/example_rollouts.jsonl", f149 as unknown as string],
-  ["environments/circle_count/config.yaml", f150 as unknown as string],
-  ["environments/circle_count/data/example.jsonl", f151 as unknown as string],
-  ["environments/circle_count/data/example_metrics.json", f152 as unknown as string],
-  ["environments/circle_count/data/example_rollouts.jsonl", f153 as unknown as string],
-  ["environments/code_gen/config.yaml", f154 as unknown as string],
-  ["environments/code_gen/data/example.jsonl", f155 as unknown as string],
-  ["environments/code_gen/data/example_metrics.json", f156 as unknown as string],
-  ["environments/code_gen/data/example_rollouts.jsonl", f157 as unknown as string],
-  ["environments/instruction_following/README.md", f158 as unknown as string],
-  ["environments/instruction_following/config.yaml", f159 as unknown as string],
-  ["environments/instruction_following/data/example.jsonl", f160 as unknown as string],
-  ["environments/instruction_following/data/example_metrics.json", f161 as unknown as string],
-  ["environments/instruction_following/data/example_rollouts.jsonl", f162 as unknown as string],
-  ["environments/workplace_assistant/config.yaml", f163 as unknown as string],
-  ["environments/workplace_assistant/data/example.jsonl", f164 as unknown as string],
-  ["environments/workplace_assistant/data/example_metrics.json", f165 as unknown as string],
-  ["environments/workplace_assistant/data/example_rollouts.jsonl", f166 as unknown as string],
-  ["resources_servers/aalcr/configs/aalcr.yaml", f167 as unknown as string],
-  ["resources_servers/aalcr/data/example.jsonl", f168 as unknown as string],
-  ["resources_servers/aalcr/data/example_metrics.json", f169 as unknown as string],
-  ["resources_servers/aalcr/data/example_rollouts.jsonl", f170 as unknown as string],
-  ["resources_servers/abstention/configs/abstention.yaml", f171 as unknown as string],
-  ["resources_servers/abstention/data/example.jsonl", f172 as unknown as string],
-  ["resources_servers/abstention/data/example_metrics.json", f173 as unknown as string],
-  ["resources_servers/abstention/data/example_rollouts.jsonl", f174 as unknown as string],
-  ["resources_servers/abstention/prompts/default_judge_prompt.txt", f175 as unknown as string],
-  ["resources_servers/arc_agi/configs/arc_agi.yaml", f176 as unknown as string],
-  ["resources_servers/arc_agi/data/example.jsonl", f177 as unknown as string],
-  ["resources_servers/arc_agi/data/example_metrics.json", f178 as unknown as string],
-  ["resources_servers/arc_agi/data/example_prepare.jsonl", f179 as unknown as string],
-  ["resources_servers/arc_agi/data/example_rollouts.jsonl", f180 as unknown as string],
-  ["resources_servers/arena_judge/README.md", f181 as unknown as string],
-  ["resources_servers/arena_judge/configs/arena_judge.yaml", f182 as unknown as string],
-  ["resources_servers/arena_judge/data/example.jsonl", f183 as unknown as string],
-  ["resources_servers/arena_judge/data/example_metrics.json", f184 as unknown as string],
-  ["resources_servers/arena_judge/data/example_rollouts.jsonl", f185 as unknown as string],
-  ["resources_servers/arena_judge/prompts/arena.yaml", f186 as unknown as string],
-  ["resources_servers/arena_judge/prompts/arena_creative.yaml", f187 as unknown as string],
-  ["resources_servers/bbq/README.md", f188 as unknown as string],
-  ["resources_servers/bbq/configs/bbq.yaml", f189 as unknown as string],
-  ["resources_servers/bbq/configs/bbq_judge_model.yaml", f190 as unknown as string],
-  ["resources_servers/bbq/configs/verifier_prompt_templates.yaml", f191 as unknown as string],
-  ["resources_servers/bbq/data/example.jsonl", f192 as unknown as string],
-  ["resources_servers/bbq/data/example_metrics.json", f193 as unknown as string],
-  ["resources_servers/bbq/data/example_rollouts.jsonl", f194 as unknown as string],
-  ["resources_servers/bird_sql/README.md", f195 as unknown as string],
-  ["resources_servers/bird_sql/configs/bird_sql.yaml", f196 as unknown as string],
-  ["resources_servers/bird_sql/data/example.jsonl", f197 as unknown as string],
-  ["resources_servers/bird_sql/data/example_metrics.json", f198 as unknown as string],
-  ["resources_servers/bird_sql/data/example_rollouts.jsonl", f199 as unknown as string],
-  ["resources_servers/blackjack/README.md", f200 as unknown as string],
-  ["resources_servers/blackjack/configs/blackjack.yaml", f201 as unknown as string],
-  ["resources_servers/blackjack/data/example.jsonl", f202 as unknown as string],
-  ["resources_servers/blackjack/data/example_metrics.json", f203 as unknown as string],
-  ["resources_servers/blackjack/data/example_rollouts.jsonl", f204 as unknown as string],
-  ["resources_servers/bunsenbench_chemistry_mcq/configs/bunsenbench_chemistry_mcq.yaml", f205 as unknown as string],
-  ["resources_servers/bunsenbench_chemistry_mcq/data/example.jsonl", f206 as unknown as string],
-  ["resources_servers/bunsenbench_chemistry_mcq/data/example_metrics.json", f207 as unknown as string],
-  ["resources_servers/bunsenbench_chemistry_mcq/data/example_rollouts.jsonl", f208 as unknown as string],
-  ["resources_servers/calendar/README.md", f209 as unknown as string],
-  ["resources_servers/calendar/configs/calendar.yaml", f210 as unknown as string],
-  ["resources_servers/calendar/configs/calendar_v2.yaml", f211 as unknown as string],
-  ["resources_servers/calendar/data/example.jsonl", f212 as unknown as string],
-  ["resources_servers/calendar/data/example_metrics.json", f213 as unknown as string],
-  ["resources_servers/calendar/data/example_rollouts.jsonl", f214 as unknown as string],
-  ["resources_servers/circle_click/configs/circle_click.yaml", f215 as unknown as string],
-  ["resources_servers/circle_click/data/example.jsonl", f216 as unknown as string],
-  ["resources_servers/circle_click/data/example_metrics.json", f217 as unknown as string],
-  ["resources_servers/circle_click/data/example_rollouts.jsonl", f218 as unknown as string],
-  ["resources_servers/circle_click/data/example_rollouts_agent_metrics.json", f219 as unknown as string],
-  ["resources_servers/circle_click/data/example_rollouts_materialized_inputs.jsonl", f220 as unknown as string],
-  ["resources_servers/circle_click/data/example_rollouts_reward_profiling.jsonl", f221 as unknown as string],
-  ["resources_servers/circle_count/README.md", f222 as unknown as string],
-  ["resources_servers/circle_count/configs/circle_count.yaml", f223 as unknown as string],
-  ["resources_servers/circle_count/data/example.jsonl", f224 as unknown as string],
-  ["resources_servers/circle_count/data/example_metrics.json", f225 as unknown as string],
-  ["resources_servers/circle_count/data/example_rollouts.jsonl", f226 as unknown as string],
-  ["resources_servers/circle_count/data/example_rollouts_aggregate_metrics.json", f227 as unknown as string],
-  ["resources_servers/circle_count/data/example_rollouts_materialized_inputs.jsonl", f228 as unknown as string],
-  ["resources_servers/citation_if/README.md", f229 as unknown as string],
-  ["resources_servers/citation_if/configs/citation_if.yaml", f230 as unknown as string],
-  ["resources_servers/citation_if/data/example.jsonl", f231 as unknown as string],
-  ["resources_servers/citation_if/data/example_metrics.json", f232 as unknown as string],
-  ["resources_servers/citation_if/data/example_rollouts.jsonl", f233 as unknown as string],
-  ["resources_servers/code_fim/configs/code_fim.yaml", f234 as unknown as string],
-  ["resources_servers/code_fim/data/example.jsonl", f235 as unknown as string],
-  ["resources_servers/code_fim/data/example_metrics.json", f236 as unknown as string],
-  ["resources_servers/code_fim/data/example_rollouts.jsonl", f237 as unknown as string],
-  ["resources_servers/code_gen/configs/code_gen.yaml", f238 as unknown as string],
-  ["resources_servers/code_gen/data/example.jsonl", f239 as unknown as string],
-  ["resources_servers/code_gen/data/example_metrics.json", f240 as unknown as string],
-  ["resources_servers/code_gen/data/example_rollouts.jsonl", f241 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/configs/equivalence_llm_judge.yaml", f242 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/configs/lc_judge.yaml", f243 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/configs/nl2bash-equivalency.yaml", f244 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/data/example.jsonl", f245 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/data/example_metrics.json", f246 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/data/example_metrics_openqa.json", f247 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/data/example_nl2bash.jsonl", f248 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/data/example_openqa.jsonl", f249 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/data/example_openqa_metrics.json", f250 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/data/example_prepare.jsonl", f251 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/data/example_rollouts.jsonl", f252 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/data/example_rollouts_openqa.jsonl", f253 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/prompt_templates/equivalence_llm_judge.txt", f254 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/prompt_templates/lc.txt", f255 as unknown as string],
-  ["resources_servers/equivalence_llm_judge/prompt_templates/lc_judge.txt", f256 as unknown as string],
-  ["resources_servers/equivalence_rule/README.md", f257 as unknown as string],
-  ["resources_servers/equivalence_rule/configs/lc.yaml", f258 as unknown as string],
-  ["resources_servers/equivalence_rule/data/example.jsonl", f259 as unknown as string],
-  ["resources_servers/equivalence_rule/data/example_metrics.json", f260 as unknown as string],
-  ["resources_servers/equivalence_rule/data/example_rollouts.jsonl", f261 as unknown as string],
-  ["resources_servers/evalplus/configs/evalplus.yaml", f262 as unknown as string],
-  ["resources_servers/evalplus/data/example.jsonl", f263 as unknown as string],
-  ["resources_servers/evalplus/data/example_metrics.json", f264 as unknown as string],
-  ["resources_servers/evalplus/data/example_rollouts.jsonl", f265 as unknown as string],
-  ["resources_servers/example_multi_step/configs/example_multi_step.yaml", f266 as unknown as string],
-  ["resources_servers/example_multi_step/data/example.jsonl", f267 as unknown as string],
-  ["resources_servers/example_multi_step/data/example_metrics.json", f268 as unknown as string],
-  ["resources_servers/example_multi_step/data/example_rollouts.jsonl", f269 as unknown as string],
-  ["resources_servers/example_multi_turn_gymnasium/README.md", f270 as unknown as string],
-  ["resources_servers/example_multi_turn_gymnasium/configs/example_multi_turn_gymnasium.yaml", f271 as unknown as string],
-  ["resources_servers/example_multi_turn_gymnasium/data/example.jsonl", f272 as unknown as string],
-  ["resources_servers/example_multi_turn_gymnasium/data/example_metrics.json", f273 as unknown as string],
-  ["resources_servers/example_multi_turn_gymnasium/data/example_rollouts.jsonl", f274 as unknown as string],
-  ["resources_servers/example_session_state_mgmt/configs/example_session_state_mgmt.yaml", f275 as unknown as string],
-  ["resources_servers/example_session_state_mgmt/data/example.jsonl", f276 as unknown as string],
-  ["resources_servers/example_session_state_mgmt/data/example_metrics.json", f277 as unknown as string],
-  ["resources_servers/example_session_state_mgmt/data/example_rollouts.jsonl", f278 as unknown as string],
-  ["resources_servers/example_single_tool_call/configs/example_single_tool_call.yaml", f279 as unknown as string],
-  ["resources_servers/example_single_tool_call/configs/example_single_tool_call_single_agent_turn.yaml", f280 as unknown as string],
-  ["resources_servers/example_single_tool_call/data/example.jsonl", f281 as unknown as string],
-  ["resources_servers/example_single_tool_call/data/example_metrics.json", f282 as unknown as string],
-  ["resources_servers/example_single_tool_call/data/example_rollouts.jsonl", f283 as unknown as string],
-  ["resources_servers/example_tool_call_multireward/README.md", f284 as unknown as string],
-  ["resources_servers/example_tool_call_multireward/configs/example_tool_call_multireward.yaml", f285 as unknown as string],
-  ["resources_servers/example_tool_call_multireward/data/example.jsonl", f286 as unknown as string],
-  ["resources_servers/example_tool_call_multireward/data/example_metrics.json", f287 as unknown as string],
-  ["resources_servers/example_tool_call_multireward/data/example_rollouts.jsonl", f288 as unknown as string],
-  ["resources_servers/format_verification/configs/citation_format.yaml", f289 as unknown as string],
-  ["resources_servers/format_verification/configs/freeform_formatting.yaml", f290 as unknown as string],
-  ["resources_servers/format_verification/data/ds2_freeform_formatting_example.jsonl", f291 as unknown as string],
-  ["resources_servers/format_verification/data/ds2_freeform_formatting_example_metrics.json", f292 as unknown as string],
-  ["resources_servers/format_verification/data/ds3_citation_format_example.jsonl", f293 as unknown as string],
-  ["resources_servers/format_verification/data/ds3_citation_format_example_metrics.json", f294 as unknown as string],
-  ["resources_servers/format_verification/data/example.jsonl", f295 as unknown as string],
-  ["resources_servers/format_verification/data/example_metrics.json", f296 as unknown as string],
-  ["resources_servers/format_verification/data/example_rollouts.jsonl", f297 as unknown as string],
-  ["resources_servers/frontierscience_judge/configs/frontierscience_judge.yaml", f298 as unknown as string],
-  ["resources_servers/frontierscience_judge/data/example.jsonl", f299 as unknown as string],
-  ["resources_servers/frontierscience_judge/data/example_metrics.json", f300 as unknown as string],
-  ["resources_servers/frontierscience_judge/data/example_rollouts.jsonl", f301 as unknown as string],
-  ["resources_servers/frontierscience_judge/prompts/judge.yaml", f302 as unknown as string],
-  ["resources_servers/frontierscience_judge/prompts/research_judge.yaml", f303 as unknown as string],
-  ["resources_servers/genrm_compare/README.md", f304 as unknown as string],
-  ["resources_servers/genrm_compare/configs/genrm_compare.yaml", f305 as unknown as string],
-  ["resources_servers/genrm_compare/data/example.jsonl", f306 as unknown as string],
-  ["resources_servers/genrm_compare/data/example_metrics.json", f307 as unknown as string],
-  ["resources_servers/genrm_compare/data/example_rollouts.jsonl", f308 as unknown as string],
-  ["resources_servers/gpqa_diamond/configs/gpqa_diamond.yaml", f309 as unknown as string],
-  ["resources_servers/gpqa_diamond/data/example.jsonl", f310 as unknown as string],
-  ["resources_servers/gpqa_diamond/data/example_metrics.json", f311 as unknown as string],
-  ["resources_servers/gpqa_diamond/data/example_rollouts.jsonl", f312 as unknown as string],
-  ["resources_servers/graphwalks/README.md", f313 as unknown as string],
-  ["resources_servers/graphwalks/configs/graphwalks.yaml", f314 as unknown as string],
-  ["resources_servers/graphwalks/data/example.jsonl", f315 as unknown as string],
-  ["resources_servers/graphwalks/data/example_metrics.json", f316 as unknown as string],
-  ["resources_servers/graphwalks/data/example_rollouts.jsonl", f317 as unknown as string],
-  ["resources_servers/grl_sokoban/README.md", f318 as unknown as string],
-  ["resources_servers/grl_sokoban/configs/grl_sokoban.yaml", f319 as unknown as string],
-  ["resources_servers/grl_sokoban/data/example.jsonl", f320 as unknown as string],
-  ["resources_servers/grl_sokoban/data/example_metrics.json", f321 as unknown as string],
-  ["resources_servers/grl_sokoban/data/example_rollouts.jsonl", f322 as unknown as string],
-  ["resources_servers/grl_tetris/README.md", f323 as unknown as string],
-  ["resources_servers/grl_tetris/configs/grl_tetris.yaml", f324 as unknown as string],
-  ["resources_servers/grl_tetris/data/example.jsonl", f325 as unknown as string],
-  ["resources_servers/grl_tetris/data/example_metrics.json", f326 as unknown as string],
-  ["resources_servers/grl_tetris/data/example_rollouts.jsonl", f327 as unknown as string],
-  ["resources_servers/gui_coordinate/README.md", f328 as unknown as string],
-  ["resources_servers/gui_coordinate/configs/gui_coordinate.yaml", f329 as unknown as string],
-  ["resources_servers/gui_coordinate/data/example.jsonl", f330 as unknown as string],
-  ["resources_servers/gui_coordinate/data/example_metrics.json", f331 as unknown as string],
-  ["resources_servers/gui_coordinate/data/example_rollouts.jsonl", f332 as unknown as string],
-  ["resources_servers/gymnasium/README.md", f333 as unknown as string],
-  ["resources_servers/gymnasium/configs/gymnasium.yaml", f334 as unknown as string],
-  ["resources_servers/gymnasium/data/example.jsonl", f335 as unknown as string],
-  ["resources_servers/gymnasium/data/example_metrics.json", f336 as unknown as string],
-  ["resources_servers/gymnasium/data/example_rollouts.jsonl", f337 as unknown as string],
-  ["resources_servers/hotpotqa_qa/README.md", f338 as unknown as string],
-  ["resources_servers/hotpotqa_qa/configs/hotpotqa_qa.yaml", f339 as unknown as string],
-  ["resources_servers/hotpotqa_qa/data/example.jsonl", f340 as unknown as string],
-  ["resources_servers/hotpotqa_qa/data/example_metrics.json", f341 as unknown as string],
-  ["resources_servers/hotpotqa_qa/data/example_rollouts.jsonl", f342 as unknown as string],
-  ["resources_servers/iheval/configs/iheval.yaml", f343 as unknown as string],
-  ["resources_servers/iheval/configs/iheval_serve.yaml", f344 as unknown as string],
-  ["resources_servers/iheval/data/example.jsonl", f345 as unknown as string],
-  ["resources_servers/iheval/data/example_metrics.json", f346 as unknown as string],
-  ["resources_servers/iheval/data/example_rollouts.jsonl", f347 as unknown as string],
-  ["resources_servers/imo_gradingbench/README.md", f348 as unknown as string],
-  ["resources_servers/imo_gradingbench/configs/imo_gradingbench.yaml", f349 as unknown as string],
-  ["resources_servers/imo_gradingbench/data/example.jsonl", f350 as unknown as string],
-  ["resources_servers/imo_gradingbench/data/example_metrics.json", f351 as unknown as string],
-  ["resources_servers/imo_gradingbench/data/example_rollouts.jsonl", f352 as unknown as string],
-  ["resources_servers/imo_proofbench_judge/README.md", f353 as unknown as string],
-  ["resources_servers/imo_proofbench_judge/configs/imo_proofbench_judge.yaml", f354 as unknown as string],
-  ["resources_servers/imo_proofbench_judge/data/example.jsonl", f355 as unknown as string],
-  ["resources_servers/imo_proofbench_judge/data/example_metrics.json", f356 as unknown as string],
-  ["resources_servers/imo_proofbench_judge/data/example_rollouts.jsonl", f357 as unknown as string],
-  ["resources_servers/imo_proofbench_judge/prompts/judge.yaml", f358 as unknown as string],
-  ["resources_servers/indirect_prompt_injection/README.md", f359 as unknown as string],
-  ["resources_servers/indirect_prompt_injection/configs/indirect_prompt_injection.yaml", f360 as unknown as string],
-  ["resources_servers/indirect_prompt_injection/configs/nemotron_nano_2gpu.yaml", f361 as unknown as string],
-  ["resources_servers/indirect_prompt_injection/data/example.jsonl", f362 as unknown as string],
-  ["resources_servers/indirect_prompt_injection/data/example_metrics.json", f363 as unknown as string],
-  ["resources_servers/indirect_prompt_injection/data/example_rollouts.jsonl", f364 as unknown as string],
-  ["resources_servers/instruction_following/configs/instruction_following.yaml", f365 as unknown as string],
-  ["resources_servers/instruction_following/data/example.jsonl", f366 as unknown as string],
-  ["resources_servers/instruction_following/data/example_metrics.json", f367 as unknown as string],
-  ["resources_servers/instruction_following/data/example_rollouts.jsonl", f368 as unknown as string],
-  ["resources_servers/instruction_following/data/train_metrics.json", f369 as unknown as string],
-  ["resources_servers/inverse_if/configs/inverse_if.yaml", f370 as unknown as string],
-  ["resources_servers/inverse_if/data/example.jsonl", f371 as unknown as string],
-  ["resources_servers/inverse_if/data/example_metrics.json", f372 as unknown as string],
-  ["resources_servers/inverse_if/data/example_rollouts.jsonl", f373 as unknown as string],
-  ["resources_servers/jailbreak_detection/configs/jailbreak_detection_nemotron_combined_reward_tp8.yaml", f374 as unknown as string],
-  ["resources_servers/jailbreak_detection/configs/safety_judge_model.yaml", f375 as unknown as string],
-  ["resources_servers/jailbreak_detection/configs/verifier_prompt_templates.yaml", f376 as unknown as string],
-  ["resources_servers/jailbreak_detection/data/example.jsonl", f377 as unknown as string],
-  ["resources_servers/jailbreak_detection/data/example_metrics.json", f378 as unknown as string],
-  ["resources_servers/jailbreak_detection/data/example_rollouts.jsonl", f379 as unknown as string],
-  ["resources_servers/lc_niah/README.md", f380 as unknown as string],
-  ["resources_servers/lc_niah/configs/lc_niah.yaml", f381 as unknown as string],
-  ["resources_servers/lc_niah/data/example.jsonl", f382 as unknown as string],
-  ["resources_servers/lc_niah/data/example_metrics.json", f383 as unknown as string],
-  ["resources_servers/lc_niah/data/example_rollouts.jsonl", f384 as unknown as string],
-  ["resources_servers/longmemeval/configs/longmemeval.yaml", f385 as unknown as string],
-  ["resources_servers/longmemeval/configs/longmemeval_serve.yaml", f386 as unknown as string],
-  ["resources_servers/longmemeval/data/example.jsonl", f387 as unknown as string],
-  ["resources_servers/longmemeval/data/example_metrics.json", f388 as unknown as string],
-  ["resources_servers/longmemeval/data/example_rollouts.jsonl", f389 as unknown as string],
-  ["resources_servers/math_advanced_calculations/README.md", f390 as unknown as string],
-  ["resources_servers/math_advanced_calculations/configs/math_advanced_calculations.yaml", f391 as unknown as string],
-  ["resources_servers/math_advanced_calculations/data/example.jsonl", f392 as unknown as string],
-  ["resources_servers/math_advanced_calculations/data/example_metrics.json", f393 as unknown as string],
-  ["resources_servers/math_advanced_calculations/data/example_rollouts.jsonl", f394 as unknown as string],
-  ["resources_servers/math_proof_judgement/README.md", f395 as unknown as string],
-  ["resources_servers/math_proof_judgement/configs/math_proof_judgement.yaml", f396 as unknown as string],
-  ["resources_servers/math_proof_judgement/data/example.jsonl", f397 as unknown as string],
-  ["resources_servers/math_proof_judgement/data/example_metrics.json", f398 as unknown as string],
-  ["resources_servers/math_proof_judgement/data/example_rollouts.jsonl", f399 as unknown as string],
-  ["resources_servers/math_with_autograder/configs/judge_gptoss20b.yaml", f400 as unknown as string],
-  ["resources_servers/math_with_autograder/configs/math_with_autograder.yaml", f401 as unknown as string],
-  ["resources_servers/math_with_autograder/data/example.jsonl", f402 as unknown as string],
-  ["resources_servers/math_with_autograder/data/example_metrics.json", f403 as unknown as string],
-  ["resources_servers/math_with_autograder/data/example_rollouts.jsonl", f404 as unknown as string],
-  ["resources_servers/math_with_autograder/prompts/judge.yaml", f405 as unknown as string],
-  ["resources_servers/math_with_judge/configs/math_with_judge.yaml", f406 as unknown as string],
-  ["resources_servers/math_with_judge/data/example.jsonl", f407 as unknown as string],
-  ["resources_servers/math_with_judge/data/example_metrics.json", f408 as unknown as string],
-  ["resources_servers/math_with_judge/data/example_rollouts.jsonl", f409 as unknown as string],
-  ["resources_servers/mcqa/configs/mcqa.yaml", f410 as unknown as string],
-  ["resources_servers/mcqa/data/example.jsonl", f411 as unknown as string],
-  ["resources_servers/mcqa/data/example_metrics.json", f412 as unknown as string],
-  ["resources_servers/mcqa/data/example_rollouts.jsonl", f413 as unknown as string],
-  ["resources_servers/mcqa/data/example_rollouts_with_template_metadata.jsonl", f414 as unknown as string],
-  ["resources_servers/mcqa/data/example_with_template_metadata.jsonl", f415 as unknown as string],
-  ["resources_servers/mcqa/data/example_with_template_metadata_metrics.json", f416 as unknown as string],
-  ["resources_servers/mcqa/tests/verifier_cases.jsonl", f417 as unknown as string],
-  ["resources_servers/mrcr/README.md", f418 as unknown as string],
-  ["resources_servers/mrcr/configs/mrcr.yaml", f419 as unknown as string],
-  ["resources_servers/mrcr/data/example.jsonl", f420 as unknown as string],
-  ["resources_servers/mrcr/data/example_metrics.json", f421 as unknown as string],
-  ["resources_servers/mrcr/data/example_rollouts.jsonl", f422 as unknown as string],
-  ["resources_servers/multichallenge/configs/multichallenge.yaml", f423 as unknown as string],
-  ["resources_servers/multichallenge/configs/multichallenge_nrl.yaml", f424 as unknown as string],
-  ["resources_servers/multichallenge/data/example.jsonl", f425 as unknown as string],
-  ["resources_servers/multichallenge/data/example_metrics.json", f426 as unknown as string],
-  ["resources_servers/multichallenge/data/example_rollouts.jsonl", f427 as unknown as string],
-  ["resources_servers/nvarc/README.md", f428 as unknown as string],
-  ["resources_servers/nvarc/configs/inductive.yaml", f429 as unknown as string],
-  ["resources_servers/nvarc/configs/transductive.yaml", f430 as unknown as string],
-  ["resources_servers/nvarc/data/example.jsonl", f431 as unknown as string],
-  ["resources_servers/nvarc/data/example_metrics.json", f432 as unknown as string],
-  ["resources_servers/nvarc/data/example_rollouts.jsonl", f433 as unknown as string],
-  ["resources_servers/omniscience/configs/omniscience.yaml", f434 as unknown as string],
-  ["resources_servers/omniscience/data/example.jsonl", f435 as unknown as string],
-  ["resources_servers/omniscience/data/example_metrics.json", f436 as unknown as string],
-  ["resources_servers/omniscience/data/example_rollouts.jsonl", f437 as unknown as string],
-  ["resources_servers/omniscience/prompts/judge.yaml", f438 as unknown as string],
-  ["resources_servers/over_refusal_detection/configs/over_refusal_detection.yaml", f439 as unknown as string],
-  ["resources_servers/over_refusal_detection/configs/over_refusal_detection_nemotron.yaml", f440 as unknown as string],
-  ["resources_servers/over_refusal_detection/configs/over_refusal_detection_nemotron_tp8.yaml", f441 as unknown as string],
-  ["resources_servers/over_refusal_detection/data/example.jsonl", f442 as unknown as string],
-  ["resources_servers/over_refusal_detection/data/example_metrics.json", f443 as unknown as string],
-  ["resources_servers/over_refusal_detection/data/example_rollouts.jsonl", f444 as unknown as string],
-  ["resources_servers/physics_judge/README.md", f445 as unknown as string],
-  ["resources_servers/physics_judge/configs/judge_openai.yaml", f446 as unknown as string],
-  ["resources_servers/physics_judge/configs/physics_judge.yaml", f447 as unknown as string],
-  ["resources_servers/physics_judge/data/example.jsonl", f448 as unknown as string],
-  ["resources_servers/physics_judge/data/example_metrics.json", f449 as unknown as string],
-  ["resources_servers/physics_judge/data/example_rollouts.jsonl", f450 as unknown as string],
-  ["resources_servers/physics_judge/prompts/judge.yaml", f451 as unknown as string],
-  ["resources_servers/polymath/configs/polymath.yaml", f452 as unknown as string],
-  ["resources_servers/polymath/data/example.jsonl", f453 as unknown as string],
-  ["resources_servers/polymath/data/example_metrics.json", f454 as unknown as string],
-  ["resources_servers/polymath/data/example_rollouts.jsonl", f455 as unknown as string],
-  ["resources_servers/polymath/data/example_rollouts_materialized_inputs.jsonl", f456 as unknown as string],
-  ["resources_servers/proof_genselect/README.md", f457 as unknown as string],
-  ["resources_servers/proof_genselect/configs/proof_genselect.yaml", f458 as unknown as string],
-  ["resources_servers/proof_genselect/data/example.jsonl", f459 as unknown as string],
-  ["resources_servers/proof_genselect/data/example_metrics.json", f460 as unknown as string],
-  ["resources_servers/proof_genselect/data/example_rollouts.jsonl", f461 as unknown as string],
-  ["resources_servers/proof_genselect/data/example_rollouts_aggregate_metrics.json", f462 as unknown as string],
-  ["resources_servers/proof_genselect/data/example_rollouts_materialized_inputs.jsonl", f463 as unknown as string],
-  ["resources_servers/proof_genselect/prompt_templates/genselect.yaml", f464 as unknown as string],
-  ["resources_servers/proof_judge/README.md", f465 as unknown as string],
-  ["resources_servers/proof_judge/configs/proof_judge.yaml", f466 as unknown as string],
-  ["resources_servers/proof_judge/data/example.jsonl", f467 as unknown as string],
-  ["resources_servers/proof_judge/data/example_metrics.json", f468 as unknown as string],
-  ["resources_servers/proof_judge/data/example_rollouts.jsonl", f469 as unknown as string],
-  ["resources_servers/proof_judge/data/example_rollouts_materialized_inputs.jsonl", f470 as unknown as string],
-  ["resources_servers/proof_judge/prompt_templates/meta-verifier.yaml", f471 as unknown as string],
-  ["resources_servers/proof_judge/prompt_templates/prover.yaml", f472 as unknown as string],
-  ["resources_servers/proof_judge/prompt_templates/verifier.yaml", f473 as unknown as string],
-  ["resources_servers/proof_verification/README.md", f474 as unknown as string],
-  ["resources_servers/proof_verification/configs/proof_verification.yaml", f475 as unknown as string],
-  ["resources_servers/proof_verification/data/example.jsonl", f476 as unknown as string],
-  ["resources_servers/proof_verification/data/example_metrics.json", f477 as unknown as string],
-  ["resources_servers/proof_verification/data/example_rollouts.jsonl", f478 as unknown as string],
-  ["resources_servers/proof_verification/data/example_rollouts_materialized_inputs.jsonl", f479 as unknown as string],
-  ["resources_servers/proof_verification/prompt_templates/meta-verifier.yaml", f480 as unknown as string],
-  ["resources_servers/proof_verification/prompt_templates/verifier.yaml", f481 as unknown as string],
-  ["resources_servers/ragtruth/README.md", f482 as unknown as string],
-  ["resources_servers/ragtruth/configs/ragtruth.yaml", f483 as unknown as string],
-  ["resources_servers/ragtruth/configs/ragtruth_serve.yaml", f484 as unknown as string],
-  ["resources_servers/ragtruth/data/example.jsonl", f485 as unknown as string],
-  ["resources_servers/ragtruth/data/example_metrics.json", f486 as unknown as string],
-  ["resources_servers/ragtruth/data/example_rollouts.jsonl", f487 as unknown as string],
-  ["resources_servers/ruler/README.md", f488 as unknown as string],
-  ["resources_servers/ruler/configs/ruler.yaml", f489 as unknown as string],
-  ["resources_servers/ruler/data/example.jsonl", f490 as unknown as string],
-  ["resources_servers/ruler/data/example_metrics.json", f491 as unknown as string],
-  ["resources_servers/ruler/data/example_rollouts.jsonl", f492 as unknown as string],
-  ["resources_servers/ruler2/README.md", f493 as unknown as string],
-  ["resources_servers/ruler2/configs/ruler2.yaml", f494 as unknown as string],
-  ["resources_servers/ruler2/data/example.jsonl", f495 as unknown as string],
-  ["resources_servers/ruler2/data/example_metrics.json", f496 as unknown as string],
-  ["resources_servers/ruler2/data/example_rollouts.jsonl", f497 as unknown as string],
-  ["resources_servers/simpleqa/configs/simpleqa.yaml", f498 as unknown as string],
-  ["resources_servers/simpleqa/data/example.jsonl", f499 as unknown as string],
-  ["resources_servers/simpleqa/data/example_metrics.json", f500 as unknown as string],
-  ["resources_servers/simpleqa/data/example_rollouts.jsonl", f501 as unknown as string],
-  ["resources_servers/simpleqa/prompts/judge.yaml", f502 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/README.md", f503 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/droid_pivot_single_step_tool_use_with_argument_comparison.yaml", f504 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/parallel_tool_calls_single_step_tool_use_with_argument_comparison.yaml", f505 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/search_pivot_single_step_tool_use_with_argument_comparison.yaml", f506 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/single_step_tool_use_with_argument_comparison.yaml", f507 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/swe_pivot_single_step_tool_use_with_argument_comparison.yaml", f508 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/toolcall_schema_single_step_tool_use_with_argument_comparison.yaml", f509 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/data/example.jsonl", f510 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/data/example_metrics.json", f511 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/data/example_rollouts.jsonl", f512 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example.jsonl", f513 as unknown as string],
-  ["resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example_metrics.json", f514 as unknown as string],
-  ["resources_servers/spartqa/README.md", f515 as unknown as string],
-  ["resources_servers/spartqa/configs/spartqa.yaml", f516 as unknown as string],
-  ["resources_servers/spartqa/configs/spartqa_serve.yaml", f517 as unknown as string],
-  ["resources_servers/spartqa/data/example.jsonl", f518 as unknown as string],
-  ["resources_servers/spartqa/data/example_metrics.json", f519 as unknown as string],
-  ["resources_servers/spartqa/data/example_rollouts.jsonl", f520 as unknown as string],
-  ["resources_servers/spider2_lite/README.md", f521 as unknown as string],
-  ["resources_servers/spider2_lite/configs/spider2_lite.yaml", f522 as unknown as string],
-  ["resources_servers/spider2_lite/data/example.jsonl", f523 as unknown as string],
-  ["resources_servers/spider2_lite/data/example_metrics.json", f524 as unknown as string],
-  ["resources_servers/spider2_lite/data/example_rollouts.jsonl", f525 as unknown as string],
-  ["resources_servers/string_match/README.md", f526 as unknown as string],
-  ["resources_servers/string_match/configs/string_match.yaml", f527 as unknown as string],
-  ["resources_servers/string_match/data/example.jsonl", f528 as unknown as string],
-  ["resources_servers/string_match/data/example_metrics.json", f529 as unknown as string],
-  ["resources_servers/string_match/data/example_rollouts.jsonl", f530 as unknown as string],
-  ["resources_servers/structeval/README.md", f531 as unknown as string],
-  ["resources_servers/structeval/configs/structeval_nonrenderable.yaml", f532 as unknown as string],
-  ["resources_servers/structeval/data/example.jsonl", f533 as unknown as string],
-  ["resources_servers/structeval/data/example_metrics.json", f534 as unknown as string],
-  ["resources_servers/structeval/data/example_rollouts.jsonl", f535 as unknown as string],
-  ["resources_servers/structeval/data/example_rollouts_aggregate_metrics.json", f536 as unknown as string],
-  ["resources_servers/structeval/data/structeval_nonrenderable_example.jsonl", f537 as unknown as string],
-  ["resources_servers/structeval/data/structeval_nonrenderable_example_rollouts.jsonl", f538 as unknown as string],
-  ["resources_servers/structeval/data/structeval_nonrenderable_example_rollouts_aggregate_metrics.json", f539 as unknown as string],
-  ["resources_servers/structured_outputs/README.md", f540 as unknown as string],
-  ["resources_servers/structured_outputs/configs/structured_outputs_json.yaml", f541 as unknown as string],
-  ["resources_servers/structured_outputs/configs/structured_outputs_json_yaml_xml_v1.yaml", f542 as unknown as string],
-  ["resources_servers/structured_outputs/configs/structured_outputs_v3.yaml", f543 as unknown as string],
-  ["resources_servers/structured_outputs/configs/structured_outputs_v4.yaml", f544 as unknown as string],
-  ["resources_servers/structured_outputs/data/example.jsonl", f545 as unknown as string],
-  ["resources_servers/structured_outputs/data/example_metrics.json", f546 as unknown as string],
-  ["resources_servers/structured_outputs/data/example_rollouts.jsonl", f547 as unknown as string],
-  ["resources_servers/structured_outputs/data/structured_outputs_251027_nano_v3_sdg_json_train_metrics.json", f548 as unknown as string],
-  ["resources_servers/structured_outputs/data/structured_outputs_251027_nano_v3_sdg_json_val_metrics.json", f549 as unknown as string],
-  ["resources_servers/structured_outputs/data/structured_outputs_v3_example.jsonl", f550 as unknown as string],
-  ["resources_servers/structured_outputs/data/structured_outputs_v3_example_metrics.json", f551 as unknown as string],
-  ["resources_servers/structured_outputs/data/structured_outputs_v4_example.jsonl", f552 as unknown as string],
-  ["resources_servers/swe_pivot/README.md", f553 as unknown as string],
-  ["resources_servers/swe_pivot/configs/swe_pivot.yaml", f554 as unknown as string],
-  ["resources_servers/swe_pivot/data/example.jsonl", f555 as unknown as string],
-  ["resources_servers/swe_pivot/data/example_metrics.json", f556 as unknown as string],
-  ["resources_servers/swe_pivot/data/example_rollouts.jsonl", f557 as unknown as string],
-  ["resources_servers/swerl_llm_judge/README.md", f558 as unknown as string],
-  ["resources_servers/swerl_llm_judge/configs/swerl_llm_judge.yaml", f559 as unknown as string],
-  ["resources_servers/swerl_llm_judge/data/example.jsonl", f560 as unknown as string],
-  ["resources_servers/swerl_llm_judge/data/example_metrics.json", f561 as unknown as string],
-  ["resources_servers/swerl_llm_judge/data/example_rollouts.jsonl", f562 as unknown as string],
-  ["resources_servers/terminal_multi_harness/README.md", f563 as unknown as string],
-  ["resources_servers/terminal_multi_harness/configs/terminal_multi_harness_agent006.yaml", f564 as unknown as string],
-  ["resources_servers/terminal_multi_harness/configs/terminal_multi_harness_codex.yaml", f565 as unknown as string],
-  ["resources_servers/terminal_multi_harness/configs/terminal_multi_harness_opencode.yaml", f566 as unknown as string],
-  ["resources_servers/terminal_multi_harness/configs/terminal_multi_harness_stirrup.yaml", f567 as unknown as string],
-  ["resources_servers/terminal_multi_harness/data/example.jsonl", f568 as unknown as string],
-  ["resources_servers/terminal_multi_harness/data/example_metrics.json", f569 as unknown as string],
-  ["resources_servers/terminal_multi_harness/data/example_rollouts.jsonl", f570 as unknown as string],
-  ["resources_servers/terminus_judge/README.md", f571 as unknown as string],
-  ["resources_servers/terminus_judge/configs/terminus_judge.yaml", f572 as unknown as string],
-  ["resources_servers/terminus_judge/configs/terminus_judge_simple.yaml", f573 as unknown as string],
-  ["resources_servers/terminus_judge/configs/terminus_judge_string_only.yaml", f574 as unknown as string],
-  ["resources_servers/terminus_judge/data/example.jsonl", f575 as unknown as string],
-  ["resources_servers/terminus_judge/data/example_metrics.json", f576 as unknown as string],
-  ["resources_servers/terminus_judge/data/example_rollouts.jsonl", f577 as unknown as string],
-  ["resources_servers/terminus_judge/prompt_templates/rubrics_v4.txt", f578 as unknown as string],
-  ["resources_servers/terminus_judge/prompt_templates/terminus_prompt.txt", f579 as unknown as string],
-  ["resources_servers/terminus_judge/scripts/README.md", f580 as unknown as string],
-  ["resources_servers/text_to_sql/configs/text_to_sql.yaml", f581 as unknown as string],
-  ["resources_servers/text_to_sql/data/example.jsonl", f582 as unknown as string],
-  ["resources_servers/text_to_sql/data/example_metrics.json", f583 as unknown as string],
-  ["resources_servers/text_to_sql/data/example_rollouts.jsonl", f584 as unknown as string],
-  ["resources_servers/text_to_sql/prompts/judge_prompt_template.txt", f585 as unknown as string],
-  ["resources_servers/text_to_sql/prompts/judge_system_message.txt", f586 as unknown as string],
-  ["resources_servers/ugphysics_judge/README.md", f587 as unknown as string],
-  ["resources_servers/ugphysics_judge/configs/ugphysics_judge.yaml", f588 as unknown as string],
-  ["resources_servers/ugphysics_judge/data/example.jsonl", f589 as unknown as string],
-  ["resources_servers/ugphysics_judge/data/example_metrics.json", f590 as unknown as string],
-  ["resources_servers/ugphysics_judge/data/example_rollouts.jsonl", f591 as unknown as string],
-  ["resources_servers/ugphysics_judge/prompts/judge.yaml", f592 as unknown as string],
-  ["resources_servers/workplace_assistant/README.md", f593 as unknown as string],
-  ["resources_servers/workplace_assistant/configs/workplace_assistant.yaml", f594 as unknown as string],
-  ["resources_servers/workplace_assistant/csv_data/processed/analytics_data.csv", f595 as unknown as string],
-  ["resources_servers/workplace_assistant/csv_data/processed/calendar_events.csv", f596 as unknown as string],
-  ["resources_servers/workplace_assistant/csv_data/processed/customer_relationship_manager_data.csv", f597 as unknown as string],
-  ["resources_servers/workplace_assistant/csv_data/processed/emails.csv", f598 as unknown as string],
-  ["resources_servers/workplace_assistant/csv_data/processed/project_tasks.csv", f599 as unknown as string],
-  ["resources_servers/workplace_assistant/csv_data/raw/email_addresses.csv", f600 as unknown as string],
-  ["resources_servers/workplace_assistant/csv_data/raw/events.csv", f601 as unknown as string],
-  ["resources_servers/workplace_assistant/data/example.jsonl", f602 as unknown as string],
-  ["resources_servers/workplace_assistant/data/example_metrics.json", f603 as unknown as string],
-  ["resources_servers/workplace_assistant/data/example_rollouts.jsonl", f604 as unknown as string],
-  ["resources_servers/xlam_fc/README.md", f605 as unknown as string],
-  ["resources_servers/xlam_fc/configs/xlam_fc.yaml", f606 as unknown as string],
-  ["resources_servers/xlam_fc/data/example.jsonl", f607 as unknown as string],
-  ["resources_servers/xlam_fc/data/example_metrics.json", f608 as unknown as string],
-  ["resources_servers/xlam_fc/data/example_rollouts.jsonl", f609 as unknown as string],
-  ["resources_servers/xstest/configs/xstest.yaml", f610 as unknown as string],
-  ["resources_servers/xstest/data/example.jsonl", f611 as unknown as string],
-  ["resources_servers/xstest/data/example_metrics.json", f612 as unknown as string],
-  ["resources_servers/xstest/data/example_rollouts.jsonl", f613 as unknown as string],
-  ["resources_servers/xstest/prompt_templates/wildguard_judge.txt", f614 as unknown as string],
-  ["resources_servers/xstest/prompt_templates/xstest_judge.txt", f615 as unknown as string],
-  ["responses_api_agents/browsecomp_agent/README.md", f616 as unknown as string],
-  ["responses_api_agents/browsecomp_agent/configs/browsecomp_agent.yaml", f617 as unknown as string],
-  ["responses_api_agents/critpt_agent/README.md", f618 as unknown as string],
-  ["responses_api_agents/finance_agent/README.md", f619 as unknown as string],
-  ["responses_api_agents/gymnasium_agent/README.md", f620 as unknown as string],
-  ["responses_api_agents/gymnasium_agent/configs/gymnasium_agent.yaml", f621 as unknown as string],
-  ["responses_api_agents/non_executing_simple_agent/configs/non_executing_simple_agent.yaml", f622 as unknown as string],
-  ["responses_api_agents/proof_refinement_agent/configs/proof_refinement_agent.yaml", f623 as unknown as string],
-  ["responses_api_agents/remote_agent/configs/remote_agent.yaml", f624 as unknown as string],
-  ["responses_api_agents/scicode_agent/README.md", f625 as unknown as string],
-  ["responses_api_agents/simple_agent/configs/simple_agent.yaml", f626 as unknown as string],
-  ["responses_api_agents/speed_bench_agent/configs/speed_bench_agent.yaml", f627 as unknown as string],
-  ["responses_api_agents/tool_simulation_agent/configs/tool_simulation_agent.yaml", f628 as unknown as string],
-  ["responses_api_models/azure_openai_model/configs/azure_openai_model.yaml", f629 as unknown as string],
-  ["responses_api_models/genrm_model/configs/genrm_model.yaml", f630 as unknown as string],
-  ["responses_api_models/inference_provider/configs/baseten.yaml", f631 as unknown as string],
-  ["responses_api_models/inference_provider/configs/deepinfra.yaml", f632 as unknown as string],
-  ["responses_api_models/inference_provider/configs/fireworks.yaml", f633 as unknown as string],
-  ["responses_api_models/inference_provider/configs/friendli.yaml", f634 as unknown as string],
-  ["responses_api_models/inference_provider/configs/gemini.yaml", f635 as unknown as string],
-  ["responses_api_models/inference_provider/configs/hf_inference.yaml", f636 as unknown as string],
-  ["responses_api_models/inference_provider/configs/inference_provider.yaml", f637 as unknown as string],
-  ["responses_api_models/inference_provider/configs/nebius.yaml", f638 as unknown as string],
-  ["responses_api_models/inference_provider/configs/openrouter.yaml", f639 as unknown as string],
-  ["responses_api_models/inference_provider/configs/together.yaml", f640 as unknown as string],
-  ["responses_api_models/litellm_model/configs/litellm_model.yaml", f641 as unknown as string],
-  ["responses_api_models/local_vllm_model_proxy/configs/local_vllm_model_proxy.yaml", f642 as unknown as string],
-  ["responses_api_models/openai_model/configs/openai_model.yaml", f643 as unknown as string],
-  ["responses_api_models/scripted_model/configs/scripted_model.yaml", f644 as unknown as string],
-  ["responses_api_models/vllm_model/configs/vllm_model.yaml", f645 as unknown as string],
-  ["responses_api_models/vllm_model/configs/vllm_model_for_training.yaml", f646 as unknown as string],
+  ["benchmarks/minif2f/README.md", f82 as unknown as string],
+  ["benchmarks/minif2f/config.yaml", f83 as unknown as string],
+  ["benchmarks/mmlu-redux/README.md", f84 as unknown as string],
+  ["benchmarks/mmlu-redux/config.yaml", f85 as unknown as string],
+  ["benchmarks/mmlu/README.md", f86 as unknown as string],
+  ["benchmarks/mmlu/config.yaml", f87 as unknown as string],
+  ["benchmarks/mmlu_pro/README.md", f88 as unknown as string],
+  ["benchmarks/mmlu_pro/config.yaml", f89 as unknown as string],
+  ["benchmarks/mmlu_prox/README.md", f90 as unknown as string],
+  ["benchmarks/mmlu_prox/config.yaml", f91 as unknown as string],
+  ["benchmarks/mmmlu/README.md", f92 as unknown as string],
+  ["benchmarks/mmmlu/config.yaml", f93 as unknown as string],
+  ["benchmarks/mobench/README.md", f94 as unknown as string],
+  ["benchmarks/mobench/config.yaml", f95 as unknown as string],
+  ["benchmarks/omniscience/README.md", f96 as unknown as string],
+  ["benchmarks/omniscience/config.yaml", f97 as unknown as string],
+  ["benchmarks/omniscience/judge_gptoss20b.yaml", f98 as unknown as string],
+  ["benchmarks/omniscience/prompts/generation.yaml", f99 as unknown as string],
+  ["benchmarks/prompts/eval/aai/mcq-10choices.yaml", f100 as unknown as string],
+  ["benchmarks/prompts/eval/aai/mcq-4choices-boxed.yaml", f101 as unknown as string],
+  ["benchmarks/prompts/eval/aai/mcq-4choices.yaml", f102 as unknown as string],
+  ["benchmarks/prompts/eval/bigcodebench/codegen.yaml", f103 as unknown as string],
+  ["benchmarks/prompts/eval/livecodebench/default_reasoning.yaml", f104 as unknown as string],
+  ["benchmarks/prompts/generic/codegen.yaml", f105 as unknown as string],
+  ["benchmarks/prompts/generic/default.yaml", f106 as unknown as string],
+  ["benchmarks/prompts/generic/general-boxed.yaml", f107 as unknown as string],
+  ["benchmarks/prompts/generic/longmt.yaml", f108 as unknown as string],
+  ["benchmarks/prompts/generic/math.yaml", f109 as unknown as string],
+  ["benchmarks/prompts/judge/math-proof-judge.yaml", f110 as unknown as string],
+  ["benchmarks/prompts/judge/math.yaml", f111 as unknown as string],
+  ["benchmarks/prompts/lean4/formal-proof-deepseek-prover-v2.yaml", f112 as unknown as string],
+  ["benchmarks/proofnet/README.md", f113 as unknown as string],
+  ["benchmarks/proofnet/config.yaml", f114 as unknown as string],
+  ["benchmarks/scicode/prompts/background.yaml", f115 as unknown as string],
+  ["benchmarks/scicode/prompts/default.yaml", f116 as unknown as string],
+  ["benchmarks/secque/README.md", f117 as unknown as string],
+  ["benchmarks/secque/config.yaml", f118 as unknown as string],
+  ["benchmarks/secque/prompts/default.yaml", f119 as unknown as string],
+  ["benchmarks/secque/prompts/judge.txt", f120 as unknown as string],
+  ["benchmarks/simpleqa/README.md", f121 as unknown as string],
+  ["benchmarks/simpleqa/config.yaml", f122 as unknown as string],
+  ["benchmarks/simpleqa/judge_gptoss20b.yaml", f123 as unknown as string],
+  ["benchmarks/supergpqa/README.md", f124 as unknown as string],
+  ["benchmarks/supergpqa/config.yaml", f125 as unknown as string],
+  ["benchmarks/xstest/README.md", f126 as unknown as string],
+  ["benchmarks/xstest/config.yaml", f127 as unknown as string],
+  ["environment_servers/legacy_agent/configs/legacy_agent.yaml", f128 as unknown as string],
+  ["environment_servers/single_agent_turn/configs/single_agent_turn.yaml", f129 as unknown as string],
+  ["environment_servers/single_agent_turn_legacy/configs/single_agent_turn_legacy.yaml", f130 as unknown as string],
+  ["environments/abstention/README.md", f131 as unknown as string],
+  ["environments/abstention/config.yaml", f132 as unknown as string],
+  ["environments/abstention/data/example.jsonl", f133 as unknown as string],
+  ["environments/abstention/data/example_metrics.json", f134 as unknown as string],
+  ["environments/abstention/data/example_rollouts.jsonl", f135 as unknown as string],
+  ["environments/arc_agi/config.yaml", f136 as unknown as string],
+  ["environments/arc_agi/data/example.jsonl", f137 as unknown as string],
+  ["environments/arc_agi/data/example_metrics.json", f138 as unknown as string],
+  ["environments/arc_agi/data/example_rollouts.jsonl", f139 as unknown as string],
+  ["environments/blackjack/config.yaml", f140 as unknown as string],
+  ["environments/blackjack/data/example.jsonl", f141 as unknown as string],
+  ["environments/blackjack/data/example_metrics.json", f142 as unknown as string],
+  ["environments/blackjack/data/example_rollouts.jsonl", f143 as unknown as string],
+  ["environments/calendar/config.yaml", f144 as unknown as string],
+  ["environments/calendar/data/example.jsonl", f145 as unknown as string],
+  ["environments/calendar/data/example_metrics.json", f146 as unknown as string],
+  ["environments/calendar/data/example_rollouts.jsonl", f147 as unknown as string],
+  ["environments/calendar_v2/config.yaml", f148 as unknown as string],
+  ["environments/calendar_v2/data/example.jsonl", f149 as unknown as string],
+  ["environments/calendar_v2/data/example_metrics.json", f150 as unknown as string],
+  ["environments/calendar_v2/data/example_rollouts.jsonl", f151 as unknown as string],
+  ["environments/circle_click/config.yaml", f152 as unknown as string],
+  ["environments/circle_click/data/example.jsonl", f153 as unknown as string],
+  ["environments/circle_click/data/example_metrics.json", f154 as unknown as string],
+  ["environments/circle_click/data/example_rollouts.jsonl", f155 as unknown as string],
+  ["environments/circle_count/config.yaml", f156 as unknown as string],
+  ["environments/circle_count/data/example.jsonl", f157 as unknown as string],
+  ["environments/circle_count/data/example_metrics.json", f158 as unknown as string],
+  ["environments/circle_count/data/example_rollouts.jsonl", f159 as unknown as string],
+  ["environments/code_gen/config.yaml", f160 as unknown as string],
+  ["environments/code_gen/data/example.jsonl", f161 as unknown as string],
+  ["environments/code_gen/data/example_metrics.json", f162 as unknown as string],
+  ["environments/code_gen/data/example_rollouts.jsonl", f163 as unknown as string],
+  ["environments/instruction_following/README.md", f164 as unknown as string],
+  ["environments/instruction_following/config.yaml", f165 as unknown as string],
+  ["environments/instruction_following/data/example.jsonl", f166 as unknown as string],
+  ["environments/instruction_following/data/example_metrics.json", f167 as unknown as string],
+  ["environments/instruction_following/data/example_rollouts.jsonl", f168 as unknown as string],
+  ["environments/workplace_assistant/config.yaml", f169 as unknown as string],
+  ["environments/workplace_assistant/data/example.jsonl", f170 as unknown as string],
+  ["environments/workplace_assistant/data/example_metrics.json", f171 as unknown as string],
+  ["environments/workplace_assistant/data/example_rollouts.jsonl", f172 as unknown as string],
+  ["resources_servers/aalcr/configs/aalcr.yaml", f173 as unknown as string],
+  ["resources_servers/aalcr/data/example.jsonl", f174 as unknown as string],
+  ["resources_servers/aalcr/data/example_metrics.json", f175 as unknown as string],
+  ["resources_servers/aalcr/data/example_rollouts.jsonl", f176 as unknown as string],
+  ["resources_servers/abstention/configs/abstention.yaml", f177 as unknown as string],
+  ["resources_servers/abstention/data/example.jsonl", f178 as unknown as string],
+  ["resources_servers/abstention/data/example_metrics.json", f179 as unknown as string],
+  ["resources_servers/abstention/data/example_rollouts.jsonl", f180 as unknown as string],
+  ["resources_servers/abstention/prompts/default_judge_prompt.txt", f181 as unknown as string],
+  ["resources_servers/arc_agi/configs/arc_agi.yaml", f182 as unknown as string],
+  ["resources_servers/arc_agi/data/example.jsonl", f183 as unknown as string],
+  ["resources_servers/arc_agi/data/example_metrics.json", f184 as unknown as string],
+  ["resources_servers/arc_agi/data/example_prepare.jsonl", f185 as unknown as string],
+  ["resources_servers/arc_agi/data/example_rollouts.jsonl", f186 as unknown as string],
+  ["resources_servers/arena_judge/README.md", f187 as unknown as string],
+  ["resources_servers/arena_judge/configs/arena_judge.yaml", f188 as unknown as string],
+  ["resources_servers/arena_judge/data/example.jsonl", f189 as unknown as string],
+  ["resources_servers/arena_judge/data/example_metrics.json", f190 as unknown as string],
+  ["resources_servers/arena_judge/data/example_rollouts.jsonl", f191 as unknown as string],
+  ["resources_servers/arena_judge/prompts/arena.yaml", f192 as unknown as string],
+  ["resources_servers/arena_judge/prompts/arena_creative.yaml", f193 as unknown as string],
+  ["resources_servers/bbq/README.md", f194 as unknown as string],
+  ["resources_servers/bbq/configs/bbq.yaml", f195 as unknown as string],
+  ["resources_servers/bbq/configs/bbq_judge_model.yaml", f196 as unknown as string],
+  ["resources_servers/bbq/configs/verifier_prompt_templates.yaml", f197 as unknown as string],
+  ["resources_servers/bbq/data/example.jsonl", f198 as unknown as string],
+  ["resources_servers/bbq/data/example_metrics.json", f199 as unknown as string],
+  ["resources_servers/bbq/data/example_rollouts.jsonl", f200 as unknown as string],
+  ["resources_servers/bird_sql/README.md", f201 as unknown as string],
+  ["resources_servers/bird_sql/configs/bird_sql.yaml", f202 as unknown as string],
+  ["resources_servers/bird_sql/data/example.jsonl", f203 as unknown as string],
+  ["resources_servers/bird_sql/data/example_metrics.json", f204 as unknown as string],
+  ["resources_servers/bird_sql/data/example_rollouts.jsonl", f205 as unknown as string],
+  ["resources_servers/blackjack/README.md", f206 as unknown as string],
+  ["resources_servers/blackjack/configs/blackjack.yaml", f207 as unknown as string],
+  ["resources_servers/blackjack/data/example.jsonl", f208 as unknown as string],
+  ["resources_servers/blackjack/data/example_metrics.json", f209 as unknown as string],
+  ["resources_servers/blackjack/data/example_rollouts.jsonl", f210 as unknown as string],
+  ["resources_servers/bunsenbench_chemistry_mcq/configs/bunsenbench_chemistry_mcq.yaml", f211 as unknown as string],
+  ["resources_servers/bunsenbench_chemistry_mcq/data/example.jsonl", f212 as unknown as string],
+  ["resources_servers/bunsenbench_chemistry_mcq/data/example_metrics.json", f213 as unknown as string],
+  ["resources_servers/bunsenbench_chemistry_mcq/data/example_rollouts.jsonl", f214 as unknown as string],
+  ["resources_servers/calendar/README.md", f215 as unknown as string],
+  ["resources_servers/calendar/configs/calendar.yaml", f216 as unknown as string],
+  ["resources_servers/calendar/configs/calendar_v2.yaml", f217 as unknown as string],
+  ["resources_servers/calendar/data/example.jsonl", f218 as unknown as string],
+  ["resources_servers/calendar/data/example_metrics.json", f219 as unknown as string],
+  ["resources_servers/calendar/data/example_rollouts.jsonl", f220 as unknown as string],
+  ["resources_servers/circle_click/configs/circle_click.yaml", f221 as unknown as string],
+  ["resources_servers/circle_click/data/example.jsonl", f222 as unknown as string],
+  ["resources_servers/circle_click/data/example_metrics.json", f223 as unknown as string],
+  ["resources_servers/circle_click/data/example_rollouts.jsonl", f224 as unknown as string],
+  ["resources_servers/circle_click/data/example_rollouts_agent_metrics.json", f225 as unknown as string],
+  ["resources_servers/circle_click/data/example_rollouts_materialized_inputs.jsonl", f226 as unknown as string],
+  ["resources_servers/circle_click/data/example_rollouts_reward_profiling.jsonl", f227 as unknown as string],
+  ["resources_servers/circle_count/README.md", f228 as unknown as string],
+  ["resources_servers/circle_count/configs/circle_count.yaml", f229 as unknown as string],
+  ["resources_servers/circle_count/data/example.jsonl", f230 as unknown as string],
+  ["resources_servers/circle_count/data/example_metrics.json", f231 as unknown as string],
+  ["resources_servers/circle_count/data/example_rollouts.jsonl", f232 as unknown as string],
+  ["resources_servers/circle_count/data/example_rollouts_aggregate_metrics.json", f233 as unknown as string],
+  ["resources_servers/circle_count/data/example_rollouts_materialized_inputs.jsonl", f234 as unknown as string],
+  ["resources_servers/citation_if/README.md", f235 as unknown as string],
+  ["resources_servers/citation_if/configs/citation_if.yaml", f236 as unknown as string],
+  ["resources_servers/citation_if/data/example.jsonl", f237 as unknown as string],
+  ["resources_servers/citation_if/data/example_metrics.json", f238 as unknown as string],
+  ["resources_servers/citation_if/data/example_rollouts.jsonl", f239 as unknown as string],
+  ["resources_servers/code_fim/configs/code_fim.yaml", f240 as unknown as string],
+  ["resources_servers/code_fim/data/example.jsonl", f241 as unknown as string],
+  ["resources_servers/code_fim/data/example_metrics.json", f242 as unknown as string],
+  ["resources_servers/code_fim/data/example_rollouts.jsonl", f243 as unknown as string],
+  ["resources_servers/code_gen/configs/code_gen.yaml", f244 as unknown as string],
+  ["resources_servers/code_gen/data/example.jsonl", f245 as unknown as string],
+  ["resources_servers/code_gen/data/example_metrics.json", f246 as unknown as string],
+  ["resources_servers/code_gen/data/example_rollouts.jsonl", f247 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/configs/equivalence_llm_judge.yaml", f248 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/configs/lc_judge.yaml", f249 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/configs/nl2bash-equivalency.yaml", f250 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/data/example.jsonl", f251 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/data/example_metrics.json", f252 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/data/example_metrics_openqa.json", f253 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/data/example_nl2bash.jsonl", f254 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/data/example_openqa.jsonl", f255 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/data/example_openqa_metrics.json", f256 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/data/example_prepare.jsonl", f257 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/data/example_rollouts.jsonl", f258 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/data/example_rollouts_openqa.jsonl", f259 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/prompt_templates/equivalence_llm_judge.txt", f260 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/prompt_templates/lc.txt", f261 as unknown as string],
+  ["resources_servers/equivalence_llm_judge/prompt_templates/lc_judge.txt", f262 as unknown as string],
+  ["resources_servers/equivalence_rule/README.md", f263 as unknown as string],
+  ["resources_servers/equivalence_rule/configs/lc.yaml", f264 as unknown as string],
+  ["resources_servers/equivalence_rule/data/example.jsonl", f265 as unknown as string],
+  ["resources_servers/equivalence_rule/data/example_metrics.json", f266 as unknown as string],
+  ["resources_servers/equivalence_rule/data/example_rollouts.jsonl", f267 as unknown as string],
+  ["resources_servers/evalplus/configs/evalplus.yaml", f268 as unknown as string],
+  ["resources_servers/evalplus/data/example.jsonl", f269 as unknown as string],
+  ["resources_servers/evalplus/data/example_metrics.json", f270 as unknown as string],
+  ["resources_servers/evalplus/data/example_rollouts.jsonl", f271 as unknown as string],
+  ["resources_servers/example_multi_step/configs/example_multi_step.yaml", f272 as unknown as string],
+  ["resources_servers/example_multi_step/data/example.jsonl", f273 as unknown as string],
+  ["resources_servers/example_multi_step/data/example_metrics.json", f274 as unknown as string],
+  ["resources_servers/example_multi_step/data/example_rollouts.jsonl", f275 as unknown as string],
+  ["resources_servers/example_multi_turn_gymnasium/README.md", f276 as unknown as string],
+  ["resources_servers/example_multi_turn_gymnasium/configs/example_multi_turn_gymnasium.yaml", f277 as unknown as string],
+  ["resources_servers/example_multi_turn_gymnasium/data/example.jsonl", f278 as unknown as string],
+  ["resources_servers/example_multi_turn_gymnasium/data/example_metrics.json", f279 as unknown as string],
+  ["resources_servers/example_multi_turn_gymnasium/data/example_rollouts.jsonl", f280 as unknown as string],
+  ["resources_servers/example_session_state_mgmt/configs/example_session_state_mgmt.yaml", f281 as unknown as string],
+  ["resources_servers/example_session_state_mgmt/data/example.jsonl", f282 as unknown as string],
+  ["resources_servers/example_session_state_mgmt/data/example_metrics.json", f283 as unknown as string],
+  ["resources_servers/example_session_state_mgmt/data/example_rollouts.jsonl", f284 as unknown as string],
+  ["resources_servers/example_single_tool_call/configs/example_single_tool_call.yaml", f285 as unknown as string],
+  ["resources_servers/example_single_tool_call/configs/example_single_tool_call_single_agent_turn.yaml", f286 as unknown as string],
+  ["resources_servers/example_single_tool_call/data/example.jsonl", f287 as unknown as string],
+  ["resources_servers/example_single_tool_call/data/example_metrics.json", f288 as unknown as string],
+  ["resources_servers/example_single_tool_call/data/example_rollouts.jsonl", f289 as unknown as string],
+  ["resources_servers/example_tool_call_multireward/README.md", f290 as unknown as string],
+  ["resources_servers/example_tool_call_multireward/configs/example_tool_call_multireward.yaml", f291 as unknown as string],
+  ["resources_servers/example_tool_call_multireward/data/example.jsonl", f292 as unknown as string],
+  ["resources_servers/example_tool_call_multireward/data/example_metrics.json", f293 as unknown as string],
+  ["resources_servers/example_tool_call_multireward/data/example_rollouts.jsonl", f294 as unknown as string],
+  ["resources_servers/format_verification/configs/citation_format.yaml", f295 as unknown as string],
+  ["resources_servers/format_verification/configs/freeform_formatting.yaml", f296 as unknown as string],
+  ["resources_servers/format_verification/data/ds2_freeform_formatting_example.jsonl", f297 as unknown as string],
+  ["resources_servers/format_verification/data/ds2_freeform_formatting_example_metrics.json", f298 as unknown as string],
+  ["resources_servers/format_verification/data/ds3_citation_format_example.jsonl", f299 as unknown as string],
+  ["resources_servers/format_verification/data/ds3_citation_format_example_metrics.json", f300 as unknown as string],
+  ["resources_servers/format_verification/data/example.jsonl", f301 as unknown as string],
+  ["resources_servers/format_verification/data/example_metrics.json", f302 as unknown as string],
+  ["resources_servers/format_verification/data/example_rollouts.jsonl", f303 as unknown as string],
+  ["resources_servers/frontierscience_judge/configs/frontierscience_judge.yaml", f304 as unknown as string],
+  ["resources_servers/frontierscience_judge/data/example.jsonl", f305 as unknown as string],
+  ["resources_servers/frontierscience_judge/data/example_metrics.json", f306 as unknown as string],
+  ["resources_servers/frontierscience_judge/data/example_rollouts.jsonl", f307 as unknown as string],
+  ["resources_servers/frontierscience_judge/prompts/judge.yaml", f308 as unknown as string],
+  ["resources_servers/frontierscience_judge/prompts/research_judge.yaml", f309 as unknown as string],
+  ["resources_servers/genrm_compare/README.md", f310 as unknown as string],
+  ["resources_servers/genrm_compare/configs/genrm_compare.yaml", f311 as unknown as string],
+  ["resources_servers/genrm_compare/data/example.jsonl", f312 as unknown as string],
+  ["resources_servers/genrm_compare/data/example_metrics.json", f313 as unknown as string],
+  ["resources_servers/genrm_compare/data/example_rollouts.jsonl", f314 as unknown as string],
+  ["resources_servers/gpqa_diamond/configs/gpqa_diamond.yaml", f315 as unknown as string],
+  ["resources_servers/gpqa_diamond/data/example.jsonl", f316 as unknown as string],
+  ["resources_servers/gpqa_diamond/data/example_metrics.json", f317 as unknown as string],
+  ["resources_servers/gpqa_diamond/data/example_rollouts.jsonl", f318 as unknown as string],
+  ["resources_servers/graphwalks/README.md", f319 as unknown as string],
+  ["resources_servers/graphwalks/configs/graphwalks.yaml", f320 as unknown as string],
+  ["resources_servers/graphwalks/data/example.jsonl", f321 as unknown as string],
+  ["resources_servers/graphwalks/data/example_metrics.json", f322 as unknown as string],
+  ["resources_servers/graphwalks/data/example_rollouts.jsonl", f323 as unknown as string],
+  ["resources_servers/grl_sokoban/README.md", f324 as unknown as string],
+  ["resources_servers/grl_sokoban/configs/grl_sokoban.yaml", f325 as unknown as string],
+  ["resources_servers/grl_sokoban/data/example.jsonl", f326 as unknown as string],
+  ["resources_servers/grl_sokoban/data/example_metrics.json", f327 as unknown as string],
+  ["resources_servers/grl_sokoban/data/example_rollouts.jsonl", f328 as unknown as string],
+  ["resources_servers/grl_tetris/README.md", f329 as unknown as string],
+  ["resources_servers/grl_tetris/configs/grl_tetris.yaml", f330 as unknown as string],
+  ["resources_servers/grl_tetris/data/example.jsonl", f331 as unknown as string],
+  ["resources_servers/grl_tetris/data/example_metrics.json", f332 as unknown as string],
+  ["resources_servers/grl_tetris/data/example_rollouts.jsonl", f333 as unknown as string],
+  ["resources_servers/gui_coordinate/README.md", f334 as unknown as string],
+  ["resources_servers/gui_coordinate/configs/gui_coordinate.yaml", f335 as unknown as string],
+  ["resources_servers/gui_coordinate/data/example.jsonl", f336 as unknown as string],
+  ["resources_servers/gui_coordinate/data/example_metrics.json", f337 as unknown as string],
+  ["resources_servers/gui_coordinate/data/example_rollouts.jsonl", f338 as unknown as string],
+  ["resources_servers/gymnasium/README.md", f339 as unknown as string],
+  ["resources_servers/gymnasium/configs/gymnasium.yaml", f340 as unknown as string],
+  ["resources_servers/gymnasium/data/example.jsonl", f341 as unknown as string],
+  ["resources_servers/gymnasium/data/example_metrics.json", f342 as unknown as string],
+  ["resources_servers/gymnasium/data/example_rollouts.jsonl", f343 as unknown as string],
+  ["resources_servers/hotpotqa_qa/README.md", f344 as unknown as string],
+  ["resources_servers/hotpotqa_qa/configs/hotpotqa_qa.yaml", f345 as unknown as string],
+  ["resources_servers/hotpotqa_qa/data/example.jsonl", f346 as unknown as string],
+  ["resources_servers/hotpotqa_qa/data/example_metrics.json", f347 as unknown as string],
+  ["resources_servers/hotpotqa_qa/data/example_rollouts.jsonl", f348 as unknown as string],
+  ["resources_servers/iheval/configs/iheval.yaml", f349 as unknown as string],
+  ["resources_servers/iheval/configs/iheval_serve.yaml", f350 as unknown as string],
+  ["resources_servers/iheval/data/example.jsonl", f351 as unknown as string],
+  ["resources_servers/iheval/data/example_metrics.json", f352 as unknown as string],
+  ["resources_servers/iheval/data/example_rollouts.jsonl", f353 as unknown as string],
+  ["resources_servers/imo_gradingbench/README.md", f354 as unknown as string],
+  ["resources_servers/imo_gradingbench/configs/imo_gradingbench.yaml", f355 as unknown as string],
+  ["resources_servers/imo_gradingbench/data/example.jsonl", f356 as unknown as string],
+  ["resources_servers/imo_gradingbench/data/example_metrics.json", f357 as unknown as string],
+  ["resources_servers/imo_gradingbench/data/example_rollouts.jsonl", f358 as unknown as string],
+  ["resources_servers/imo_proofbench_judge/README.md", f359 as unknown as string],
+  ["resources_servers/imo_proofbench_judge/configs/imo_proofbench_judge.yaml", f360 as unknown as string],
+  ["resources_servers/imo_proofbench_judge/data/example.jsonl", f361 as unknown as string],
+  ["resources_servers/imo_proofbench_judge/data/example_metrics.json", f362 as unknown as string],
+  ["resources_servers/imo_proofbench_judge/data/example_rollouts.jsonl", f363 as unknown as string],
+  ["resources_servers/imo_proofbench_judge/prompts/judge.yaml", f364 as unknown as string],
+  ["resources_servers/indirect_prompt_injection/README.md", f365 as unknown as string],
+  ["resources_servers/indirect_prompt_injection/configs/indirect_prompt_injection.yaml", f366 as unknown as string],
+  ["resources_servers/indirect_prompt_injection/configs/nemotron_nano_2gpu.yaml", f367 as unknown as string],
+  ["resources_servers/indirect_prompt_injection/data/example.jsonl", f368 as unknown as string],
+  ["resources_servers/indirect_prompt_injection/data/example_metrics.json", f369 as unknown as string],
+  ["resources_servers/indirect_prompt_injection/data/example_rollouts.jsonl", f370 as unknown as string],
+  ["resources_servers/instruction_following/configs/instruction_following.yaml", f371 as unknown as string],
+  ["resources_servers/instruction_following/data/example.jsonl", f372 as unknown as string],
+  ["resources_servers/instruction_following/data/example_metrics.json", f373 as unknown as string],
+  ["resources_servers/instruction_following/data/example_rollouts.jsonl", f374 as unknown as string],
+  ["resources_servers/instruction_following/data/train_metrics.json", f375 as unknown as string],
+  ["resources_servers/inverse_if/configs/inverse_if.yaml", f376 as unknown as string],
+  ["resources_servers/inverse_if/data/example.jsonl", f377 as unknown as string],
+  ["resources_servers/inverse_if/data/example_metrics.json", f378 as unknown as string],
+  ["resources_servers/inverse_if/data/example_rollouts.jsonl", f379 as unknown as string],
+  ["resources_servers/jailbreak_detection/configs/jailbreak_detection_nemotron_combined_reward_tp8.yaml", f380 as unknown as string],
+  ["resources_servers/jailbreak_detection/configs/safety_judge_model.yaml", f381 as unknown as string],
+  ["resources_servers/jailbreak_detection/configs/verifier_prompt_templates.yaml", f382 as unknown as string],
+  ["resources_servers/jailbreak_detection/data/example.jsonl", f383 as unknown as string],
+  ["resources_servers/jailbreak_detection/data/example_metrics.json", f384 as unknown as string],
+  ["resources_servers/jailbreak_detection/data/example_rollouts.jsonl", f385 as unknown as string],
+  ["resources_servers/lc_niah/README.md", f386 as unknown as string],
+  ["resources_servers/lc_niah/configs/lc_niah.yaml", f387 as unknown as string],
+  ["resources_servers/lc_niah/data/example.jsonl", f388 as unknown as string],
+  ["resources_servers/lc_niah/data/example_metrics.json", f389 as unknown as string],
+  ["resources_servers/lc_niah/data/example_rollouts.jsonl", f390 as unknown as string],
+  ["resources_servers/longmemeval/configs/longmemeval.yaml", f391 as unknown as string],
+  ["resources_servers/longmemeval/configs/longmemeval_serve.yaml", f392 as unknown as string],
+  ["resources_servers/longmemeval/data/example.jsonl", f393 as unknown as string],
+  ["resources_servers/longmemeval/data/example_metrics.json", f394 as unknown as string],
+  ["resources_servers/longmemeval/data/example_rollouts.jsonl", f395 as unknown as string],
+  ["resources_servers/math_advanced_calculations/README.md", f396 as unknown as string],
+  ["resources_servers/math_advanced_calculations/configs/math_advanced_calculations.yaml", f397 as unknown as string],
+  ["resources_servers/math_advanced_calculations/data/example.jsonl", f398 as unknown as string],
+  ["resources_servers/math_advanced_calculations/data/example_metrics.json", f399 as unknown as string],
+  ["resources_servers/math_advanced_calculations/data/example_rollouts.jsonl", f400 as unknown as string],
+  ["resources_servers/math_formal_lean/README.md", f401 as unknown as string],
+  ["resources_servers/math_formal_lean/configs/math_formal_lean.yaml", f402 as unknown as string],
+  ["resources_servers/math_formal_lean/configs/math_formal_lean_multi_turn.yaml", f403 as unknown as string],
+  ["resources_servers/math_formal_lean/configs/nemotron_clean_easy.yaml", f404 as unknown as string],
+  ["resources_servers/math_formal_lean/configs/nemotron_first_try_hard.yaml", f405 as unknown as string],
+  ["resources_servers/math_formal_lean/configs/nemotron_medium_500.yaml", f406 as unknown as string],
+  ["resources_servers/math_formal_lean/configs/nemotron_very_easy.yaml", f407 as unknown as string],
+  ["resources_servers/math_formal_lean/data/example.jsonl", f408 as unknown as string],
+  ["resources_servers/math_formal_lean/data/example_metrics.json", f409 as unknown as string],
+  ["resources_servers/math_formal_lean/data/example_rollouts.jsonl", f410 as unknown as string],
+  ["resources_servers/math_formal_lean/data/minif2f_test.jsonl", f411 as unknown as string],
+  ["resources_servers/math_proof_judgement/README.md", f412 as unknown as string],
+  ["resources_servers/math_proof_judgement/configs/math_proof_judgement.yaml", f413 as unknown as string],
+  ["resources_servers/math_proof_judgement/data/example.jsonl", f414 as unknown as string],
+  ["resources_servers/math_proof_judgement/data/example_metrics.json", f415 as unknown as string],
+  ["resources_servers/math_proof_judgement/data/example_rollouts.jsonl", f416 as unknown as string],
+  ["resources_servers/math_with_autograder/configs/judge_gptoss20b.yaml", f417 as unknown as string],
+  ["resources_servers/math_with_autograder/configs/math_with_autograder.yaml", f418 as unknown as string],
+  ["resources_servers/math_with_autograder/data/example.jsonl", f419 as unknown as string],
+  ["resources_servers/math_with_autograder/data/example_metrics.json", f420 as unknown as string],
+  ["resources_servers/math_with_autograder/data/example_rollouts.jsonl", f421 as unknown as string],
+  ["resources_servers/math_with_autograder/prompts/judge.yaml", f422 as unknown as string],
+  ["resources_servers/math_with_judge/configs/math_with_judge.yaml", f423 as unknown as string],
+  ["resources_servers/math_with_judge/data/example.jsonl", f424 as unknown as string],
+  ["resources_servers/math_with_judge/data/example_metrics.json", f425 as unknown as string],
+  ["resources_servers/math_with_judge/data/example_rollouts.jsonl", f426 as unknown as string],
+  ["resources_servers/mcqa/configs/mcqa.yaml", f427 as unknown as string],
+  ["resources_servers/mcqa/data/example.jsonl", f428 as unknown as string],
+  ["resources_servers/mcqa/data/example_metrics.json", f429 as unknown as string],
+  ["resources_servers/mcqa/data/example_rollouts.jsonl", f430 as unknown as string],
+  ["resources_servers/mcqa/data/example_rollouts_with_template_metadata.jsonl", f431 as unknown as string],
+  ["resources_servers/mcqa/data/example_with_template_metadata.jsonl", f432 as unknown as string],
+  ["resources_servers/mcqa/data/example_with_template_metadata_metrics.json", f433 as unknown as string],
+  ["resources_servers/mcqa/tests/verifier_cases.jsonl", f434 as unknown as string],
+  ["resources_servers/mrcr/README.md", f435 as unknown as string],
+  ["resources_servers/mrcr/configs/mrcr.yaml", f436 as unknown as string],
+  ["resources_servers/mrcr/data/example.jsonl", f437 as unknown as string],
+  ["resources_servers/mrcr/data/example_metrics.json", f438 as unknown as string],
+  ["resources_servers/mrcr/data/example_rollouts.jsonl", f439 as unknown as string],
+  ["resources_servers/multichallenge/configs/multichallenge.yaml", f440 as unknown as string],
+  ["resources_servers/multichallenge/configs/multichallenge_nrl.yaml", f441 as unknown as string],
+  ["resources_servers/multichallenge/data/example.jsonl", f442 as unknown as string],
+  ["resources_servers/multichallenge/data/example_metrics.json", f443 as unknown as string],
+  ["resources_servers/multichallenge/data/example_rollouts.jsonl", f444 as unknown as string],
+  ["resources_servers/nvarc/README.md", f445 as unknown as string],
+  ["resources_servers/nvarc/configs/inductive.yaml", f446 as unknown as string],
+  ["resources_servers/nvarc/configs/transductive.yaml", f447 as unknown as string],
+  ["resources_servers/nvarc/data/example.jsonl", f448 as unknown as string],
+  ["resources_servers/nvarc/data/example_metrics.json", f449 as unknown as string],
+  ["resources_servers/nvarc/data/example_rollouts.jsonl", f450 as unknown as string],
+  ["resources_servers/omniscience/configs/omniscience.yaml", f451 as unknown as string],
+  ["resources_servers/omniscience/data/example.jsonl", f452 as unknown as string],
+  ["resources_servers/omniscience/data/example_metrics.json", f453 as unknown as string],
+  ["resources_servers/omniscience/data/example_rollouts.jsonl", f454 as unknown as string],
+  ["resources_servers/omniscience/prompts/judge.yaml", f455 as unknown as string],
+  ["resources_servers/over_refusal_detection/configs/over_refusal_detection.yaml", f456 as unknown as string],
+  ["resources_servers/over_refusal_detection/configs/over_refusal_detection_nemotron.yaml", f457 as unknown as string],
+  ["resources_servers/over_refusal_detection/configs/over_refusal_detection_nemotron_tp8.yaml", f458 as unknown as string],
+  ["resources_servers/over_refusal_detection/data/example.jsonl", f459 as unknown as string],
+  ["resources_servers/over_refusal_detection/data/example_metrics.json", f460 as unknown as string],
+  ["resources_servers/over_refusal_detection/data/example_rollouts.jsonl", f461 as unknown as string],
+  ["resources_servers/physics_judge/README.md", f462 as unknown as string],
+  ["resources_servers/physics_judge/configs/judge_openai.yaml", f463 as unknown as string],
+  ["resources_servers/physics_judge/configs/physics_judge.yaml", f464 as unknown as string],
+  ["resources_servers/physics_judge/data/example.jsonl", f465 as unknown as string],
+  ["resources_servers/physics_judge/data/example_metrics.json", f466 as unknown as string],
+  ["resources_servers/physics_judge/data/example_rollouts.jsonl", f467 as unknown as string],
+  ["resources_servers/physics_judge/prompts/judge.yaml", f468 as unknown as string],
+  ["resources_servers/polymath/configs/polymath.yaml", f469 as unknown as string],
+  ["resources_servers/polymath/data/example.jsonl", f470 as unknown as string],
+  ["resources_servers/polymath/data/example_metrics.json", f471 as unknown as string],
+  ["resources_servers/polymath/data/example_rollouts.jsonl", f472 as unknown as string],
+  ["resources_servers/polymath/data/example_rollouts_materialized_inputs.jsonl", f473 as unknown as string],
+  ["resources_servers/proof_genselect/README.md", f474 as unknown as string],
+  ["resources_servers/proof_genselect/configs/proof_genselect.yaml", f475 as unknown as string],
+  ["resources_servers/proof_genselect/data/example.jsonl", f476 as unknown as string],
+  ["resources_servers/proof_genselect/data/example_metrics.json", f477 as unknown as string],
+  ["resources_servers/proof_genselect/data/example_rollouts.jsonl", f478 as unknown as string],
+  ["resources_servers/proof_genselect/data/example_rollouts_aggregate_metrics.json", f479 as unknown as string],
+  ["resources_servers/proof_genselect/data/example_rollouts_materialized_inputs.jsonl", f480 as unknown as string],
+  ["resources_servers/proof_genselect/prompt_templates/genselect.yaml", f481 as unknown as string],
+  ["resources_servers/proof_judge/README.md", f482 as unknown as string],
+  ["resources_servers/proof_judge/configs/proof_judge.yaml", f483 as unknown as string],
+  ["resources_servers/proof_judge/data/example.jsonl", f484 as unknown as string],
+  ["resources_servers/proof_judge/data/example_metrics.json", f485 as unknown as string],
+  ["resources_servers/proof_judge/data/example_rollouts.jsonl", f486 as unknown as string],
+  ["resources_servers/proof_judge/data/example_rollouts_materialized_inputs.jsonl", f487 as unknown as string],
+  ["resources_servers/proof_judge/prompt_templates/meta-verifier.yaml", f488 as unknown as string],
+  ["resources_servers/proof_judge/prompt_templates/prover.yaml", f489 as unknown as string],
+  ["resources_servers/proof_judge/prompt_templates/verifier.yaml", f490 as unknown as string],
+  ["resources_servers/proof_verification/README.md", f491 as unknown as string],
+  ["resources_servers/proof_verification/configs/proof_verification.yaml", f492 as unknown as string],
+  ["resources_servers/proof_verification/data/example.jsonl", f493 as unknown as string],
+  ["resources_servers/proof_verification/data/example_metrics.json", f494 as unknown as string],
+  ["resources_servers/proof_verification/data/example_rollouts.jsonl", f495 as unknown as string],
+  ["resources_servers/proof_verification/data/example_rollouts_materialized_inputs.jsonl", f496 as unknown as string],
+  ["resources_servers/proof_verification/prompt_templates/meta-verifier.yaml", f497 as unknown as string],
+  ["resources_servers/proof_verification/prompt_templates/verifier.yaml", f498 as unknown as string],
+  ["resources_servers/ragtruth/README.md", f499 as unknown as string],
+  ["resources_servers/ragtruth/configs/ragtruth.yaml", f500 as unknown as string],
+  ["resources_servers/ragtruth/configs/ragtruth_serve.yaml", f501 as unknown as string],
+  ["resources_servers/ragtruth/data/example.jsonl", f502 as unknown as string],
+  ["resources_servers/ragtruth/data/example_metrics.json", f503 as unknown as string],
+  ["resources_servers/ragtruth/data/example_rollouts.jsonl", f504 as unknown as string],
+  ["resources_servers/ruler/README.md", f505 as unknown as string],
+  ["resources_servers/ruler/configs/ruler.yaml", f506 as unknown as string],
+  ["resources_servers/ruler/data/example.jsonl", f507 as unknown as string],
+  ["resources_servers/ruler/data/example_metrics.json", f508 as unknown as string],
+  ["resources_servers/ruler/data/example_rollouts.jsonl", f509 as unknown as string],
+  ["resources_servers/ruler2/README.md", f510 as unknown as string],
+  ["resources_servers/ruler2/configs/ruler2.yaml", f511 as unknown as string],
+  ["resources_servers/ruler2/data/example.jsonl", f512 as unknown as string],
+  ["resources_servers/ruler2/data/example_metrics.json", f513 as unknown as string],
+  ["resources_servers/ruler2/data/example_rollouts.jsonl", f514 as unknown as string],
+  ["resources_servers/simpleqa/configs/simpleqa.yaml", f515 as unknown as string],
+  ["resources_servers/simpleqa/data/example.jsonl", f516 as unknown as string],
+  ["resources_servers/simpleqa/data/example_metrics.json", f517 as unknown as string],
+  ["resources_servers/simpleqa/data/example_rollouts.jsonl", f518 as unknown as string],
+  ["resources_servers/simpleqa/prompts/judge.yaml", f519 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/README.md", f520 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/droid_pivot_single_step_tool_use_with_argument_comparison.yaml", f521 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/parallel_tool_calls_single_step_tool_use_with_argument_comparison.yaml", f522 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/search_pivot_single_step_tool_use_with_argument_comparison.yaml", f523 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/single_step_tool_use_with_argument_comparison.yaml", f524 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/swe_pivot_single_step_tool_use_with_argument_comparison.yaml", f525 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/configs/toolcall_schema_single_step_tool_use_with_argument_comparison.yaml", f526 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/data/example.jsonl", f527 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/data/example_metrics.json", f528 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/data/example_rollouts.jsonl", f529 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example.jsonl", f530 as unknown as string],
+  ["resources_servers/single_step_tool_use_with_argument_comparison/data/parallel_example_metrics.json", f531 as unknown as string],
+  ["resources_servers/spartqa/README.md", f532 as unknown as string],
+  ["resources_servers/spartqa/configs/spartqa.yaml", f533 as unknown as string],
+  ["resources_servers/spartqa/configs/spartqa_serve.yaml", f534 as unknown as string],
+  ["resources_servers/spartqa/data/example.jsonl", f535 as unknown as string],
+  ["resources_servers/spartqa/data/example_metrics.json", f536 as unknown as string],
+  ["resources_servers/spartqa/data/example_rollouts.jsonl", f537 as unknown as string],
+  ["resources_servers/spider2_lite/README.md", f538 as unknown as string],
+  ["resources_servers/spider2_lite/configs/spider2_lite.yaml", f539 as unknown as string],
+  ["resources_servers/spider2_lite/data/example.jsonl", f540 as unknown as string],
+  ["resources_servers/spider2_lite/data/example_metrics.json", f541 as unknown as string],
+  ["resources_servers/spider2_lite/data/example_rollouts.jsonl", f542 as unknown as string],
+  ["resources_servers/string_match/README.md", f543 as unknown as string],
+  ["resources_servers/string_match/configs/string_match.yaml", f544 as unknown as string],
+  ["resources_servers/string_match/data/example.jsonl", f545 as unknown as string],
+  ["resources_servers/string_match/data/example_metrics.json", f546 as unknown as string],
+  ["resources_servers/string_match/data/example_rollouts.jsonl", f547 as unknown as string],
+  ["resources_servers/structeval/README.md", f548 as unknown as string],
+  ["resources_servers/structeval/configs/structeval_nonrenderable.yaml", f549 as unknown as string],
+  ["resources_servers/structeval/data/example.jsonl", f550 as unknown as string],
+  ["resources_servers/structeval/data/example_metrics.json", f551 as unknown as string],
+  ["resources_servers/structeval/data/example_rollouts.jsonl", f552 as unknown as string],
+  ["resources_servers/structeval/data/example_rollouts_aggregate_metrics.json", f553 as unknown as string],
+  ["resources_servers/structeval/data/structeval_nonrenderable_example.jsonl", f554 as unknown as string],
+  ["resources_servers/structeval/data/structeval_nonrenderable_example_rollouts.jsonl", f555 as unknown as string],
+  ["resources_servers/structeval/data/structeval_nonrenderable_example_rollouts_aggregate_metrics.json", f556 as unknown as string],
+  ["resources_servers/structured_outputs/README.md", f557 as unknown as string],
+  ["resources_servers/structured_outputs/configs/structured_outputs_json.yaml", f558 as unknown as string],
+  ["resources_servers/structured_outputs/configs/structured_outputs_json_yaml_xml_v1.yaml", f559 as unknown as string],
+  ["resources_servers/structured_outputs/configs/structured_outputs_v3.yaml", f560 as unknown as string],
+  ["resources_servers/structured_outputs/configs/structured_outputs_v4.yaml", f561 as unknown as string],
+  ["resources_servers/structured_outputs/data/example.jsonl", f562 as unknown as string],
+  ["resources_servers/structured_outputs/data/example_metrics.json", f563 as unknown as string],
+  ["resources_servers/structured_outputs/data/example_rollouts.jsonl", f564 as unknown as string],
+  ["resources_servers/structured_outputs/data/structured_outputs_251027_nano_v3_sdg_json_train_metrics.json", f565 as unknown as string],
+  ["resources_servers/structured_outputs/data/structured_outputs_251027_nano_v3_sdg_json_val_metrics.json", f566 as unknown as string],
+  ["resources_servers/structured_outputs/data/structured_outputs_v3_example.jsonl", f567 as unknown as string],
+  ["resources_servers/structured_outputs/data/structured_outputs_v3_example_metrics.json", f568 as unknown as string],
+  ["resources_servers/structured_outputs/data/structured_outputs_v4_example.jsonl", f569 as unknown as string],
+  ["resources_servers/swe_pivot/README.md", f570 as unknown as string],
+  ["resources_servers/swe_pivot/configs/swe_pivot.yaml", f571 as unknown as string],
+  ["resources_servers/swe_pivot/data/example.jsonl", f572 as unknown as string],
+  ["resources_servers/swe_pivot/data/example_metrics.json", f573 as unknown as string],
+  ["resources_servers/swe_pivot/data/example_rollouts.jsonl", f574 as unknown as string],
+  ["resources_servers/swerl_llm_judge/README.md", f575 as unknown as string],
+  ["resources_servers/swerl_llm_judge/configs/swerl_llm_judge.yaml", f576 as unknown as string],
+  ["resources_servers/swerl_llm_judge/data/example.jsonl", f577 as unknown as string],
+  ["resources_servers/swerl_llm_judge/data/example_metrics.json", f578 as unknown as string],
+  ["resources_servers/swerl_llm_judge/data/example_rollouts.jsonl", f579 as unknown as string],
+  ["resources_servers/terminal_multi_harness/README.md", f580 as unknown as string],
+  ["resources_servers/terminal_multi_harness/configs/terminal_multi_harness_agent006.yaml", f581 as unknown as string],
+  ["resources_servers/terminal_multi_harness/configs/terminal_multi_harness_codex.yaml", f582 as unknown as string],
+  ["resources_servers/terminal_multi_harness/configs/terminal_multi_harness_opencode.yaml", f583 as unknown as string],
+  ["resources_servers/terminal_multi_harness/configs/terminal_multi_harness_stirrup.yaml", f584 as unknown as string],
+  ["resources_servers/terminal_multi_harness/data/example.jsonl", f585 as unknown as string],
+  ["resources_servers/terminal_multi_harness/data/example_metrics.json", f586 as unknown as string],
+  ["resources_servers/terminal_multi_harness/data/example_rollouts.jsonl", f587 as unknown as string],
+  ["resources_servers/terminus_judge/README.md", f588 as unknown as string],
+  ["resources_servers/terminus_judge/configs/terminus_judge.yaml", f589 as unknown as string],
+  ["resources_servers/terminus_judge/configs/terminus_judge_simple.yaml", f590 as unknown as string],
+  ["resources_servers/terminus_judge/configs/terminus_judge_string_only.yaml", f591 as unknown as string],
+  ["resources_servers/terminus_judge/data/example.jsonl", f592 as unknown as string],
+  ["resources_servers/terminus_judge/data/example_metrics.json", f593 as unknown as string],
+  ["resources_servers/terminus_judge/data/example_rollouts.jsonl", f594 as unknown as string],
+  ["resources_servers/terminus_judge/prompt_templates/rubrics_v4.txt", f595 as unknown as string],
+  ["resources_servers/terminus_judge/prompt_templates/terminus_prompt.txt", f596 as unknown as string],
+  ["resources_servers/terminus_judge/scripts/README.md", f597 as unknown as string],
+  ["resources_servers/text_to_sql/configs/text_to_sql.yaml", f598 as unknown as string],
+  ["resources_servers/text_to_sql/data/example.jsonl", f599 as unknown as string],
+  ["resources_servers/text_to_sql/data/example_metrics.json", f600 as unknown as string],
+  ["resources_servers/text_to_sql/data/example_rollouts.jsonl", f601 as unknown as string],
+  ["resources_servers/text_to_sql/prompts/judge_prompt_template.txt", f602 as unknown as string],
+  ["resources_servers/text_to_sql/prompts/judge_system_message.txt", f603 as unknown as string],
+  ["resources_servers/ugphysics_judge/README.md", f604 as unknown as string],
+  ["resources_servers/ugphysics_judge/configs/ugphysics_judge.yaml", f605 as unknown as string],
+  ["resources_servers/ugphysics_judge/data/example.jsonl", f606 as unknown as string],
+  ["resources_servers/ugphysics_judge/data/example_metrics.json", f607 as unknown as string],
+  ["resources_servers/ugphysics_judge/data/example_rollouts.jsonl", f608 as unknown as string],
+  ["resources_servers/ugphysics_judge/prompts/judge.yaml", f609 as unknown as string],
+  ["resources_servers/workplace_assistant/README.md", f610 as unknown as string],
+  ["resources_servers/workplace_assistant/configs/workplace_assistant.yaml", f611 as unknown as string],
+  ["resources_servers/workplace_assistant/csv_data/processed/analytics_data.csv", f612 as unknown as string],
+  ["resources_servers/workplace_assistant/csv_data/processed/calendar_events.csv", f613 as unknown as string],
+  ["resources_servers/workplace_assistant/csv_data/processed/customer_relationship_manager_data.csv", f614 as unknown as string],
+  ["resources_servers/workplace_assistant/csv_data/processed/emails.csv", f615 as unknown as string],
+  ["resources_servers/workplace_assistant/csv_data/processed/project_tasks.csv", f616 as unknown as string],
+  ["resources_servers/workplace_assistant/csv_data/raw/email_addresses.csv", f617 as unknown as string],
+  ["resources_servers/workplace_assistant/csv_data/raw/events.csv", f618 as unknown as string],
+  ["resources_servers/workplace_assistant/data/example.jsonl", f619 as unknown as string],
+  ["resources_servers/workplace_assistant/data/example_metrics.json", f620 as unknown as string],
+  ["resources_servers/workplace_assistant/data/example_rollouts.jsonl", f621 as unknown as string],
+  ["resources_servers/xlam_fc/README.md", f622 as unknown as string],
+  ["resources_servers/xlam_fc/configs/xlam_fc.yaml", f623 as unknown as string],
+  ["resources_servers/xlam_fc/data/example.jsonl", f624 as unknown as string],
+  ["resources_servers/xlam_fc/data/example_metrics.json", f625 as unknown as string],
+  ["resources_servers/xlam_fc/data/example_rollouts.jsonl", f626 as unknown as string],
+  ["resources_servers/xstest/configs/xstest.yaml", f627 as unknown as string],
+  ["resources_servers/xstest/data/example.jsonl", f628 as unknown as string],
+  ["resources_servers/xstest/data/example_metrics.json", f629 as unknown as string],
+  ["resources_servers/xstest/data/example_rollouts.jsonl", f630 as unknown as string],
+  ["resources_servers/xstest/prompt_templates/wildguard_judge.txt", f631 as unknown as string],
+  ["resources_servers/xstest/prompt_templates/xstest_judge.txt", f632 as unknown as string],
+  ["responses_api_agents/browsecomp_agent/README.md", f633 as unknown as string],
+  ["responses_api_agents/browsecomp_agent/configs/browsecomp_agent.yaml", f634 as unknown as string],
+  ["responses_api_agents/critpt_agent/README.md", f635 as unknown as string],
+  ["responses_api_agents/finance_agent/README.md", f636 as unknown as string],
+  ["responses_api_agents/gymnasium_agent/README.md", f637 as unknown as string],
+  ["responses_api_agents/gymnasium_agent/configs/gymnasium_agent.yaml", f638 as unknown as string],
+  ["responses_api_agents/non_executing_simple_agent/configs/non_executing_simple_agent.yaml", f639 as unknown as string],
+  ["responses_api_agents/proof_refinement_agent/configs/proof_refinement_agent.yaml", f640 as unknown as string],
+  ["responses_api_agents/remote_agent/configs/remote_agent.yaml", f641 as unknown as string],
+  ["responses_api_agents/scicode_agent/README.md", f642 as unknown as string],
+  ["responses_api_agents/simple_agent/configs/simple_agent.yaml", f643 as unknown as string],
+  ["responses_api_agents/speed_bench_agent/configs/speed_bench_agent.yaml", f644 as unknown as string],
+  ["responses_api_agents/tool_simulation_agent/configs/tool_simulation_agent.yaml", f645 as unknown as string],
+  ["responses_api_models/azure_openai_model/configs/azure_openai_model.yaml", f646 as unknown as string],
+  ["responses_api_models/genrm_model/configs/genrm_model.yaml", f647 as unknown as string],
+  ["responses_api_models/inference_provider/configs/baseten.yaml", f648 as unknown as string],
+  ["responses_api_models/inference_provider/configs/deepinfra.yaml", f649 as unknown as string],
+  ["responses_api_models/inference_provider/configs/fireworks.yaml", f650 as unknown as string],
+  ["responses_api_models/inference_provider/configs/friendli.yaml", f651 as unknown as string],
+  ["responses_api_models/inference_provider/configs/gemini.yaml", f652 as unknown as string],
+  ["responses_api_models/inference_provider/configs/hf_inference.yaml", f653 as unknown as string],
+  ["responses_api_models/inference_provider/configs/inference_provider.yaml", f654 as unknown as string],
+  ["responses_api_models/inference_provider/configs/nebius.yaml", f655 as unknown as string],
+  ["responses_api_models/inference_provider/configs/openrouter.yaml", f656 as unknown as string],
+  ["responses_api_models/inference_provider/configs/together.yaml", f657 as unknown as string],
+  ["responses_api_models/litellm_model/configs/litellm_model.yaml", f658 as unknown as string],
+  ["responses_api_models/local_vllm_model_proxy/configs/local_vllm_model_proxy.yaml", f659 as unknown as string],
+  ["responses_api_models/openai_model/configs/openai_model.yaml", f660 as unknown as string],
+  ["responses_api_models/scripted_model/configs/scripted_model.yaml", f661 as unknown as string],
+  ["responses_api_models/vllm_model/configs/vllm_model.yaml", f662 as unknown as string],
+  ["responses_api_models/vllm_model/configs/vllm_model_for_training.yaml", f663 as unknown as string],
 ];

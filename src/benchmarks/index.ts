@@ -49,3 +49,6 @@ registerBenchmark("longbench_v2/prepare_n3_1m", async () => (await import("./out
 registerBenchmark("longcodebench/prepare_n3_1m", async () => (await import("./outside-gym.ts")).longcodebenchN3);
 registerBenchmark("m_arena_hard", async () => (await import("./m-arena-hard.ts")).benchmark);
 registerBenchmark("m_arena_hard_v2", async () => (await import("./m-arena-hard-v2.ts")).benchmark);
+registerBenchmark("minif2f", async () => (await import("./minif2f.ts")).benchmark);
+registerBenchmark("proofnet", async () => (await import("./proofnet.ts")).benchmark);
+registerBenchmark("mobench", async () => (await import("./mobench.ts")).benchmark);

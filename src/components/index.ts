@@ -98,3 +98,4 @@ registerBuiltin("resources_servers", "spider2_lite", async () => (await import("
 registerBuiltin("resources_servers", "indirect_prompt_injection", async () => (await import("./resources/indirect-prompt-injection.ts")).component);
 registerBuiltin("resources_servers", "bbq", async () => (await import("./resources/bbq.ts")).component);
 registerBuiltin("resources_servers", "genrm_compare", async () => (await import("./resources/genrm-compare.ts")).component);
+registerBuiltin("resources_servers", "math_formal_lean", async () => (await import("./resources/math-formal-lean.ts")).component);

@@ -13,6 +13,7 @@ import { MATH_JSONL } from "../fixtures/benchmarks/math-files.ts";
 import { GPQA_ROWS, MMLU_PRO_ROWS, MMLU_UUIDS } from "../fixtures/benchmarks/files.ts";
 import { JUDGE_BENCH_JSONL } from "../fixtures/benchmarks/judge-files.ts";
 import { LONG_MCQ_JSONL } from "../fixtures/benchmarks/long-mcq-files.ts";
+import { LEAN_JSONL } from "../fixtures/benchmarks/lean-files.ts";
 import { startSourceServer, startTruncatingServer, TOKEN, type SourceServer } from "../fixtures/benchmarks/server.ts";
 
 const JSONL = {
@@ -31,6 +32,7 @@ const JSONL = {
   human_eval_infilling: "benchmarks/human_eval_infilling/data/random_span.jsonl",
   ...ARENA_JSONL,
   birdbench: "benchmarks/birdbench/data/birdbench_benchmark.jsonl",
+  ...LEAN_JSONL,
 } as const;
 /** Side files preparers leave beside the JSONL (evalplus' release and expected outputs). */
 const EXTRA = ["HumanEvalPlus-v0.1.10.jsonl", "HumanEvalPlus-v0.1.10.expected.json", "MbppPlus-v0.2.0.jsonl", "MbppPlus-v0.2.0.expected.json"].map((f) => `evalplus/${f}`).concat(

@@ -36,6 +36,7 @@ const ENV_TEST_CANNOT_RUN: Record<string, string> = {
   evalplus: "needs the HumanEval+ release and its expected outputs, which `gym eval prepare --benchmark human_eval` downloads and computes (no network here)",
   bird_sql: "needs the BIRD dev SQLite databases (a 1.4 GB download, no network here); test/e2e/reverify-sql.test.ts reverifies its recordings on fixture databases",
   spider2_lite: "needs the Spider 2.0-Lite SQLite databases (a ~500 MB download, no network here); test/e2e/reverify-sql.test.ts reverifies its recordings on fixture databases",
+  math_formal_lean: "compiles proofs in the NeMo-Skills Lean sandbox (POST /execute), which does not run here; test/components/math-formal-lean.test.ts runs it against a local /execute server and reverifies the recordings",
 };
 
 /** Built-ins whose replay is skipped with a note because no example row has a recording. */
