@@ -57,7 +57,8 @@ describe("math_formal_lean server", () => {
     const cases: [string, Obj | null, Obj, Obj][] = [
       ["Here's the proof:\n```lean4\ntheorem test : True := by\n  trivial\n```", ok, {}, { reward: 1, proof_status: "completed", needs_correction: false, correction_prompt: null, error_feedback: null, turn_index: 0 }],
       ["```lean4\ntheorem test : True := by\n  wrong_tactic\n```", { process_status: "error", stdout: "", stderr: "type mismatch" }, {}, { reward: 0, proof_status: "error", needs_correction: true }],
-      ["simp", { process_status: "timeout", stdout: "", stderr: "Client timed out" }, {}, { reward: 0, proof_status: "timeout", error_feedback: "The compilation timed out. Please simplify your proof or use more efficient tactics." }],
+      // Upstream scores a sandbox timeout 0; D40 makes it a typed failure instead (no wall clock decides a verdict).
+      ["simp", { process_status: "timeout", stdout: "", stderr: "Client timed out" }, {}, { reward: 0, _ng_failure_class: "judge_failed" }],
       ["sorry", { process_status: "completed", stdout: "warning: declaration uses 'sorry'", stderr: "" }, {}, { reward: 0, proof_status: "has_sorry" }],
       ["", null, {}, { reward: 0, proof_status: "empty_generation", predicted_proof: "", compiler_output: null, needs_correction: true, error_feedback: "Empty generation received. Please provide a valid Lean 4 proof." }],
       [" \n\t", null, {}, { reward: 0, proof_status: "empty_generation" }],
@@ -71,8 +72,8 @@ describe("math_formal_lean server", () => {
       const got = await v(req(text, extra));
       expect(got).toMatchObject(want);
       expect(seen.length - before).toBe(answer ? 1 : 0);
-      // The row's own fields come back (extra=allow), informal_prefix/name default to null.
-      expect(got).toMatchObject({ header: "import Mathlib\n\n", formal_statement: "theorem test : True := by\n", informal_prefix: null, name: null });
+      // The row's own fields come back (extra=allow), informal_prefix/name default to null (a typed failure echoes the request only).
+      if (got._ng_failure_class === undefined) expect(got).toMatchObject({ header: "import Mathlib\n\n", formal_statement: "theorem test : True := by\n", informal_prefix: null, name: null });
     }
     expect(seen[0]).toEqual({ contentType: "application/json", body: { generated_code: "import Mathlib\n\ntheorem test : True := by\n  trivial", language: "lean4", timeout: 0.5, max_output_characters: 1000 } });
     // Failure with a structured error: feedback shows the code, the prompt quotes the raw answer.

@@ -7,7 +7,7 @@
  * garbage is a typed judge_failed failure, not a reward (_skills-sandbox.ts).
  */
 import Type from "typebox";
-import { resourcesServerApp } from "../../servers/resources.ts";
+import { JudgeError, resourcesServerApp } from "../../servers/resources.ts";
 import { buildLean4Proof, correctionPrompt, determineProofStatus, errorFeedback } from "../../verify/lean/proof.ts";
 import { bool, clientsFor, str } from "../_support.ts";
 import { ConfigError } from "../../errors.ts";
@@ -61,6 +61,11 @@ export const component: BuiltinComponent = {
         // Upstream's client allows the compile timeout plus 5 s of network overhead.
         const out = await sandboxExecute(http, address, { generated_code: predicted, language: "lean4", timeout, max_output_characters: maxOut }, timeout + 5);
         const compiler = { process_status: out.process_status, stdout: out.stdout, stderr: out.stderr };
+        // D40: a wall-clock limit never decides a verdict. The sandbox's own compile timeout is a typed
+        // failure (judge_failed, retried on --resume), not upstream's reward 0.
+        if (compiler.process_status === "timeout") {
+          throw new JudgeError(`sandbox ${address.host}:${address.port} reported a compile timeout (compilation_timeout ${timeout} s); a wall-clock limit does not decide a verdict (D40): raise compilation_timeout or retry with --resume`);
+        }
         const status = determineProofStatus(compiler);
         if (status === "completed") return { ...base, reward: 1.0, proof_status: status, predicted_proof: predicted, compiler_output: compiler, needs_correction: false };
         const feedback = errorFeedback(compiler, predicted);
