@@ -10,7 +10,7 @@ import { configAccess } from "../../config/access.ts";
 import type { ConfigDict } from "../../config/types.ts";
 import { log } from "../../log.ts";
 import { HttpError, type RequestContext } from "../../runtime/http/http-types.ts";
-import { tokenCaptureSettings } from "../token-capture-settings.ts";
+import { tokenCaptureForAgent, tokenCaptureSettings, type TokenCaptureSettings } from "../token-capture-settings.ts";
 import { extractTokenFields, newTokenEntry, responseToOutputItems, stripTokenFields, type TokenEntry } from "./records.ts";
 import { TokenCaptureStore, validateRolloutId, type TokenSink } from "./store.ts";
 
@@ -118,10 +118,20 @@ export class TokenCapture {
   }
 }
 
+/** The run's `token_id_capture` settings read from a (possibly interpolated) global config. */
+export function tokenCaptureSettingsOf(globalConfig: ConfigDict): TokenCaptureSettings {
+  const access = configAccess({ dict: globalConfig });
+  return tokenCaptureSettings({ token_id_capture: access.read("token_id_capture"), model_call_capture_dir: access.read("model_call_capture_dir") });
+}
+
+/** Whether an agent with this leaf sends its model calls down the training-capture path. */
+export function agentTakesPartInTokenCapture(globalConfig: ConfigDict, leaf: Obj): boolean {
+  return tokenCaptureForAgent(tokenCaptureSettingsOf(globalConfig), leaf);
+}
+
 /** This model server's training-token capture from the global config, or undefined when `token_id_capture` is off. */
 export function tokenCaptureFor(globalConfig: ConfigDict, instanceName: string): TokenCapture | undefined {
-  const access = configAccess({ dict: globalConfig });
-  const settings = tokenCaptureSettings({ token_id_capture: access.read("token_id_capture"), model_call_capture_dir: access.read("model_call_capture_dir") });
+  const settings = tokenCaptureSettingsOf(globalConfig);
   if (!settings.enabled) return undefined;
   // No directory (rebuild_response: false): the identity is still minted, records are another process's job.
   return new TokenCapture(settings.dir === null ? null : new TokenCaptureStore(settings.dir), instanceName);
