@@ -223,7 +223,7 @@ const BUILDERS: Record<string, (e: TokenEntry[]) => BuildOutput> = { per_request
 /** Chain frozen entries with the named strategy (`prefix_merging` or `per_request`). */
 export function runBuilder(entries: TokenEntry[], builder = "prefix_merging"): BuildOutput {
   const fn = BUILDERS[builder];
-  if (!fn) throw pyError("ValueError", `unknown builder '${builder}'; known: ${Object.keys(BUILDERS).sort().map((b) => `'${b}'`).join(", ")}`);
+  if (!fn) throw pyError("ValueError", `unknown builder '${builder}'; known: [${Object.keys(BUILDERS).sort().map((b) => `'${b}'`).join(", ")}]`);
   return fn(entries);
 }
 
