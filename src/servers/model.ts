@@ -111,7 +111,7 @@ export function modelServerApp(opts: { className: string; instanceName: string; 
       const c = tokens && ctx.trainingTokenCapture ? await tokens.begin(ctx) : undefined;
       const be = c ? capturingBackend(backend, tokens!, c) : backend;
       const run = (note: CaptureNote) => tagServerFailure(() => handle(be, ctx, note), opts.className, opts.instanceName);
-      return capture ? capture.around(ctx, dialect, run) : run({});
+      return capture ? capture.around(ctx, dialect, run, c?.modelCallId) : run({});
     },
   });
   const routes: Route[] = [

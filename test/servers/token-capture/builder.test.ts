@@ -18,7 +18,7 @@ function entry(raw: Obj): TokenEntry {
   try {
     return newTokenEntry(full as never);
   } catch {
-    return { schema_version: 1, routed_experts: null, output_items: [], token_item_index: null, created_at: 0, ...full } as TokenEntry;
+    return { schema_version: 1, routed_experts: null, output_items: [], token_item_index: null, created_at: 0, ...full } as unknown as TokenEntry;
   }
 }
 
