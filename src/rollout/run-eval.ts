@@ -203,6 +203,8 @@ function trackerHooks(cfg: RolloutConfig, exporters: Exporters | undefined): Pic
  */
 async function serveAndCollect(opts: RunEvalOptions): Promise<RunSummary> {
   const { resolved, cfg, serve } = opts;
+  // A bad `token_id_capture` block is a config error before any server starts, not a child crash.
+  tokenCaptureCollectorFrom(resolved.dict);
   const stop = new AbortController();
   const onStop = () => stop.abort();
   if (opts.stop?.aborted) stop.abort();

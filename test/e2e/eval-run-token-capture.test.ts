@@ -61,3 +61,20 @@ describe("gym eval run: training-token capture", () => {
     }
   }, 120_000);
 });
+
+describe("gym eval run: a bad token_id_capture block", () => {
+  test.each([
+    ["a relative directory", "{enabled: true, dir: rel/tokcap}", "training-token capture directory must be an absolute path"],
+    ["a typo in a key", "{enabled: true, dirr: /tmp/x}", "token_id_capture has unknown key(s) dirr"],
+    ["a Python sink class", "{enabled: true, sink: 'my_pkg.sinks:MySink'}", "names a Python class"],
+  ])("%s is a config error (exit 2) before any server starts", async (_n, block, msg) => {
+    await using dir = await tempDir();
+    const r = await runGym(
+      ["eval", "run", "--resources-server", "example_single_tool_call", "--model-type", "scripted_model", "--split", "example", "-o", "out/r.jsonl", "+head_server.port=0", `+token_id_capture=${block}`],
+      { cwd: dir.path },
+    );
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(msg);
+    expect(r.stderr).not.toContain("started");
+  }, 60_000);
+});
