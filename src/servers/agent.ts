@@ -54,6 +54,16 @@ export function agentConfigFromLeaf(leaf: Obj, instanceName: string): AgentConfi
   };
 }
 
+/**
+ * The path of a `/run`'s call to its own `/v1/responses` (upstream `url_path_for_run`): prefixed with
+ * the rollout id, plus `/training-token-capture` when this agent takes part in token capture (then
+ * the id is derived from the row when no prefix or header carried one).
+ */
+export function runResponsesPath(ctx: RequestContext, row: Obj, config: Pick<AgentConfig, "tokenCapture">): string {
+  const rolloutId = ctx.rolloutId ?? (config.tokenCapture ? rolloutIdFromBody(row) : undefined);
+  return rolloutId ? `/ng-rollout/${rolloutId}${config.tokenCapture ? "/training-token-capture" : ""}/v1/responses` : "/v1/responses";
+}
+
 const createParams = bodyValidator(ResponseCreateParams);
 const runRow = bodyValidator(Type.Object({ responses_create_params: ResponseCreateParams }, { additionalProperties: true }));
 const sessionCreate = bodyValidator(AgentSessionCreate);
@@ -190,9 +200,7 @@ export function simpleAgentApp(opts: { className: string; instanceName: string; 
     const res = resourcesServer();
     const seed = await client.call(res, PATHS.seedSession, { json: row, cookies: ctx.cookies, signal: ctx.signal });
     raiseForStatus(seed, `${res}${PATHS.seedSession}`);
-    // Upstream url_path_for_run: a capturing agent derives the id from the row when no prefix or header carried one.
-    const rolloutId = ctx.rolloutId ?? (config.tokenCapture ? rolloutIdFromBody(row) : undefined);
-    const path = rolloutId ? `/ng-rollout/${rolloutId}${config.tokenCapture ? "/training-token-capture" : ""}/v1/responses` : "/v1/responses";
+    const path = runResponsesPath(ctx, row, config);
     const resp = await client.call(instanceName, path, { json: row.responses_create_params, cookies: seed.cookies, signal: ctx.signal });
     raiseForStatus(resp, `${instanceName}${path}`);
     const response = innerJson(resp, `agent ${instanceName}`);
