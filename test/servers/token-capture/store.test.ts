@@ -297,3 +297,26 @@ describe("bounded store and capture failures", () => {
     expect(await s.isIncomplete("id0")).toBe(true);
   });
 });
+
+describe("a store written by upstream's Python TokenCaptureStore (python-store/, recorded once)", () => {
+  test("gym's store freezes it (its state index and the dangling intent included) and builds the trajectory", async () => {
+    await using d = await tempDir();
+    const { cpSync } = await import("node:fs");
+    cpSync(join(import.meta.dir, "..", "..", "fixtures", "token-capture", "python-store"), d.path, { recursive: true });
+    const s = new TokenCaptureStore(d.path);
+    const snap = await s.freeze("py-0");
+    expect(snap.entries.map((e) => [e.model_call_id, e.generation_log_probs])).toEqual([["a1", [-0.1, 0]], ["a2", [-1]]]);
+    // a3 was dispatched and never recorded: the snapshot is incomplete, as upstream's freeze says.
+    expect(snap.incomplete).toBe(true);
+    // The version continues upstream's count (2 puts) with the freeze.
+    expect(snap.version).toBe(3);
+    const { trajectoriesFromSource } = await import("../../../src/servers/token-capture/consumer.ts");
+    const built = await trajectoriesFromSource("py-0", s);
+    expect(built.rebuilt_response!.output).toEqual([
+      { type: "function_call", name: "f", arguments: "{}", prompt_token_ids: [1, 2, 3], generation_token_ids: [10, 11], generation_log_probs: [-0.1, 0] },
+      { type: "message", prompt_token_ids: [1, 2, 3, 10, 11, 4], generation_token_ids: [12], generation_log_probs: [-1] },
+    ]);
+    expect(built.mask_sample).toBe(true);
+    expect(built.metrics.capture_incomplete).toBe(true);
+  });
+});
