@@ -107,6 +107,7 @@ export function modelServerApp(opts: { className: string; instanceName: string; 
   const modelRoute = (path: string, dialect: CaptureDialect, handle: Handler): Route => ({
     method: "POST",
     path,
+    capturesTokens: true,
     handler: async (ctx) => {
       const c = tokens && ctx.trainingTokenCapture ? await tokens.begin(ctx) : undefined;
       const be = c ? capturingBackend(backend, tokens!, c) : backend;
@@ -123,5 +124,13 @@ export function modelServerApp(opts: { className: string; instanceName: string; 
     const ids = backend.models();
     routes.push({ method: "GET", path: "/v1/models", handler: () => ({ object: "list", data: ids.map((id) => ({ id, object: "model", created: 0, owned_by: "gym" })) }) });
   }
-  return { className: opts.className, instanceName: opts.instanceName, routes, sessions: true, rolloutPrefix: "model", close: backend.close ? () => backend.close!() : undefined };
+  return {
+    className: opts.className,
+    instanceName: opts.instanceName,
+    routes,
+    sessions: true,
+    rolloutPrefix: "model",
+    uncapturedTrainingCall: tokens ? (id, what) => tokens.unobserved(id, what) : undefined,
+    close: backend.close ? () => backend.close!() : undefined,
+  };
 }

@@ -52,6 +52,21 @@ export class TokenCapture {
     return c;
   }
 
+  /**
+   * A call on the training-capture path that no capturing route serves (e.g. `GET …/v1/models`):
+   * it cannot produce a record, yet its output may feed a later prompt, so the rollout is marked
+   * (upstream marks it before forwarding). Never throws.
+   */
+  async unobserved(rolloutId: string, what: string): Promise<void> {
+    if (this.sink === null) return;
+    log.warn(`(${this.instanceName}) ${what} on the training-capture path of rollout ${rolloutId} cannot be captured; the rollout is marked incomplete`);
+    try {
+      await this.sink.markIncomplete(validateRolloutId(rolloutId), "");
+    } catch (e) {
+      log.warn(`(${this.instanceName}) could not mark rollout ${rolloutId} incomplete for unobserved ${what}: ${(e as Error).message}`);
+    }
+  }
+
   /** Record the backend's complete answer; never throws. */
   async capture(c: CaptureContext, response: unknown): Promise<void> {
     let entry: TokenEntry;

@@ -144,6 +144,18 @@ describe("lost calls mark the rollout instead of failing the model call", () => 
     expect(readdirSync(dir.path, { recursive: true }).filter((f) => String(f).includes("ext"))).toEqual([]);
   });
 
+  test("a call on the training path that no capturing route serves (GET /v1/models, an unknown path) marks the rollout", async () => {
+    const res = await fetch(`${tokensOnly.url.policy}${capturePath("unobs-0")}/v1/models`);
+    await res.arrayBuffer();
+    expect(await store("tokens").isIncomplete("unobs-0")).toBe(true);
+    expect((await call(tokensOnly, "policy", `${capturePath("unobs-1")}/tokenize`, { prompt: "x" })).status).toBe(404);
+    expect(await store("tokens").isIncomplete("unobs-1")).toBe(true);
+    // A captured call does not mark; neither does the same path without the training segment.
+    expect((await call(tokensOnly, "policy", `${capturePath("unobs-2")}/v1/responses`, { input: "hi" })).status).toBe(200);
+    await fetch(`${tokensOnly.url.policy}/ng-rollout/unobs-2/v1/models`).then((r) => r.arrayBuffer());
+    expect(await store("tokens").isIncomplete("unobs-2")).toBe(false);
+  });
+
   test("a rollout id that is not a safe file name is refused with a 400 naming it", async () => {
     const r = await call(tokensOnly, "policy", `/ng-rollout/bad%20id/training-token-capture/v1/responses`, { input: "hi" });
     expect(r.status).toBe(400);
