@@ -15,6 +15,7 @@ import { targetsFromConfig } from "../../src/rollout/targets.ts";
 import { tokenCaptureCollectorFrom } from "../../src/rollout/token-capture.ts";
 import upstream from "../fixtures/token-capture/builder-upstream.json";
 import { logProbs, startFakeVllm, TURNS, type FakeVllm } from "../fixtures/token-capture/fake-vllm.ts";
+import { startHarness, type Harness } from "../fixtures/token-capture/harness.ts";
 import { readJsonl, tempDir } from "../helpers/tmp.ts";
 import { startStack, type Stack } from "../servers/_stack.ts";
 
@@ -22,46 +23,15 @@ type Obj = Record<string, any>;
 
 let fake: FakeVllm;
 let models: Stack | undefined;
-let harness: ReturnType<typeof Bun.serve>;
-const harnessSeen: { rolloutId: string | null; sse: string[] }[] = [];
-
-/** The opaque harness: three streamed chat turns against `model_server_url`, then a text-only answer. */
-function startHarness(): ReturnType<typeof Bun.serve> {
-  return Bun.serve({
-    hostname: "127.0.0.1",
-    port: 0,
-    async fetch(req) {
-      const row = (await req.json()) as Obj;
-      const rolloutId = req.headers.get("x-nemo-gym-rollout-id");
-      // A harness told no rollout id (its agent did not opt in) calls the plain path.
-      const prefix = rolloutId ? `/ng-rollout/${rolloutId}/training-token-capture` : "";
-      const base = `${models!.url[row.model_server ?? "policy"]}${prefix}/v1/chat/completions`;
-      const messages: Obj[] = [{ role: "user", content: "weather in SF?" }];
-      const seen = { rolloutId, sse: [] as string[] };
-      harnessSeen.push(seen);
-      let text = "";
-      for (let k = 0; k < TURNS.length; k++) {
-        const res = await fetch(base, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ model: "policy", messages, stream: true }) });
-        const body = await res.text();
-        if (res.status !== 200) return Response.json({ detail: body }, { status: 500 });
-        seen.sse.push(body);
-        if (k < TURNS.length - 1) {
-          messages.push({ role: "assistant", content: null, tool_calls: [{ id: `call_${k}`, type: "function", function: { name: "get_weather", arguments: '{"city":"SF"}' } }] });
-          messages.push({ role: "tool", tool_call_id: `call_${k}`, content: "cold" });
-        } else text = "It is cold in SF.";
-      }
-      const response = { id: "resp_harness", object: "response", created_at: 1, model: "policy", output: [{ type: "message", role: "assistant", status: "completed", content: [{ type: "output_text", text, annotations: [] }] }], parallel_tool_calls: true, tool_choice: "auto", tools: [] };
-      return Response.json({ ...row, response, reward: 1.0 });
-    },
-  });
-}
+let harness: Harness;
+const harnessSeen = () => harness.seen;
 
 beforeAll(() => {
   fake = startFakeVllm();
-  harness = startHarness();
+  harness = startHarness((row) => models!.url[row.model_server ?? "policy"]!);
 });
 afterAll(() => {
-  harness.stop(true);
+  harness.stop();
   fake.stop();
 });
 
@@ -128,7 +98,7 @@ describe("collector: freeze, rebuild, retire", () => {
         expect(JSON.parse(readFileSync(join(cap, `${id}.tokens.state.json`), "utf8"))).toMatchObject({ retired: true, frozen: true });
       }
       // Nothing on the harness's stream carried the ids it never needed.
-      for (const h of harnessSeen) for (const sse of h.sse) expect(sse).not.toContain("token_id:");
+      for (const h of harnessSeen()) for (const sse of h.sse) expect(sse).not.toContain("token_id:");
     } finally {
       await restarted.stop();
     }
