@@ -5,6 +5,7 @@
  * bun:ffi, non-blocking and polled, so a held lock never blocks the event loop.
  */
 import { closeSync, openSync } from "node:fs";
+import { log } from "../../log.ts";
 
 const LOCK_SH = 1;
 const LOCK_EX = 2;
@@ -32,6 +33,7 @@ function loadFlock(): FlockFn | null {
     // no bun:ffi (not under Bun): in-process serialisation only
   }
   flockFn = null;
+  log.warn("token capture: libc's flock could not be loaded; writers in this process are serialised, but other processes writing the same rollout (num_workers > 1, a framework's reader) are not");
   return null;
 }
 
