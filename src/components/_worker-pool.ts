@@ -13,6 +13,7 @@
  */
 import { ConfigError } from "../errors.ts";
 import type { Route } from "../runtime/http/http-types.ts";
+import { addMetricProvider } from "../runtime/http/metric-providers.ts";
 
 /** Why a job failed in the pool. */
 export type WorkerFailure = "reported" | "crash" | "overrun" | "closed";
@@ -189,7 +190,10 @@ let users = 0;
  * caller gets a `release` for its server's close(); the last release stops the workers.
  */
 export function verifierPool(size: number): { pool: WorkerPool; release: () => void } {
-  if (!shared) shared = new WorkerPool({ spawn: spawnVerifierWorker, size, guardMs: 30_000 });
+  if (!shared) {
+    shared = new WorkerPool({ spawn: spawnVerifierWorker, size, guardMs: 30_000 });
+    unwatch = watchPoolMetrics(shared);
+  }
   const pool = shared;
   users++;
   let released = false;
@@ -200,10 +204,33 @@ export function verifierPool(size: number): { pool: WorkerPool; release: () => v
       released = true;
       if (--users === 0 && shared === pool) {
         pool.close();
+        unwatch?.();
+        unwatch = undefined;
         shared = null;
       }
     },
   };
+}
+
+let unwatch: (() => void) | undefined;
+
+/**
+ * Report a pool's load to the server process's OTLP push (a provider handed to runtime/, which
+ * never imports components/): gauges `gym.verifier_pool.workers` (configured size),
+ * `.busy_workers`, `.queue_depth`, and the counter `gym.verifier_pool.jobs` by `outcome`
+ * (completed | failed). Returns the removal.
+ */
+export function watchPoolMetrics(pool: WorkerPool): () => void {
+  return addMetricProvider(() => {
+    const s = pool.stats();
+    return [
+      { name: "gym.verifier_pool.workers", unit: "{worker}", kind: "gauge", value: s.size },
+      { name: "gym.verifier_pool.busy_workers", unit: "{worker}", kind: "gauge", value: s.busy },
+      { name: "gym.verifier_pool.queue_depth", unit: "{job}", kind: "gauge", value: s.queued },
+      { name: "gym.verifier_pool.jobs", unit: "{job}", kind: "counter", value: s.completed, attributes: { outcome: "completed" } },
+      { name: "gym.verifier_pool.jobs", unit: "{job}", kind: "counter", value: s.failed, attributes: { outcome: "failed" } },
+    ];
+  });
 }
 
 /** `GET /_gym/verifier_pool`: the pool's load, for `gym env status` and operators. */

@@ -43,6 +43,8 @@ export class Dispatcher {
   newlyDone = 0;
   /** Set once a destination refused DEAD_AFTER_REFUSALS rollouts in a row (the run then stops). */
   dead: DeadDestination | undefined;
+  /** Set when the run must stop with this error (token_id_capture.max_mask_fraction exceeded). */
+  fatal: Error | undefined;
   // Refused connections in a row per destination: nothing listens there, so stop instead of
   // spending every remaining row's retry budget on it (issue: --no-serve with a dead server).
   private readonly refusedInARow = new Map<string, number>();
@@ -108,6 +110,8 @@ export class Dispatcher {
     const id = rolloutIdOf(row);
     const captureDir = this.captureDir;
     if (captureDir) clearCapture(captureDir, id);
+    const tokens = this.deps.tokenCapture?.participates(agentOf(row)) ? this.deps.tokenCapture : undefined;
+    if (tokens) await tokens.clear(id);
     const flight = { id, server: target.server, url: target.runUrl, startedAt: performance.now() };
     this.monitor.inFlight.set(id, flight);
     const outcome = await postJson(target.runUrl, runRequestBody(row, target), {
@@ -117,7 +121,7 @@ export class Dispatcher {
       debug: this.cfg.requestDebug,
       // Flat rows carry no rollout id in the body: the header lets legacy_agent → agent → model
       // servers file their capture lines under this rollout (runtime §14).
-      headers: captureDir ? { "x-nemo-gym-rollout-id": id } : undefined,
+      headers: captureDir || tokens ? { "x-nemo-gym-rollout-id": id } : undefined,
     });
     this.monitor.inFlight.delete(id);
     this.deps.otlp?.observe(performance.now() - flight.startedAt);
@@ -135,11 +139,30 @@ export class Dispatcher {
         if (bad) log.warn(`rollout ${id}: token ids are not monotonic across model calls (call ${bad.join(", ")} does not extend the previous prompt + generation)`);
       }
     }
+    let built: Awaited<ReturnType<NonNullable<typeof tokens>["finalize"]>>;
+    if (routed.dest === "output" && tokens) {
+      built = await tokens.finalize(routed.record, id);
+      if (built) {
+        routed.line = undefined;
+        try {
+          tokens.count(built);
+        } catch (e) {
+          // max_mask_fraction exceeded: this record is still written, then the run stops.
+          this.fatal ??= e as Error;
+          this.abortAll.abort();
+        }
+      }
+    }
     if (routed.dest === "output") {
       const elapsedMs = performance.now() - flight.startedAt;
       // Written with the other results of this event-loop turn (one write for all), and counted
       // only once it is in the kernel.
       await this.out.appendSoon(routed.record, routed.line);
+      if (tokens && built) {
+        // The snapshot is retired only once the record survives a crash (upstream fsyncs first too).
+        await this.out.sync();
+        await tokens.retire(id, built);
+      }
       this.newlyDone++;
       this.drain.record(elapsedMs);
       this.latency.record(elapsedMs);

@@ -86,6 +86,10 @@ async function settle(cfg: RolloutConfig, d: Dispatcher, drain: WalltimeDrain, d
 
 /** A dead destination stopped the run: a RuntimeError naming it (exit 1, E_DEAD_DESTINATION). */
 function failIfDead(d: Dispatcher, progress: Progress): void {
+  if (d.fatal) {
+    progress.state = "failed";
+    throw new RuntimeError(`${d.fatal.name}: ${d.fatal.message}`, { hint: "see the `_ng_token_capture` field of the masked rollouts for the reasons; raise or unset token_id_capture.max_mask_fraction to collect anyway", code: "E_TOKEN_CAPTURE_MASKED" });
+  }
   const dead = d.dead;
   if (!dead) return;
   progress.state = "failed";

@@ -3,7 +3,7 @@
  * whole line (D22: a kill can tear at most the last line), and the repair of such a torn last line.
  * Reading is util/jsonl.ts.
  */
-import { closeSync, existsSync, fstatSync, ftruncateSync, openSync, readSync, writeSync } from "node:fs";
+import { closeSync, existsSync, fstatSync, fsync, ftruncateSync, openSync, readSync, writeSync } from "node:fs";
 
 /** An append-only JSONL file; each `append` is one `write(2)` of complete lines. */
 export class JsonlAppender {
@@ -68,6 +68,14 @@ export class JsonlAppender {
       let off = written;
       while (off < bytes.length) off += writeSync(this.fd, bytes, off, bytes.length - off);
     }
+  }
+
+  /** Write anything queued, then fsync the file (off the event loop): the lines survive a power loss, not only a kill. */
+  async sync(): Promise<void> {
+    if (this.queued !== "") this.flushQueued();
+    if (this.fd < 0) return;
+    const fd = this.fd;
+    await new Promise<void>((resolve, reject) => fsync(fd, (e) => (e ? reject(e) : resolve())));
   }
 
   /** Write anything still queued, then close the file descriptor. */

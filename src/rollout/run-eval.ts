@@ -24,6 +24,7 @@ import { OtlpMetrics } from "./otlp.ts";
 import { outputStem, rolloutPaths } from "./paths.ts";
 import type { DriverDeps, RunSummary } from "./summary.ts";
 import { targetsFromConfig } from "./targets.ts";
+import { tokenCaptureCollectorFrom } from "./token-capture.ts";
 
 /**
  * The dataset splits serve mode can prepare. `example` is a gym extension: every resources server
@@ -202,6 +203,8 @@ function trackerHooks(cfg: RolloutConfig, exporters: Exporters | undefined): Pic
  */
 async function serveAndCollect(opts: RunEvalOptions): Promise<RunSummary> {
   const { resolved, cfg, serve } = opts;
+  // A bad `token_id_capture` block is a config error before any server starts, not a child crash.
+  tokenCaptureCollectorFrom(resolved.dict);
   const stop = new AbortController();
   const onStop = () => stop.abort();
   if (opts.stop?.aborted) stop.abort();
@@ -222,7 +225,7 @@ async function serveAndCollect(opts: RunEvalOptions): Promise<RunSummary> {
     } else {
       dict = (await setupServerClient(dict)).config;
     }
-    const summary = await runRollouts(cfg, { ...opts.driver, targets: targetsFromConfig(dict), stop: stop.signal, ...trackerHooks(cfg, exporters) });
+    const summary = await runRollouts(cfg, { ...opts.driver, targets: targetsFromConfig(dict), tokenCapture: tokenCaptureCollectorFrom(dict), stop: stop.signal, ...trackerHooks(cfg, exporters) });
     // D31: a crashed server is a runtime failure (exit 1) naming it, not the 130 of a Ctrl+C.
     const died: RuntimeError | undefined = serverDied;
     if (died && opts.stop?.aborted !== true) {

@@ -3,6 +3,7 @@
  * (RunSummary). Its own module so the driver's steps (dispatch.ts, finish.ts) and its callers
  * (run-eval.ts) share the types without importing the driver.
  */
+import type { TokenCaptureCollector } from "./token-capture.ts";
 import type { AggregateEntry } from "./aggregate.ts";
 import type { MaterializeOptions } from "./materialize.ts";
 import type { OtlpMetrics } from "./otlp.ts";
@@ -34,6 +35,8 @@ export interface DriverDeps {
    * passes false: it never reads them, and aggregation re-reads the journal either way.
    */
   keepResults?: boolean;
+  /** Training-token capture's collector side (`token_id_capture.enabled`). */
+  tokenCapture?: TokenCaptureCollector;
 }
 
 /** How a run ended. */

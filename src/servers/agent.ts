@@ -17,6 +17,7 @@ import { pyError } from "./py-error.ts";
 import { bodyValidator } from "./validation.ts";
 import { Compile } from "typebox/compile";
 import { ConfigError } from "../errors.ts";
+import { rolloutIdFromBody } from "../runtime/http/rollout-context.ts";
 
 type Obj = Record<string, unknown>;
 
@@ -29,6 +30,8 @@ export interface AgentConfig {
   maxSteps: number | null;
   skipVerification: boolean;
   skipVerificationReward: number;
+  /** This agent's rollouts take part in training-token capture (`token_id_capture.enabled` and `all_agents` or the leaf's `token_id_capture`). */
+  tokenCapture?: boolean;
 }
 
 /** Read the agent leaf config (`resources_server`/`model_server` refs, limits). */
@@ -49,6 +52,16 @@ export function agentConfigFromLeaf(leaf: Obj, instanceName: string): AgentConfi
     skipVerification: leaf.skip_verification === true,
     skipVerificationReward: typeof leaf.skip_verification_reward === "number" ? leaf.skip_verification_reward : 0.0,
   };
+}
+
+/**
+ * The path of a `/run`'s call to its own `/v1/responses` (upstream `url_path_for_run`): prefixed with
+ * the rollout id, plus `/training-token-capture` when this agent takes part in token capture (then
+ * the id is derived from the row when no prefix or header carried one).
+ */
+export function runResponsesPath(ctx: RequestContext, row: Obj, config: Pick<AgentConfig, "tokenCapture">): string {
+  const rolloutId = ctx.rolloutId ?? (config.tokenCapture ? rolloutIdFromBody(row) : undefined);
+  return rolloutId ? `/ng-rollout/${rolloutId}${config.tokenCapture ? "/training-token-capture" : ""}/v1/responses` : "/v1/responses";
 }
 
 const createParams = bodyValidator(ResponseCreateParams);
@@ -187,7 +200,7 @@ export function simpleAgentApp(opts: { className: string; instanceName: string; 
     const res = resourcesServer();
     const seed = await client.call(res, PATHS.seedSession, { json: row, cookies: ctx.cookies, signal: ctx.signal });
     raiseForStatus(seed, `${res}${PATHS.seedSession}`);
-    const path = ctx.rolloutId ? `/ng-rollout/${ctx.rolloutId}/v1/responses` : "/v1/responses";
+    const path = runResponsesPath(ctx, row, config);
     const resp = await client.call(instanceName, path, { json: row.responses_create_params, cookies: seed.cookies, signal: ctx.signal });
     raiseForStatus(resp, `${instanceName}${path}`);
     const response = innerJson(resp, `agent ${instanceName}`);

@@ -75,8 +75,12 @@ export class ModelCallCapture {
     readonly instanceName: string,
   ) {}
 
-  /** Run one model call and capture it when it carries a rollout id; the answer (or error) passes through unchanged. */
-  async around<T>(ctx: RequestContext, dialect: CaptureDialect, run: (note: CaptureNote) => Promise<T>): Promise<T> {
+  /**
+   * Run one model call and capture it when it carries a rollout id; the answer (or error) passes
+   * through unchanged. `modelCallId`: the id training-token capture minted for this call, so its
+   * token record joins this line (upstream mints one id for both).
+   */
+  async around<T>(ctx: RequestContext, dialect: CaptureDialect, run: (note: CaptureNote) => Promise<T>, modelCallId?: string): Promise<T> {
     const id = ctx.rolloutId;
     if (id === undefined) return run({});
     if (!ROLLOUT_ID.test(id)) {
@@ -91,18 +95,18 @@ export class ModelCallCapture {
     try {
       value = await run(note);
     } catch (err) {
-      await this.write(id, this.line(ctx, dialect, startedAt, t0, note, { err }));
+      await this.write(id, this.line(ctx, dialect, startedAt, t0, note, { err }, modelCallId));
       throw err;
     }
-    await this.write(id, this.line(ctx, dialect, startedAt, t0, note, { value }));
+    await this.write(id, this.line(ctx, dialect, startedAt, t0, note, { value }, modelCallId));
     return value;
   }
 
-  private line(ctx: RequestContext, dialect: CaptureDialect, startedAt: number, t0: number, note: CaptureNote, outcome: { value?: unknown; err?: unknown }): Obj {
+  private line(ctx: RequestContext, dialect: CaptureDialect, startedAt: number, t0: number, note: CaptureNote, outcome: { value?: unknown; err?: unknown }, modelCallId?: string): Obj {
     const latency = performance.now() - t0;
     const streamed = outcome.value instanceof Response;
     const line: Obj = {
-      model_call_id: `mc_${hex32()}`,
+      model_call_id: modelCallId ?? `mc_${hex32()}`,
       rollout_id: ctx.rolloutId,
       dialect,
       model_ref: { type: "responses_api_models", name: this.instanceName },

@@ -12,6 +12,7 @@ import { ChatCompletionCreateParams, ResponseCreateParams } from "./openai-schem
 import { chatCompletionSse, responsesSse } from "./sse.ts";
 import { tagServerFailure } from "./failure-origin.ts";
 import { bodyValidator } from "./validation.ts";
+import type { CaptureContext, TokenCapture } from "./token-capture/capture.ts";
 
 type Obj = Record<string, unknown>;
 
@@ -81,15 +82,37 @@ async function handleMessages(backend: ModelBackend, ctx: RequestContext, note: 
 
 type Handler = (backend: ModelBackend, ctx: RequestContext, note: CaptureNote) => Promise<unknown>;
 
-/** Build a model server around a backend (`capture`: the §14 store when observability is on). */
-export function modelServerApp(opts: { className: string; instanceName: string; backend: ModelBackend; capture?: ModelCallCapture }): ServerApp {
-  const { backend, capture } = opts;
+/** The backend seen by one training-captured call: its complete answers are recorded before any rendering drops the token fields. */
+function capturingBackend(backend: ModelBackend, tokens: TokenCapture, c: CaptureContext): ModelBackend {
+  return {
+    responses: async (params, ctx) => {
+      const r = await backend.responses(params, ctx);
+      await tokens.capture(c, r);
+      return r;
+    },
+    chatCompletions: async (params, ctx) => {
+      const r = await backend.chatCompletions(params, ctx);
+      await tokens.capture(c, r);
+      return r;
+    },
+  };
+}
+
+/**
+ * Build a model server around a backend (`capture`: the §14 store when observability is on;
+ * `tokens`: training-token capture when `token_id_capture.enabled`).
+ */
+export function modelServerApp(opts: { className: string; instanceName: string; backend: ModelBackend; capture?: ModelCallCapture; tokens?: TokenCapture }): ServerApp {
+  const { backend, capture, tokens } = opts;
   const modelRoute = (path: string, dialect: CaptureDialect, handle: Handler): Route => ({
     method: "POST",
     path,
-    handler: (ctx) => {
-      const run = (note: CaptureNote) => tagServerFailure(() => handle(backend, ctx, note), opts.className, opts.instanceName);
-      return capture ? capture.around(ctx, dialect, run) : run({});
+    capturesTokens: true,
+    handler: async (ctx) => {
+      const c = tokens && ctx.trainingTokenCapture ? await tokens.begin(ctx) : undefined;
+      const be = c ? capturingBackend(backend, tokens!, c) : backend;
+      const run = (note: CaptureNote) => tagServerFailure(() => handle(be, ctx, note), opts.className, opts.instanceName);
+      return capture ? capture.around(ctx, dialect, run, c?.modelCallId) : run({});
     },
   });
   const routes: Route[] = [
@@ -101,5 +124,13 @@ export function modelServerApp(opts: { className: string; instanceName: string; 
     const ids = backend.models();
     routes.push({ method: "GET", path: "/v1/models", handler: () => ({ object: "list", data: ids.map((id) => ({ id, object: "model", created: 0, owned_by: "gym" })) }) });
   }
-  return { className: opts.className, instanceName: opts.instanceName, routes, sessions: true, rolloutPrefix: "model", close: backend.close ? () => backend.close!() : undefined };
+  return {
+    className: opts.className,
+    instanceName: opts.instanceName,
+    routes,
+    sessions: true,
+    rolloutPrefix: "model",
+    uncapturedTrainingCall: tokens ? (id, what) => tokens.unobserved(id, what) : undefined,
+    close: backend.close ? () => backend.close!() : undefined,
+  };
 }

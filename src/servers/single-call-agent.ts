@@ -10,7 +10,7 @@ import { PATHS } from "./episode-protocol.ts";
 import { innerJson, type InnerClient, type InnerResponse } from "./inner-client.ts";
 import { NeMoGymResponse, ResponseCreateParams } from "./openai-schemas.ts";
 import { pyError } from "./py-error.ts";
-import type { AgentConfig } from "./agent.ts";
+import { runResponsesPath, type AgentConfig } from "./agent.ts";
 import { bodyValidator } from "./validation.ts";
 
 type Obj = Record<string, unknown>;
@@ -59,7 +59,7 @@ export function singleCallAgentApp(opts: SingleCallOptions): ServerApp {
       raiseForStatus(seed, `${config.resourcesServer}${PATHS.seedSession}`);
       cookies = seed.cookies;
     }
-    const path = ctx.rolloutId ? `/ng-rollout/${ctx.rolloutId}/v1/responses` : "/v1/responses";
+    const path = runResponsesPath(ctx, row, config);
     const resp = await client.call(instanceName, path, { json: row.responses_create_params, cookies, signal: ctx.signal });
     raiseForStatus(resp, `${instanceName}${path}`);
     const response = innerJson(resp, `agent ${instanceName}`);

@@ -124,3 +124,42 @@ describe("servers on the pool", () => {
     }
   }, 60_000);
 });
+
+describe("verifier pool metrics over OTLP", () => {
+  test("busy workers, queue depth and job totals reach the collector as gym.verifier_pool.* (gauges and a counter by outcome)", async () => {
+    const { otlpCollector } = await import("../helpers/otlp.ts");
+    const { ServerTelemetry } = await import("../../src/runtime/http/otlp-push.ts");
+    const { watchPoolMetrics } = await import("../../src/components/_worker-pool.ts");
+    const collector = otlpCollector();
+    const pool = new WorkerPool({ spawn: spawnBusy, size: 2, guardMs: 30_000 });
+    const unwatch = watchPoolMetrics(pool);
+    const telemetry = new ServerTelemetry(collector.url, { "nemo.gym.server.name": "math_rs" }, 60_000, "http/protobuf");
+    type Point = { attributes?: { key: string; value: { stringValue: string } }[]; asInt?: string };
+    const read = () => {
+      const body = collector.received.at(-1)!.body as { resourceMetrics: { scopeMetrics: { scope: { name: string }; metrics: { name: string; gauge?: { dataPoints: Point[] }; sum?: { isMonotonic?: boolean; dataPoints: Point[] } }[] }[] }[] };
+      const scope = body.resourceMetrics[0]!.scopeMetrics.find((s) => s.scope.name === "gym")!;
+      const out: Record<string, string> = {};
+      for (const m of scope.metrics) for (const p of (m.gauge ?? m.sum)!.dataPoints) out[[m.name, ...(p.attributes ?? []).map((a) => a.value.stringValue)].join("/")] = p.asInt ?? "0";
+      return out;
+    };
+    try {
+      const jobs = Array.from({ length: 5 }, () => pool.run({ ms: 300 }));
+      await telemetry.push();
+      expect(read()).toMatchObject({ "gym.verifier_pool.workers": "2", "gym.verifier_pool.busy_workers": "2", "gym.verifier_pool.queue_depth": "3", "gym.verifier_pool.jobs/completed": "0" });
+      await Promise.all(jobs);
+      await pool.run({ fail: "ValueError: bad" }).catch(() => undefined);
+      await telemetry.push();
+      expect(read()).toMatchObject({ "gym.verifier_pool.busy_workers": "0", "gym.verifier_pool.queue_depth": "0", "gym.verifier_pool.jobs/completed": "5", "gym.verifier_pool.jobs/failed": "1" });
+      // Once unwatched the pool reports nothing (another pool of this process may still report).
+      const { providedMetrics } = await import("../../src/runtime/http/metric-providers.ts");
+      const points = () => ((providedMetrics("0", "1") as { name: string; gauge?: { dataPoints: unknown[] } }[]).find((m) => m.name === "gym.verifier_pool.workers")?.gauge?.dataPoints.length ?? 0);
+      const watched = points();
+      unwatch();
+      expect(points()).toBe(watched - 1);
+    } finally {
+      unwatch();
+      pool.close();
+      collector.stop();
+    }
+  });
+});

@@ -5,6 +5,7 @@
  */
 import { agentConfigFromLeaf } from "../../servers/agent.ts";
 import { singleCallAgentApp } from "../../servers/single-call-agent.ts";
+import { agentTakesPartInTokenCapture } from "../../servers/token-capture/capture.ts";
 import { clientsFor } from "../_support.ts";
 import type { BuiltinComponent, ComponentContext } from "../registry.ts";
 import { ConfigError } from "../../errors.ts";
@@ -12,7 +13,8 @@ import { ConfigError } from "../../errors.ts";
 function build(ctx: ComponentContext, className: string, seed: boolean) {
   const config = agentConfigFromLeaf(ctx.config, ctx.instanceName);
   if (config.resourcesServer === undefined) throw new ConfigError(`${ctx.instanceName}: resources_server.name is not set`, { key: "resources_server.name", hint: "point it at a resources_servers instance" });
-  return singleCallAgentApp({ className, instanceName: ctx.instanceName, config: { ...config, resourcesServer: config.resourcesServer }, client: clientsFor(ctx).inner, seed });
+  const tokenCapture = agentTakesPartInTokenCapture(ctx.globalConfig, ctx.config);
+  return singleCallAgentApp({ className, instanceName: ctx.instanceName, config: { ...config, resourcesServer: config.resourcesServer, tokenCapture }, client: clientsFor(ctx).inner, seed });
 }
 
 /** non_executing_simple_agent. */

@@ -4,6 +4,7 @@
  * `api-key` header), and the answer rebuilt as a Responses object.
  */
 import { modelCallCaptureFor } from "../../servers/model-capture.ts";
+import { tokenCaptureFor } from "../../servers/token-capture/capture.ts";
 import { modelServerApp } from "../../servers/model.ts";
 import { responsesToChatParams } from "../../servers/vllm-request.ts";
 import { chatToResponse } from "../../servers/vllm-response.ts";
@@ -45,7 +46,7 @@ export const component: BuiltinComponent = {
     return modelServerApp({
       className: CLASS_NAME,
       instanceName: ctx.instanceName,
-      capture: modelCallCaptureFor(ctx.globalConfig, ctx.instanceName),
+      capture: modelCallCaptureFor(ctx.globalConfig, ctx.instanceName), tokens: tokenCaptureFor(ctx.globalConfig, ctx.instanceName),
       backend: {
         async responses(params, rctx) {
           const chat = await endpoint.postOk("/chat/completions", { ...responsesToChatParams(params), model }, rctx.signal, query);

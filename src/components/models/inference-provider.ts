@@ -9,6 +9,7 @@
  */
 import type { RequestContext } from "../../runtime/http/http-types.ts";
 import { modelCallCaptureFor } from "../../servers/model-capture.ts";
+import { tokenCaptureFor } from "../../servers/token-capture/capture.ts";
 import { modelServerApp, type ModelBackend } from "../../servers/model.ts";
 import { responsesToChatParams } from "../../servers/vllm-request.ts";
 import { chatToResponse, splitThink } from "../../servers/vllm-response.ts";
@@ -100,6 +101,6 @@ export const component: BuiltinComponent = {
   async create(ctx) {
     const opts = inferenceProviderOptions(ctx);
     const endpoint = new Endpoint(clientsFor(ctx).http, opts.baseUrl, authHeaders(opts.apiKey, undefined), opts.numConcurrentRequests);
-    return modelServerApp({ className: CLASS_NAME, instanceName: ctx.instanceName, capture: modelCallCaptureFor(ctx.globalConfig, ctx.instanceName), backend: inferenceProviderBackend(opts, endpoint) });
+    return modelServerApp({ className: CLASS_NAME, instanceName: ctx.instanceName, capture: modelCallCaptureFor(ctx.globalConfig, ctx.instanceName), tokens: tokenCaptureFor(ctx.globalConfig, ctx.instanceName), backend: inferenceProviderBackend(opts, endpoint) });
   },
 };

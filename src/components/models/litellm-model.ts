@@ -7,6 +7,7 @@
 import { Compile } from "typebox/compile";
 import type { HttpClient } from "../../runtime/http/client.ts";
 import { modelCallCaptureFor } from "../../servers/model-capture.ts";
+import { tokenCaptureFor } from "../../servers/token-capture/capture.ts";
 import { modelServerApp } from "../../servers/model.ts";
 import { NeMoGymResponse } from "../../servers/openai-schemas.ts";
 import { pyError } from "../../servers/py-error.ts";
@@ -143,7 +144,7 @@ export const component: BuiltinComponent = {
     return modelServerApp({
       className: CLASS_NAME,
       instanceName: ctx.instanceName,
-      capture: modelCallCaptureFor(ctx.globalConfig, ctx.instanceName),
+      capture: modelCallCaptureFor(ctx.globalConfig, ctx.instanceName), tokens: tokenCaptureFor(ctx.globalConfig, ctx.instanceName),
       backend: {
         async responses(params, rctx) {
           const body: Obj = { ...extra, ...params };

@@ -5,6 +5,7 @@
  */
 import { Compile } from "typebox/compile";
 import { modelCallCaptureFor } from "../../servers/model-capture.ts";
+import { tokenCaptureFor } from "../../servers/token-capture/capture.ts";
 import { modelServerApp } from "../../servers/model.ts";
 import { NeMoGymResponse } from "../../servers/openai-schemas.ts";
 import { pyError } from "../../servers/py-error.ts";
@@ -32,7 +33,7 @@ export const component: BuiltinComponent = {
     return modelServerApp({
       className: CLASS_NAME,
       instanceName: ctx.instanceName,
-      capture: modelCallCaptureFor(ctx.globalConfig, ctx.instanceName),
+      capture: modelCallCaptureFor(ctx.globalConfig, ctx.instanceName), tokens: tokenCaptureFor(ctx.globalConfig, ctx.instanceName),
       backend: {
         async responses(params, rctx) {
           const body: Record<string, unknown> = { ...extra, ...params };

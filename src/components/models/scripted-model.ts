@@ -8,6 +8,7 @@ import { resolve } from "node:path";
 import { searchRoots, resolveInRoots } from "../../config/roots.ts";
 import { HttpError } from "../../runtime/http/http-types.ts";
 import { modelCallCaptureFor } from "../../servers/model-capture.ts";
+import { tokenCaptureFor } from "../../servers/token-capture/capture.ts";
 import { modelServerApp, type ModelBackend } from "../../servers/model.ts";
 import { str } from "../_support.ts";
 import type { BuiltinComponent, ComponentContext } from "../registry.ts";
@@ -68,6 +69,6 @@ export const component: BuiltinComponent = {
     const replay = str(ctx, "replay_jsonl_fpath");
     const book = replay ? ReplayBook.load(await replayPath(ctx, replay)) : undefined;
     const model = str(ctx, "model") ?? SCRIPTED_MODEL_ID;
-    return modelServerApp({ className: CLASS_NAME, instanceName: ctx.instanceName, capture: modelCallCaptureFor(ctx.globalConfig, ctx.instanceName), backend: scriptedBackend(model, book) });
+    return modelServerApp({ className: CLASS_NAME, instanceName: ctx.instanceName, capture: modelCallCaptureFor(ctx.globalConfig, ctx.instanceName), tokens: tokenCaptureFor(ctx.globalConfig, ctx.instanceName), backend: scriptedBackend(model, book) });
   },
 };

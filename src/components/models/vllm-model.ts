@@ -5,6 +5,7 @@
  */
 import type { RequestContext, ServerApp } from "../../runtime/http/http-types.ts";
 import { modelCallCaptureFor } from "../../servers/model-capture.ts";
+import { tokenCaptureFor } from "../../servers/token-capture/capture.ts";
 import { modelServerApp, type ModelBackend } from "../../servers/model.ts";
 import { pyError } from "../../servers/py-error.ts";
 import { attachTokenIds } from "../../servers/token-ids.ts";
@@ -172,7 +173,7 @@ export function vllmServerApp(ctx: ComponentContext, opts: VllmOptions, classNam
   const endpoints = opts.baseUrls.map((u) => new Endpoint(http, u, headers));
   // Loaded at start so a missing tokenizer or template fails before the first request.
   const template = opts.useCompletionsApi && opts.renderChatTemplate ? loadChatTemplate(opts.tokenizer ?? opts.model, ctx.instanceName, opts.tokenizer ? "tokenizer" : "model (no tokenizer set)") : undefined;
-  return modelServerApp({ className, instanceName: ctx.instanceName, capture: modelCallCaptureFor(ctx.globalConfig, ctx.instanceName), backend: vllmBackend(opts, endpoints, template) });
+  return modelServerApp({ className, instanceName: ctx.instanceName, capture: modelCallCaptureFor(ctx.globalConfig, ctx.instanceName), tokens: tokenCaptureFor(ctx.globalConfig, ctx.instanceName), backend: vllmBackend(opts, endpoints, template) });
 }
 
 /** The component. */

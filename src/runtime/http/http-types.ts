@@ -49,6 +49,8 @@ export interface Route {
   handler: RouteHandler;
   /** Hand the body over unparsed in `ctx.rawBody` (relays that pass the bytes through); `ctx.body` is then set only when the body arrived without a length. */
   rawBody?: boolean;
+  /** This route records training tokens itself (model servers' `/v1/responses`, `/v1/chat/completions`, `/v1/messages`). */
+  capturesTokens?: boolean;
 }
 
 /** A server as the runtime hosts it. */
@@ -66,6 +68,12 @@ export interface ServerApp {
    * `/ng-rollout/<id>` only; `"model"` also strips a following `/training-token-capture` segment.
    */
   rolloutPrefix?: "resources" | "model";
+  /**
+   * Called before serving a `/ng-rollout/<id>/training-token-capture/…` request that no
+   * `capturesTokens` route serves (an unknown path included): the call cannot be recorded, so the
+   * model server marks the rollout incomplete (upstream's capture middleware does the same).
+   */
+  uncapturedTrainingCall?: (rolloutId: string, what: string) => Promise<void>;
   /** Called once when the process shuts down. */
   close?: () => void | Promise<void>;
 }

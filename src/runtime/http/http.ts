@@ -205,6 +205,7 @@ export function createEntries(app: ServerApp, opts: HandlerOptions = {}): Server
       // Starlette answers HEAD on every GET route.
       const method = req.method === "HEAD" ? "GET" : req.method;
       const found = match(method, path);
+      if (capture && app.uncapturedTrainingCall && !(found.kind === "found" && found.route.capturesTokens === true)) await app.uncapturedTrainingCall(rolloutId!, `${req.method} ${path}`);
       if (found.kind === "none") {
         // Starlette's redirect_slashes: `/verify/` → 307 to `/verify` (and the reverse) when that route exists.
         const other = path.endsWith("/") && path !== "/" ? path.slice(0, -1) : `${path}/`;

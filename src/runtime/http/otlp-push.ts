@@ -7,6 +7,7 @@
 import { log } from "../../log.ts";
 import { encodeMetricsRequest } from "./otlp-proto.ts";
 import { poolMetrics } from "./pool-metrics.ts";
+import { providedMetrics } from "./metric-providers.ts";
 import { RuntimeError } from "../../errors.ts";
 
 /** The OTLP/HTTP encodings gym sends. */
@@ -63,11 +64,16 @@ export class ServerTelemetry {
     this.timer.unref();
   }
 
-  /** The OTLP body of the current pool metrics, or undefined when nothing was recorded yet. */
+  /** The OTLP body of the current pool metrics and registered providers' readings (metric-providers.ts), or undefined when there is nothing yet. */
   body(): unknown {
-    const metrics = poolMetrics.otlp(`${BigInt(Date.now()) * 1_000_000n}`);
-    if (metrics.length === 0) return undefined;
-    return { resourceMetrics: [{ resource: { attributes: otlpAttributes({ "service.name": "gym", ...this.resource }) }, scopeMetrics: [{ scope: { name: "gym.http" }, metrics }] }] };
+    const now = `${BigInt(Date.now()) * 1_000_000n}`;
+    const metrics = poolMetrics.otlp(now);
+    const provided = providedMetrics(poolMetrics.startNanos, now);
+    if (metrics.length === 0 && provided.length === 0) return undefined;
+    const scopes = [];
+    if (metrics.length > 0) scopes.push({ scope: { name: "gym.http" }, metrics });
+    if (provided.length > 0) scopes.push({ scope: { name: "gym" }, metrics: provided });
+    return { resourceMetrics: [{ resource: { attributes: otlpAttributes({ "service.name": "gym", ...this.resource }) }, scopeMetrics: scopes }] };
   }
 
   /** Push once (best-effort). */
