@@ -7,7 +7,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { runGym, tempDir } from "../helpers/tmp.ts";
-import { ARENA_LINES } from "../fixtures/benchmarks/arena-files.ts";
+import { ARENA_LINES, M_ARENA_JSONL, M_ARENA_LINES } from "../fixtures/benchmarks/arena-files.ts";
 import { startSourceServer, type SourceServer } from "../fixtures/benchmarks/server.ts";
 
 let srv: SourceServer;
@@ -27,6 +27,17 @@ test("arena_hard and arena_hard_v2 write upstream's lines", async () => {
   for (const [name, file] of [["arena_hard", "arena_hard_benchmark.jsonl"], ["arena_hard_v2", "arena_hard_v2_benchmark.jsonl"]]) {
     const got = readFileSync(join(dir.path, "out", "benchmarks", name!, "data", file!), "utf8").trimEnd().split("\n");
     expect([name, got]).toEqual([name, ARENA_LINES[name!]!]);
+  }
+}, 120_000);
+
+test("m_arena_hard and m_arena_hard_v2: every Hub language config in card order, upstream's lines", async () => {
+  await using dir = await tempDir();
+  const r = await runGym(["eval", "prepare", "--benchmark", "m_arena_hard", "--benchmark", "m_arena_hard_v2", "--output-dir", join(dir.path, "out")], { cwd: dir.path, env: { XDG_CACHE_HOME: join(dir.path, "cache"), HF_ENDPOINT: srv.url } });
+  expect(r.stderr).not.toContain("error:");
+  expect(r.code).toBe(0);
+  for (const [name, rel] of Object.entries(M_ARENA_JSONL)) {
+    const got = readFileSync(join(dir.path, "out", rel), "utf8").trimEnd().split("\n");
+    expect([name, got]).toEqual([name, M_ARENA_LINES[name]!]);
   }
 }, 120_000);
 

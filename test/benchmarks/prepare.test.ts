@@ -3,7 +3,7 @@
  * (raw mirror with a redirect, a 500 then success, a gated Hub parquet needing the token), a
  * bundle round trip and --data-dir with every endpoint closed, and the bad-input errors.
  */
-import { ARENA_JSONL } from "../fixtures/benchmarks/arena-files.ts";
+import { ARENA_JSONL, M_ARENA_JSONL } from "../fixtures/benchmarks/arena-files.ts";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -31,6 +31,7 @@ const JSONL = {
   mbpp: "benchmarks/mbpp/data/mbpp_benchmark.jsonl",
   human_eval_infilling: "benchmarks/human_eval_infilling/data/random_span.jsonl",
   ...ARENA_JSONL,
+  ...M_ARENA_JSONL,
   birdbench: "benchmarks/birdbench/data/birdbench_benchmark.jsonl",
   ...LEAN_JSONL,
 } as const;
