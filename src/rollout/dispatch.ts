@@ -173,10 +173,12 @@ export class Dispatcher {
       this.fails.append(routed.record);
       const cat = String(routed.record._ng_failure_category ?? "infra");
       this.failuresByCategory[cat] = (this.failuresByCategory[cat] ?? 0) + 1;
-      this.failureExamples[cat] ??= String(routed.record._ng_failure_message ?? "").slice(0, 300);
+      // judge_failed rows carry their reason as _ng_failure_judge_error (the verifier answered 200).
+      const reason = String(routed.record._ng_failure_message ?? routed.record._ng_failure_judge_error ?? "").slice(0, 300);
+      this.failureExamples[cat] ??= reason;
       this.progress.finish(agent, false);
       if (this.newlyDone + this.fails.count <= 5 || this.fails.count % 100 === 0) {
-        log.warn(`🚨 [rollout_collection] rollout dropped from the score: row=${id} class=${routed.record._ng_failure_class} category=${cat} error=${String(routed.record._ng_failure_message ?? "").slice(0, 300)}`);
+        log.warn(`🚨 [rollout_collection] rollout dropped from the score: row=${id} class=${routed.record._ng_failure_class} category=${cat} error=${reason}`);
       }
     }
     this.monitor.onFinished();

@@ -51,6 +51,8 @@ describe("judge faults in a run", () => {
     healthy = false;
     const first = await runGym(args, { cwd: dir.path });
     expect(first.stderr).toContain("Finished rollout collection!");
+    // The end-of-run summary names why: the judge's error, not an empty message.
+    expect(first.stderr).toMatch(/first error of each type:\n {2}verifier: \S/);
     const ok = readJsonl(out);
 
     const failed = readJsonl(out.replace(/\.jsonl$/, "_failures.jsonl"));
