@@ -32,7 +32,7 @@ export interface VerifierJudge {
 }
 
 /** Every assistant message's `output_text` parts, concatenated as upstream does (no separator, no strip). */
-export function outputText(response: unknown): string {
+export function assistantOutputText(response: unknown): string {
   const parts: string[] = [];
   for (const o of ((response as Obj | null)?.output ?? []) as Obj[]) {
     if (o?.type !== "message" || o.role !== "assistant" || !Array.isArray(o.content)) continue;
@@ -60,7 +60,7 @@ export function verifierJudge(ctx: ComponentContext, implementation: string): Ve
     assertThinkEnd: bool(ctx, "assert_think_end", false),
     async ask(prompt) {
       const call = await judge.respond([{ role: "user", content: prompt }]);
-      return { text: outputText(call.response), tokens: generatedTokens(call.response) };
+      return { text: assistantOutputText(call.response), tokens: generatedTokens(call.response) };
     },
   };
 }

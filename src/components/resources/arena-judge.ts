@@ -15,6 +15,7 @@ import { highestKMetrics, passMajorityMetrics, type VerifyResponse } from "../..
 import { arenaEloMetrics, arenaScores, parseArenaVerdict } from "../../verify/judge/arena.ts";
 import { JudgeClient } from "../../verify/judge/judge-client.ts";
 import { chatText } from "../../verify/judge/labels.ts";
+import { outputText } from "../../verify/response-text.ts";
 import type { JudgePrompt } from "../../verify/judge/prompt.ts";
 import { bool, clientsFor, obj, refName, str } from "../_support.ts";
 import { checkedPrompt, serverFile } from "../_judge.ts";
@@ -45,16 +46,6 @@ interface CategoryPrompt {
  */
 export function sanitizeGeneration(s: string): string {
   return replaceLoneSurrogates(s);
-}
-
-/** Every message item's `output_text` parts, concatenated (upstream reads all message items, any role). */
-export function candidateText(response: unknown): string {
-  const parts: string[] = [];
-  for (const o of ((response as Obj | null)?.output ?? []) as Obj[]) {
-    if (o?.type !== "message" || !Array.isArray(o.content)) continue;
-    for (const c of o.content as Obj[]) if (c?.type === "output_text" && typeof c.text === "string") parts.push(c.text);
-  }
-  return parts.join("");
 }
 
 /** compute_metrics: verdict pass@k / majority@k, category subsets, Arena-Elo. */
@@ -133,7 +124,8 @@ export const component: BuiltinComponent = {
       computeMetrics: (tasks) => arenaComputeMetrics(tasks, rounds, seed),
       keyMetrics: arenaKeyMetrics,
       async verify(body) {
-        let candidate = candidateText(body.response);
+        // Upstream reads every message item's output_text, any role: the SDK's `output_text`.
+        let candidate = outputText(body.response);
         let baseline = typeof body.baseline_answer === "string" ? body.baseline_answer : "";
         if (sanitize) {
           candidate = sanitizeGeneration(candidate);

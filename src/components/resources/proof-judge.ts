@@ -14,7 +14,7 @@ import { extractBoxedScore, lengthProblem, MAX_PROOF_CHARS, MAX_VERIFICATION_CHA
 import { bool } from "../_support.ts";
 import type { BuiltinComponent, ComponentContext } from "../registry.ts";
 import { echoFields } from "./_proof-support.ts";
-import { numberKey, outputText, proofTemplate, verifierJudge } from "./_proof-verifier.ts";
+import { numberKey, assistantOutputText, proofTemplate, verifierJudge } from "./_proof-verifier.ts";
 
 const CLASS_NAME = "ProofWithJudgeResourcesServer";
 const IMPL = "proof_judge";
@@ -89,7 +89,7 @@ export const component: BuiltinComponent = {
       verifySchema: { problem: Type.Optional(Type.String()) },
       async verify(body) {
         const problem = typeof body.problem === "string" ? body.problem : "";
-        let { reward, verifierScore } = await judgeOne(problem, outputText(body.response));
+        let { reward, verifierScore } = await judgeOne(problem, assistantOutputText(body.response));
         if (zeroGroups) {
           if (!problem) throw new HttpError(422, "problem must be set when zero_reward_incorrect_groups is enabled");
           if (await barrier.join(problem, verifierScore)) reward = 0.0;

@@ -10,7 +10,7 @@ import { resourcesServerApp } from "../../servers/resources.ts";
 import { extractBoxedScore, lengthProblem, MAX_PROOF_CHARS, MAX_VERIFICATION_CHARS, parseVerificationAnswer, verificationReward } from "../../verify/proof/self-verify.ts";
 import type { BuiltinComponent } from "../registry.ts";
 import { echoFields } from "./_proof-support.ts";
-import { outputText, proofTemplate, verifierJudge } from "./_proof-verifier.ts";
+import { assistantOutputText, proofTemplate, verifierJudge } from "./_proof-verifier.ts";
 
 const CLASS_NAME = "ProofVerificationResourcesServer";
 const IMPL = "proof_verification";
@@ -25,7 +25,7 @@ export const component: BuiltinComponent = {
     const meta = await proofTemplate(ctx, IMPL, "meta-verifier.yaml", ["problem", "proof", "ground_truth_judgement", "candidate_judgement"]);
 
     const score = async (body: Record<string, unknown>): Promise<number> => {
-      const text = outputText(body.response);
+      const text = assistantOutputText(body.response);
       if (!text) return 0.0;
       const answer = parseVerificationAnswer(text, judge.assertThinkEnd);
       if ("reason" in answer) return 0.0;
