@@ -155,7 +155,11 @@ export async function runChildServer(opts: ChildServeOptions): Promise<number> {
   process.on("SIGTERM", () => void stop("SIGTERM"));
   watchParent((why) => void stop(why));
 
-  const cfg = parseChildConfig(await finalConfig(opts.dictYaml), opts.instanceName);
+  // The supervisor may die (SIGKILL) before it sends the final config: the watchdog's stop() then
+  // resolves `stopped`, and waiting for a config that can never come would leave an orphan behind.
+  const finalYaml = await Promise.race([finalConfig(opts.dictYaml), stopped.then(() => null)]);
+  if (finalYaml === null) return stopped;
+  const cfg = parseChildConfig(finalYaml, opts.instanceName);
   cfg.leaf.port = port;
   // Server processes initialise telemetry themselves (§14): connection-pool metrics over OTLP when
   // observability or submit's gym telemetry is on and an endpoint is configured.
