@@ -11,7 +11,8 @@ function pyFloat(n: number): string {
   return s.replace(/e([+-])(\d)$/, "e$10$2");
 }
 
-function str(s: string, ascii: boolean): string {
+/** A JSON string literal as Python's json.dumps writes it (`ensure_ascii` escapes everything past 0x7e). */
+export function pyJsonString(s: string, ascii: boolean): string {
   let out = '"';
   for (const ch of s) {
     const c = ch.codePointAt(0)!;
@@ -32,12 +33,12 @@ function str(s: string, ascii: boolean): string {
 /** `json.dumps(value, ensure_ascii=ascii)`; integral numbers print as ints (JSON cannot tell 1.0 from 1). */
 export function pyDumps(value: unknown, ascii = true): string {
   if (value === null || value === undefined) return "null";
-  if (typeof value === "string") return str(value, ascii);
+  if (typeof value === "string") return pyJsonString(value, ascii);
   if (typeof value === "number") return pyFloat(value);
   if (typeof value === "boolean") return value ? "true" : "false";
   if (Array.isArray(value)) return `[${value.map((v) => pyDumps(v, ascii)).join(", ")}]`;
   return `{${Object.entries(value as Record<string, unknown>)
-    .map(([k, v]) => `${str(k, ascii)}: ${pyDumps(v, ascii)}`)
+    .map(([k, v]) => `${pyJsonString(k, ascii)}: ${pyDumps(v, ascii)}`)
     .join(", ")}}`;
 }
 

@@ -3,6 +3,7 @@
  * whose floats are `PyFloat`: `1.0` stays `1.0`, as upstream prints a parsed tool argument.
  */
 import { PyFloat } from "./py-json-typed.ts";
+import { pyJsonString } from "./py-json-dumps.ts";
 import { pyStrRepr } from "./py-repr.ts";
 
 /** Python `repr(float)`: shortest round-trip digits, `.0` on integral values, exponent outside [1e-4, 1e16). */
@@ -32,23 +33,6 @@ export function pyTypedStr(v: unknown): string {
   return typeof v === "string" ? v : repr(v);
 }
 
-function dumpStr(s: string): string {
-  let out = '"';
-  for (const ch of s) {
-    const c = ch.codePointAt(0)!;
-    if (ch === '"') out += '\\"';
-    else if (ch === "\\") out += "\\\\";
-    else if (ch === "\n") out += "\\n";
-    else if (ch === "\r") out += "\\r";
-    else if (ch === "\t") out += "\\t";
-    else if (ch === "\b") out += "\\b";
-    else if (ch === "\f") out += "\\f";
-    else if (c < 0x20 || c > 0x7e) for (let i = 0; i < ch.length; i++) out += `\\u${ch.charCodeAt(i).toString(16).padStart(4, "0")}`;
-    else out += ch;
-  }
-  return `${out}"`;
-}
-
 function dumpFloat(v: number): string {
   return Number.isNaN(v) ? "NaN" : !Number.isFinite(v) ? (v > 0 ? "Infinity" : "-Infinity") : pyFloatRepr(v);
 }
@@ -75,11 +59,11 @@ export function pyTypedDumps(v: unknown, opts: PyDumpsOptions = {}): string {
     if (x === false) return "false";
     if (x instanceof PyFloat) return dumpFloat(x.value);
     if (typeof x === "number") return Number.isInteger(x) ? String(x) : dumpFloat(x);
-    if (typeof x === "string") return dumpStr(x);
+    if (typeof x === "string") return pyJsonString(x, true);
     if (Array.isArray(x)) return `[${x.map(go).join(item)}]`;
     const entries = Object.entries(x as Record<string, unknown>);
     if (opts.sortKeys) entries.sort(([a], [b]) => byCodePoint(a, b));
-    return `{${entries.map(([k, y]) => `${dumpStr(k)}${kv}${go(y)}`).join(item)}}`;
+    return `{${entries.map(([k, y]) => `${pyJsonString(k, true)}${kv}${go(y)}`).join(item)}}`;
   };
   return go(v);
 }
