@@ -111,6 +111,18 @@ interface AgentSession {
 /** How long a closed session (and its receipt, for retried closes) is kept (upstream `session_close_retry_window_seconds` default). */
 const CLOSE_RETRY_WINDOW_MS = 300_000;
 
+/**
+ * The `/verify` body `{...row, response}`. The response is this server's own `/v1/responses`
+ * answer, compact JSON as JSON.stringify wrote it, so its text is spliced in as is: the same bytes
+ * as parsing and serialising it again, without doing either. A row that already has a `response`
+ * key (a spread replaces it in place) takes the general path.
+ */
+function verifyBody(row: Obj, resp: InnerResponse): { rawJson: string } | { json: Obj } {
+  if (Object.hasOwn(row, "response")) return { json: { ...row, response: innerJson(resp, "this agent's /v1/responses") } };
+  const head = JSON.stringify(row);
+  return { rawJson: head === "{}" ? `{"response":${resp.text}}` : `${head.slice(0, -1)},"response":${resp.text}}` };
+}
+
 /** Build a simple_agent server. */
 export function simpleAgentApp(opts: { className: string; instanceName: string; config: AgentConfig; client: InnerClient; closeRetryWindowMs?: number }): ServerApp {
   const { config, client, instanceName } = opts;
@@ -203,9 +215,8 @@ export function simpleAgentApp(opts: { className: string; instanceName: string; 
     const path = runResponsesPath(ctx, row, config);
     const resp = await client.call(instanceName, path, { json: row.responses_create_params, cookies: seed.cookies, signal: ctx.signal });
     raiseForStatus(resp, `${instanceName}${path}`);
-    const response = innerJson(resp, `agent ${instanceName}`);
-    if (config.skipVerification) return { ...row, response, reward: config.skipVerificationReward, verification_skipped: true };
-    const verify = await client.call(res, PATHS.verify, { json: { ...row, response }, cookies: resp.cookies, signal: ctx.signal });
+    if (config.skipVerification) return { ...row, response: innerJson(resp, `agent ${instanceName}`), reward: config.skipVerificationReward, verification_skipped: true };
+    const verify = await client.call(res, PATHS.verify, { ...verifyBody(row, resp), cookies: resp.cookies, signal: ctx.signal });
     raiseForStatus(verify, `${res}${PATHS.verify}`);
     // Checked to be JSON (a clear error otherwise), then echoed as received: no second serialisation.
     innerJson(verify, `resources server ${res}`);

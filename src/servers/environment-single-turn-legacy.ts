@@ -69,7 +69,9 @@ export function singleAgentTurnLegacyApp(opts: SingleTurnOptions): ServerApp {
       handler: async (ctx: RequestContext) => {
         const row = (ctx.body ?? {}) as Obj;
         const native = row && typeof row === "object" && "episode_id" in row && "task" in row ? row : nativeRequestFromRow(row, opts);
-        return legacyResult(await run({ ...ctx, body: native }), opts.config.agentServer);
+        // The same context with the native body: a spread would build every lazy part (request, signal, client address).
+        const inner: RequestContext = Object.create(ctx, { body: { value: native, enumerable: true } });
+        return legacyResult(await run(inner), opts.config.agentServer);
       },
     },
     aggregateMetricsRoute(opts),

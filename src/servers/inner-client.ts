@@ -20,6 +20,8 @@ export interface InnerResponse {
 /** Options of one inner call. */
 export interface InnerCallOptions {
   json?: unknown;
+  /** The JSON body as ready-made text (sent as is, `Content-Type: application/json`); wins over `json`. */
+  rawJson?: string;
   cookies?: Record<string, string>;
   headers?: Record<string, string>;
   signal?: AbortSignal;
@@ -56,9 +58,15 @@ export function innerJson(res: InnerResponse, what: string): unknown {
 export function innerClientFrom(sc: ServerClient): InnerClient {
   return {
     baseUrl: (name) => sc.address(name).baseUrl,
-    call: async (name, path, opts = {}) => innerResponse(await sc.exchange(name, path, { method: opts.method ?? "POST", json: opts.json, cookies: opts.cookies, headers: opts.headers, signal: opts.signal })),
-    callUrl: async (url, opts = {}) => innerResponse(await sc.http.exchange(url, { method: opts.method ?? "POST", json: opts.json, cookies: opts.cookies, headers: opts.headers, signal: opts.signal, internal: true })),
+    call: async (name, path, opts = {}) => innerResponse(await sc.exchange(name, path, { method: opts.method ?? "POST", ...bodyOf(opts), cookies: opts.cookies, signal: opts.signal })),
+    callUrl: async (url, opts = {}) => innerResponse(await sc.http.exchange(url, { method: opts.method ?? "POST", ...bodyOf(opts), cookies: opts.cookies, signal: opts.signal, internal: true })),
   };
+}
+
+/** The body and headers of a call: `rawJson` as the body text, else `json` for the client to serialise. */
+function bodyOf(opts: InnerCallOptions): { json?: unknown; body?: string; headers?: Record<string, string> } {
+  if (opts.rawJson === undefined) return { json: opts.json, headers: opts.headers };
+  return { body: opts.rawJson, headers: { ...opts.headers, "content-type": "application/json" } };
 }
 
 /** An InnerResponse from the runtime client's whole answer. */

@@ -3,7 +3,7 @@
  * over default headers, an optional concurrency cap, the shared client's deadlines and retry
  * budget (D15), and upstream's error path (a non-2xx becomes the inner-server 500 body).
  */
-import type { HttpClient } from "../../runtime/http/client.ts";
+import { answerText, type HttpClient } from "../../runtime/http/client.ts";
 import { InnerServerError } from "../../runtime/http/http-types.ts";
 import { Semaphore } from "../../servers/environment.ts";
 import { RuntimeError } from "../../errors.ts";
@@ -17,6 +17,8 @@ export interface EndpointAnswer {
 /** A configured inference endpoint. */
 export class Endpoint {
   private readonly sem: Semaphore | undefined;
+  /** The base URL without trailing slashes (paths start with one). */
+  private readonly root: string;
   constructor(
     private readonly http: HttpClient,
     readonly baseUrl: string,
@@ -24,6 +26,7 @@ export class Endpoint {
     maxConcurrent?: number | null,
   ) {
     this.sem = maxConcurrent && maxConcurrent > 0 ? new Semaphore(maxConcurrent) : undefined;
+    this.root = baseUrl.replace(/\/+$/, "");
   }
 
   /** The same endpoint settings at another base URL (vLLM's `/tokenize` lives outside `/v1`). */
@@ -35,9 +38,9 @@ export class Endpoint {
   async post(path: string, json: unknown, signal?: AbortSignal, query = ""): Promise<EndpointAnswer> {
     await this.sem?.acquire(null);
     try {
-      const url = `${this.baseUrl.replace(/\/+$/, "")}${path}${query}`;
-      const res = await this.http.request(url, { method: "POST", json, headers: this.headers, signal, kind: "model" });
-      return { status: res.status, text: await res.text() };
+      // Read whole (no Response object): the answer is parsed or passed on as text.
+      const a = await this.http.exchange(`${this.root}${path}${query}`, { method: "POST", json, headers: this.headers, signal, kind: "model" });
+      return { status: a.status, text: answerText(a) };
     } finally {
       this.sem?.release();
     }

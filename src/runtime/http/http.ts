@@ -24,8 +24,8 @@ export interface HandlerOptions {
   maxBodyBytes?: number;
   /** Reverse-proxy header settings (D18); off when absent. */
   proxy?: ProxySettings;
-  /** The socket peer address of a request (serveApp supplies Bun's `requestIP`). */
-  peerAddress?: (req: Request) => string | undefined;
+  /** The socket peer address of a request that arrived on `server` (serveApp supplies Bun's `requestIP`). */
+  peerAddress?: (req: Request, server?: Server<undefined>) => string | undefined;
   /** Wraps each handler call for profiling (D20). */
   profile?: <T>(name: string, fn: () => Promise<T>) => Promise<T>;
   /**
@@ -36,11 +36,12 @@ export interface HandlerOptions {
   ambientRolloutId?: boolean;
   /**
    * Set the idle timeout of a request's connection, in seconds (0 = none): serveApp passes Bun's
-   * `server.timeout`. The body is read under BODY_IDLE_TIMEOUT_SECONDS so a client that stops
+   * `server.timeout` of the listener the request arrived on (the handler's second argument; a call
+   * without one, e.g. from a test, gets no guard). The body is read under BODY_IDLE_TIMEOUT_SECONDS so a client that stops
    * half-way through a body loses its connection instead of holding it forever; the handler then
    * runs with none (it may wait hours on a model).
    */
-  connectionTimeout?: (req: Request, seconds: number) => void;
+  connectionTimeout?: (req: Request, seconds: number, server: Server<undefined>) => void;
   /** Body idle timeout in seconds (default BODY_IDLE_TIMEOUT_SECONDS). */
   bodyIdleTimeoutSeconds?: number;
   /** This server's own origin (`http://host:port` as configured), for redirects; never the client's Host header. */
@@ -155,12 +156,13 @@ interface Answered {
 
 /** The two entries of one server: Bun.serve's handler and the in-process one (same sessions, routes, rules). */
 export interface ServerEntries {
-  handler: (req: Request) => Promise<Response>;
+  /** Bun.serve's `fetch`: the request and the listener it arrived on. */
+  handler: (req: Request, server?: Server<undefined>) => Promise<Response>;
   local: LocalHandler;
 }
 
 /** Build the request handler of a server app. */
-export function createHandler(app: ServerApp, opts: HandlerOptions = {}): (req: Request) => Promise<Response> {
+export function createHandler(app: ServerApp, opts: HandlerOptions = {}): (req: Request, server?: Server<undefined>) => Promise<Response> {
   return createEntries(app, opts).handler;
 }
 
@@ -173,7 +175,7 @@ export function createEntries(app: ServerApp, opts: HandlerOptions = {}): Server
   const ambient = opts.ambientRolloutId ?? true;
   const bodyIdle = opts.bodyIdleTimeoutSeconds ?? BODY_IDLE_TIMEOUT_SECONDS;
 
-  const core = async (req: Inbound, fullPath: string): Promise<Answered> => {
+  const core = async (req: Inbound, fullPath: string, server?: Server<undefined>): Promise<Answered> => {
     let path = fullPath;
     let rolloutId: string | undefined;
     let capture = false;
@@ -226,12 +228,13 @@ export function createEntries(app: ServerApp, opts: HandlerOptions = {}): Server
       if (method !== "GET") {
         if (req instanceof LocalInbound) read = readLocalBody(req.local.body, req.header("content-type"), maxBody, found.route.rawBody !== true);
         else {
-          const pending = req.body !== null && opts.connectionTimeout !== undefined && req.headers.get("content-length") !== "0";
-          if (pending) opts.connectionTimeout!(req, bodyIdle);
+          // Judged from the headers: reading `req.body` would build a stream object per request.
+          const pending = server !== undefined && opts.connectionTimeout !== undefined && mayHaveBody(req);
+          if (pending) opts.connectionTimeout!(req, bodyIdle, server);
           try {
             read = await readRequestBody(req, maxBody, found.route.rawBody !== true);
           } finally {
-            if (pending) opts.connectionTimeout!(req, 0);
+            if (pending) opts.connectionTimeout!(req, 0, server);
           }
         }
         body = read.value;
@@ -252,12 +255,15 @@ export function createEntries(app: ServerApp, opts: HandlerOptions = {}): Server
         cookies,
         responseCookies,
         rolloutId,
-        signal: req.signal,
+        // Built on first read too: Bun makes a Request's AbortSignal only when asked for it.
+        get signal() {
+          return req.signal;
+        },
         params: found.params,
         trainingTokenCapture: capture,
         // Resolved on first read: few handlers look, and the proxy-header walk is per request otherwise.
         get clientAddress() {
-          return req instanceof LocalInbound ? clientOf(req.request(), req.peer, opts.proxy).address : clientOf(req, opts.peerAddress?.(req), opts.proxy).address;
+          return req instanceof LocalInbound ? clientOf(req.request(), req.peer, opts.proxy).address : clientOf(req, opts.peerAddress?.(req, server), opts.proxy).address;
         },
       };
       // The rollout id becomes ambient so this server's own outbound calls carry it (§14).
@@ -271,8 +277,8 @@ export function createEntries(app: ServerApp, opts: HandlerOptions = {}): Server
     }
   };
 
-  const handler = async (req: Request): Promise<Response> => {
-    const { out, setCookies } = await core(req, pathOf(req.url));
+  const handler = async (req: Request, server?: Server<undefined>): Promise<Response> => {
+    const { out, setCookies } = await core(req, pathOf(req.url), server);
     if (!(out instanceof Response)) {
       const headers: [string, string][] = [["content-type", "application/json"], ...(out.headers ?? [])];
       for (const c of setCookies) headers.push(["set-cookie", c]);
@@ -320,6 +326,12 @@ const STATUS_TEXT: Record<number, string> = {
   422: "Unprocessable Entity",
   500: "Internal Server Error",
 };
+
+/** Whether a request announces a body (a length other than 0, or a chunked one). */
+function mayHaveBody(req: Request): boolean {
+  const length = req.headers.get("content-length");
+  return length === null ? req.headers.get("transfer-encoding") !== null : length !== "0";
+}
 
 function isMutable(res: Response): boolean {
   try {
@@ -378,10 +390,10 @@ export function serveApp(app: ServerApp, opts: ServeOptions): Server<undefined> 
   let server: Server<undefined> | undefined;
   const handler = createHandler(app, {
     ...opts,
-    peerAddress: opts.peerAddress ?? ((req) => server?.requestIP(req)?.address),
-    connectionTimeout: opts.connectionTimeout ?? ((req, s) => server?.timeout(req, s)),
+    peerAddress: opts.peerAddress ?? ((req, via) => via?.requestIP(req)?.address),
+    connectionTimeout: opts.connectionTimeout ?? ((req, s, via) => via.timeout(req, s)),
     origin: opts.origin ?? (() => (server?.port === undefined ? undefined : originOf(opts.host, server.port))),
   });
-  server = listen((req) => handler(req), opts);
+  server = listen(handler, opts);
   return server;
 }

@@ -81,11 +81,11 @@ export class ServerClient {
   }
 
   /** The URL path after the observability rollout prefix rules (§2.3, §14). */
-  private prefixed(a: ServerAddress, path: string, body: unknown): string {
+  private prefixed(a: ServerAddress, path: string, opts: RequestOptions): string {
     if (this.config.observability_enabled !== true) return path;
     let id = currentRolloutId();
     if (a.serverType === "resources_servers") {
-      if (id === undefined && path === "/verify") id = rolloutIdFromBody(body);
+      if (id === undefined && path === "/verify") id = rolloutIdFromBody(opts.json ?? jsonOfText(opts.body));
       return id === undefined ? path : `/ng-rollout/${id}${path}`;
     }
     if (a.serverType === "responses_api_models" && id !== undefined && MODEL_CAPTURE_PATHS.has(path)) return `/ng-rollout/${id}${path}`;
@@ -95,7 +95,7 @@ export class ServerClient {
   /** Send a request to `serverName` at `urlPath`; returns the response whatever its status. */
   async request(serverName: string, urlPath: string, opts: RequestOptions = {}): Promise<Response> {
     const a = this.address(serverName);
-    const path = this.prefixed(a, urlPath, opts.json);
+    const path = this.prefixed(a, urlPath, opts);
     return this.http.request(a.baseUrl + path, { ...opts, internal: true });
   }
 
@@ -106,7 +106,7 @@ export class ServerClient {
    */
   async exchange(serverName: string, urlPath: string, opts: RequestOptions = {}): Promise<HttpAnswer> {
     const a = this.address(serverName);
-    const path = this.prefixed(a, urlPath, opts.json);
+    const path = this.prefixed(a, urlPath, opts);
     const local = localServer(a.baseUrl);
     if (local) return localExchange(local, a.baseUrl, path, opts, this.http.policy);
     return this.http.exchange(a.baseUrl + path, { ...opts, internal: true });
@@ -171,5 +171,15 @@ export async function setupServerClient(local: ConfigDict = {}, opts: { waitSeco
     }
     if (!res.ok) throw new RuntimeError(`the head server at ${base} answered ${res.status} to /global_config_dict_yaml: ${text.slice(0, 200)}`);
     return new ServerClient(parseHeadConfigBody(text), { http });
+  }
+}
+
+/** A ready-made JSON body text as a value (undefined when absent or not JSON): only read for the rollout id of a /verify. */
+function jsonOfText(body: RequestOptions["body"]): unknown {
+  if (typeof body !== "string") return undefined;
+  try {
+    return JSON.parse(body);
+  } catch {
+    return undefined;
   }
 }

@@ -37,7 +37,7 @@ export interface ChildServeOptions {
   prepare?: (cfg: ChildConfig) => void;
 }
 
-type Handler = (req: Request) => Promise<Response>;
+type Handler = (req: Request, via?: Server<undefined>) => Promise<Response>;
 
 function send(msg: ChildMessage): void {
   if (process.send) process.send(msg);
@@ -96,11 +96,10 @@ export async function runChildServer(opts: ChildServeOptions): Promise<number> {
   let server: Server<undefined> | undefined;
   // The same server also answers on a Unix-domain socket (gym's own processes call it there).
   let unixServer: Server<undefined> | undefined;
-  const viaUnix = new WeakSet<Request>();
   // A Unix-socket caller is a loopback caller: it gets the peer a loopback TCP connection would have.
-  const peer = (req: Request) => (viaUnix.has(req) ? "127.0.0.1" : server?.requestIP(req)?.address);
+  const peer = (req: Request, via?: Server<undefined>) => (via !== undefined && via === unixServer ? "127.0.0.1" : (via ?? server)?.requestIP(req)?.address);
   // Requests that arrive before the final config wait for the app instead of failing.
-  const entry = (req: Request) => (ready ? ready(req) : handlerReady.then((h) => h(req)));
+  const entry = (req: Request, via: Server<undefined>) => (ready ? ready(req, via) : handlerReady.then((h) => h(req, via)));
   const bind = (port: number) => listen(entry, { host, port, reusePort: opts.reusePort });
 
   try {
@@ -121,7 +120,7 @@ export async function runChildServer(opts: ChildServeOptions): Promise<number> {
       // Bun 1.4 ignores server.timeout(req, s) on a Unix listener, so the 30 s body-idle guard of
       // http.ts does not cut a Unix caller that stalls mid-body; only this user's processes can
       // connect (the socket directory is 0700), and gym's pool writes each request whole.
-      unixServer = listen((req) => (viaUnix.add(req), entry(req)), { host, port, unix: socketPath });
+      unixServer = listen(entry, { host, port, unix: socketPath });
     } catch (err) {
       // Not fatal: callers find no socket and use TCP.
       log.debug(`(${opts.instanceName}) no Unix socket at ${socketPath}: ${(err as Error).message}`);
@@ -192,16 +191,17 @@ export async function runChildServer(opts: ChildServeOptions): Promise<number> {
   const { handler, local } = createEntries({ ...app, routes }, {
     proxy,
     peerAddress: peer,
-    connectionTimeout: (req, s) => (viaUnix.has(req) ? unixServer : server)?.timeout(req, s),
+    // Bun ignores timeouts on a Unix listener (see above): no call for those requests.
+    connectionTimeout: (req, s, via) => void (via === unixServer ? undefined : via.timeout(req, s)),
     origin: () => originOf(host, port),
     ambientRolloutId: cfg.global.observability_enabled === true, profile: profiler ? (n, fn) => profiler!.time(n, fn) : undefined });
   // uvicorn_logging_show_200_ok: uvicorn's access log line per request (off by default, as upstream).
   const accessLog = cfg.global.uvicorn_logging_show_200_ok === true;
   const served: Handler = accessLog
-    ? async (req) => {
-        const res = await handler(req);
+    ? async (req, via) => {
+        const res = await handler(req, via);
         const u = new URL(req.url);
-        log.info(`${peer(req) ?? "-"} - "${req.method} ${u.pathname}${u.search} HTTP/1.1" ${res.status}`);
+        log.info(`${peer(req, via) ?? "-"} - "${req.method} ${u.pathname}${u.search} HTTP/1.1" ${res.status}`);
         return res;
       }
     : handler;
