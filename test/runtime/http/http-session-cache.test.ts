@@ -39,4 +39,19 @@ describe("CachedSessions: cookies signed here", () => {
     expect(id).not.toBe("x");
     expect(id).toMatch(/^[0-9a-f-]{36}$/);
   });
+
+  test("the caches keep recent sessions only: an old cookie is checked again (and still valid), a recent one is not", () => {
+    const codec = new CountingCodec("M", "policy");
+    const cache = new CachedSessions(codec);
+    const first = valueOf(cache.setCookie("first"), codec.cookieName);
+    // Far more new sessions than the two generations hold (thousands a second per server under load).
+    for (let i = 0; i < 20_000; i++) cache.setCookie(`s-${i}`);
+    const recent = valueOf(cache.setCookie("recent"), codec.cookieName);
+    expect(cache.idFor({ [codec.cookieName]: recent })).toBe("recent");
+    expect(codec.reads).toBe(0);
+    expect(cache.idFor({ [codec.cookieName]: first })).toBe("first");
+    expect(codec.reads).toBe(1);
+    expect(cache.idFor({ [codec.cookieName]: first })).toBe("first");
+    expect(codec.reads).toBe(1);
+  });
 });
