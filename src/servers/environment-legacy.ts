@@ -6,10 +6,13 @@
 import { InnerServerError, type RequestContext, type Route, type ServerApp } from "../runtime/http/http-types.ts";
 import { PATHS } from "./episode-protocol.ts";
 import type { HttpAnswer } from "../runtime/http/client.ts";
-import { innerJson, innerResponse, type InnerClient, type InnerResponse } from "./inner-client.ts";
+import { innerJson, type InnerClient, type InnerResponse } from "./inner-client.ts";
 
-/** Sends the request body bytes unchanged to `<agent><path>` (the relay's fast path: no parse, no re-encode). */
-export type RawRelay = (agent: string, path: string, init: { body: string; headers: Record<string, string>; cookies: Record<string, string>; signal: AbortSignal }) => Promise<InnerResponse>;
+/**
+ * Sends the request body bytes unchanged to `<agent><path>` and hands back the answer as received
+ * (the relay's fast path: no parse, no re-encode, and the answer's bytes are never decoded).
+ */
+export type RawRelay = (agent: string, path: string, init: { body: string; headers: Record<string, string>; cookies: Record<string, string>; signal: AbortSignal }) => Promise<HttpAnswer>;
 
 /** Hop-by-hop headers dropped in both directions (cookies travel separately). */
 const HOP = new Set(["connection", "content-encoding", "content-length", "cookie", "host", "keep-alive", "transfer-encoding", "upgrade"]);
@@ -19,19 +22,21 @@ async function relay(client: InnerClient, raw: RawRelay | undefined, agent: stri
   ctx.request.headers.forEach((v, k) => {
     if (!HOP.has(k.toLowerCase())) headers[k] = v;
   });
-  const r =
+  const r: HttpAnswer | InnerResponse =
     raw && ctx.rawBody !== undefined
       ? await raw(agent, path, { body: ctx.rawBody, headers, cookies: ctx.cookies, signal: ctx.signal })
       : await client.call(agent, path, { json: ctx.body, headers, cookies: ctx.cookies, signal: ctx.signal });
   // Every line but the hop-by-hop ones, Set-Cookie lines included, in the order received.
   const out: [string, string][] = [];
   for (const line of r.headers) if (!HOP.has(line[0])) out.push(line);
-  return new Response(r.text, { status: r.status, headers: out });
+  // A pooled answer's bytes go back as they came; an in-process or InnerResponse one is text.
+  const body = "body" in r && r.text === undefined ? (r.body.byteLength === 0 ? null : r.body) : (r.text ?? "");
+  return new Response(body, { status: r.status, headers: out });
 }
 
 /** A RawRelay over the runtime's client: `baseUrl` resolves the agent, `exchange` sends with its deadlines and retries. */
 export function rawRelayOver(client: InnerClient, exchange: (url: string, init: { method: "POST"; body: string; headers: Record<string, string>; cookies: Record<string, string>; signal: AbortSignal; internal: true }) => Promise<HttpAnswer>): RawRelay {
-  return async (agent, path, init) => innerResponse(await exchange(`${client.baseUrl(agent)}${path}`, { method: "POST", internal: true, ...init }));
+  return (agent, path, init) => exchange(`${client.baseUrl(agent)}${path}`, { method: "POST", internal: true, ...init });
 }
 
 /** Build a legacy_agent relay for the named agent. */

@@ -20,9 +20,11 @@ export interface ReadBody {
   raw?: string;
 }
 
-/** Read and parse a request body under `limit` bytes; `parse: false` keeps only the raw text (relays). */
-export async function readRequestBody(req: Request, limit: number, parse = true): Promise<ReadBody> {
-  const length = req.headers.get("content-length");
+/**
+ * Read and parse a request body under `limit` bytes; `parse: false` keeps only the raw text (relays).
+ * `length` is the request's Content-Length header when the caller has already read it.
+ */
+export async function readRequestBody(req: Request, limit: number, parse = true, length: string | null = req.headers.get("content-length")): Promise<ReadBody> {
   const declared = length === null ? Number.NaN : Number(length);
   if (!(declared <= limit)) return { value: await parseBody(req, limit) };
   if (declared === 0) return { value: undefined, raw: "" };

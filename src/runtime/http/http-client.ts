@@ -195,12 +195,31 @@ interface UrlParts {
   /** Path and query, as sent on the request line. */
   target: string;
   plainHttp: boolean;
+  /** Whether the pool can carry this target (http-pool.ts `poolable`), when known. */
+  poolTarget?: boolean;
 }
 
 /** Whether a header is set, whatever the case of its name. */
 function hasHeader(headers: Record<string, string>, lower: string): boolean {
   for (const k in headers) if (k.toLowerCase() === lower) return true;
   return false;
+}
+
+/** Recently split URLs: a process calls the same few URLs over and over (read-only parts). */
+const splitCache = new Map<string, Readonly<UrlParts>>();
+const SPLIT_CACHE_SIZE = 512;
+
+/** `splitUrl`, remembered for the last SPLIT_CACHE_SIZE distinct URLs. */
+function splitUrlCached(url: string): Readonly<UrlParts> {
+  let u = splitCache.get(url);
+  if (u === undefined) {
+    // Emptied when full: URLs with per-call parts (ids in paths) must not grow it without bound.
+    if (splitCache.size >= SPLIT_CACHE_SIZE) splitCache.clear();
+    const parts = splitUrl(url);
+    parts.poolTarget = poolable(parts.target);
+    splitCache.set(url, (u = parts));
+  }
+  return u;
 }
 
 /** Split an absolute URL without a URL object on the hot path. */
@@ -367,7 +386,7 @@ export class HttpClient {
    * a stream keeps its deadline until it fires.
    */
   request(url: string, opts: RequestOptions = {}): Promise<Response> {
-    const u = splitUrl(url);
+    const u = splitUrlCached(url);
     // The label is a per-request string: only build it when a profiler will record it.
     if (!profilingActive()) return this.send(u, url, opts, false);
     return profiled(`HttpClient.request ${opts.method ?? (opts.json === undefined && opts.body === undefined ? "GET" : "POST")} ${u.path}`, () => this.send(u, url, opts, false));
@@ -379,7 +398,7 @@ export class HttpClient {
    * their end, so stream with `request` instead.
    */
   exchange(url: string, opts: RequestOptions = {}): Promise<HttpAnswer> {
-    const u = splitUrl(url);
+    const u = splitUrlCached(url);
     if (!profilingActive()) return this.send(u, url, opts, true);
     return profiled(`HttpClient.request ${opts.method ?? (opts.json === undefined && opts.body === undefined ? "GET" : "POST")} ${u.path}`, () => this.send(u, url, opts, true));
   }
@@ -389,9 +408,9 @@ export class HttpClient {
     return this.limiter.waiting(host);
   }
 
-  private send(u: UrlParts, url: string, opts: RequestOptions, whole: false): Promise<Response>;
-  private send(u: UrlParts, url: string, opts: RequestOptions, whole: true): Promise<HttpAnswer>;
-  private async send(u: UrlParts, url: string, opts: RequestOptions, whole: boolean): Promise<Response | HttpAnswer> {
+  private send(u: Readonly<UrlParts>, url: string, opts: RequestOptions, whole: false): Promise<Response>;
+  private send(u: Readonly<UrlParts>, url: string, opts: RequestOptions, whole: true): Promise<HttpAnswer>;
+  private async send(u: Readonly<UrlParts>, url: string, opts: RequestOptions, whole: boolean): Promise<Response | HttpAnswer> {
     // Visible at /_gym/outbound while in flight (the driver's stall watchdog follows it).
     // One clock read serves the proxy re-check, the retry budget and the tracked call.
     if (this.offline.on && !reachable(url, this.offline)) throw new OfflineError([maskUrlSecrets(url)]);
@@ -424,7 +443,7 @@ export class HttpClient {
       // inference endpoint when no proxy variable is set and the caller asked for no encoding. Other
       // external calls (hubs, trackers: possibly large bodies best streamed) stay on fetch.
       // Redirects and encoded answers are rare; those requests are redone with fetch (needsFetch).
-      let pooled = u.plainHttp && poolable(u.target) && (opts.internal === true || (kind === "model" && !proxyVarsSet(started) && !hasHeader(headers, "accept-encoding")));
+      let pooled = u.plainHttp && (u.poolTarget ?? poolable(u.target)) && (opts.internal === true || (kind === "model" && !proxyVarsSet(started) && !hasHeader(headers, "accept-encoding")));
       if (pooled && opts.internal !== true) headers["accept-encoding"] = "identity";
       const useBreaker = opts.breaker !== false;
       const livenessS = this.policy.livenessSeconds ?? DEFAULT_LIVENESS_SECONDS;

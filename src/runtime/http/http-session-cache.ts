@@ -1,34 +1,35 @@
 /**
  * Memoised session-cookie work for the HTTP layer (runtime.md §6.1). Every response re-sends the
- * signed session cookie and most requests carry one to check; both are an HMAC-SHA1 each, per
- * request. The signed value only changes when its one-second timestamp does, and a checked
- * cookie stays valid for 14 days, so both are cached (a cookie signed here counts as checked).
- * The output is exactly what SessionCodec produces. Both caches hold a bounded number of recent
- * entries: a session's follow-up calls arrive within its rollout, and a map that grew with every
- * new session (thousands a second per server) cost more in inserts and GC than the HMACs it saved.
+ * signed session cookie and most requests carry one to check: an HMAC-SHA1 each, per request.
+ * A cookie value signed here (or checked once) is remembered with its session id, so a returning
+ * cookie needs no HMAC check; and a cookie signed here this very second is exactly what signing
+ * again now would give (same payload, same one-second stamp), so it is sent back as it came. The
+ * output is what SessionCodec produces. The cache holds a bounded number of recent values: a
+ * session's follow-up calls arrive within its rollout, and a map that grew with every new session
+ * (thousands a second per server) cost more in inserts and GC than the HMACs it saved.
  */
 import type { SessionCodec } from "./session.ts";
 
 /** How long a verified cookie is trusted without re-checking (its lifetime is 1,209,600 s). */
 const READ_WINDOW_MS = 10_000;
-/** Entries per generation of each cache: a few seconds of new sessions at full load. */
+/** Entries per generation: a few seconds of new sessions at full load. */
 const GENERATION_SIZE = 4096;
 
 /**
  * A map of recent entries in two generations: when the current one fills up it becomes the old
  * one (the previous old one is dropped), so an entry survives at least GENERATION_SIZE later inserts.
  */
-class RecentMap {
-  private current = new Map<string, string>();
-  private previous = new Map<string, string>();
+class RecentMap<V> {
+  private current = new Map<string, V>();
+  private previous = new Map<string, V>();
 
   /** The value of `key`, if still held. */
-  get(key: string): string | undefined {
+  get(key: string): V | undefined {
     return this.current.get(key) ?? this.previous.get(key);
   }
 
   /** Remember `key` (may push the oldest generation out). */
-  set(key: string, value: string): void {
+  set(key: string, value: V): void {
     if (this.current.size >= GENERATION_SIZE) {
       this.previous = this.current;
       this.current = new Map();
@@ -43,56 +44,66 @@ class RecentMap {
   }
 }
 
-/** A SessionCodec front with the two caches. */
+/** What is known about a good cookie value: its session, and the second it was signed here (-1: signed elsewhere). */
+interface Known {
+  id: string;
+  second: number;
+}
+
+/** The session of one request: its id, and the cookie value it came with when that value was signed here. */
+export interface RequestSession {
+  id: string;
+  /** The request's cookie value, when this server signed it ... */
+  value?: string;
+  /** ... at this second (epoch seconds). */
+  second?: number;
+}
+
+/** A SessionCodec front with the cache. */
 export class CachedSessions {
-  /** Session id → its Set-Cookie value, signed at `signedSecond`. */
-  private readonly signed = new RecentMap();
-  private signedSecond = -1;
-  /** Cookie value → session id, for cookies known to be good (checked, or signed here). */
-  private readonly verified = new RecentMap();
-  private verifiedUntil = 0;
+  /** Cookie value → session, for values known to be good (checked, or signed here). */
+  private readonly known = new RecentMap<Known>();
+  private knownUntil = 0;
 
   constructor(private readonly codec: SessionCodec) {}
 
-  /** The session id of a request's cookies (a fresh uuid when absent or invalid), as `SessionCodec.idFor`. */
-  idFor(cookies: Record<string, string>): string {
+  /** The session of a request's cookies: a fresh uuid when the cookie is absent or invalid. */
+  session(cookies: Record<string, string>): RequestSession {
     const raw = cookies[this.codec.cookieName];
-    if (!raw) return crypto.randomUUID();
-    const hit = this.verifiedNow().get(raw);
-    if (hit !== undefined) return hit;
+    if (!raw) return { id: crypto.randomUUID() };
+    const hit = this.knownNow().get(raw);
+    if (hit !== undefined) return hit.second < 0 ? { id: hit.id } : { id: hit.id, value: raw, second: hit.second };
     const id = this.codec.read(cookies);
     // Only good cookies are remembered: a bad one must get a fresh id every time.
-    if (id === undefined) return crypto.randomUUID();
-    this.verified.set(raw, id);
-    return id;
+    if (id === undefined) return { id: crypto.randomUUID() };
+    this.known.set(raw, { id, second: -1 });
+    return { id };
   }
 
-  /** The verified-cookie cache, emptied when its window has passed. */
-  private verifiedNow(): RecentMap {
+  /** The session id of a request's cookies, as `SessionCodec.idFor`. */
+  idFor(cookies: Record<string, string>): string {
+    return this.session(cookies).id;
+  }
+
+  /** The `Set-Cookie` value for a request's session (or a session id), as `SessionCodec.setCookie` at this second. */
+  setCookie(session: RequestSession | string): string {
+    const s = typeof session === "string" ? { id: session } : session;
+    const now = Math.floor(Date.now() / 1000);
+    if (s.value !== undefined && s.second === now) return this.codec.cookieLine(s.value);
+    const value = this.codec.signedValue(s.id, now);
+    // The client sends this value straight back on its next call (a new session's second request
+    // is the common case): a cookie signed here is valid by construction, so it needs no HMAC check.
+    this.knownNow().set(value, { id: s.id, second: now });
+    return this.codec.cookieLine(value);
+  }
+
+  /** The cache, emptied when its window has passed. */
+  private knownNow(): RecentMap<Known> {
     const now = Date.now();
-    if (now >= this.verifiedUntil) {
-      this.verified.clear();
-      this.verifiedUntil = now + READ_WINDOW_MS;
+    if (now >= this.knownUntil) {
+      this.known.clear();
+      this.knownUntil = now + READ_WINDOW_MS;
     }
-    return this.verified;
-  }
-
-  /** The `Set-Cookie` value for a session id, as `SessionCodec.setCookie` at this second. */
-  setCookie(sessionId: string): string {
-    const second = Math.floor(Date.now() / 1000);
-    if (second !== this.signedSecond) {
-      this.signed.clear();
-      this.signedSecond = second;
-    }
-    let value = this.signed.get(sessionId);
-    if (value === undefined) {
-      this.signed.set(sessionId, (value = this.codec.setCookie(sessionId)));
-      // The client sends this value straight back on its next call (a new session's second request
-      // is the common case): a cookie signed here is valid by construction, so it needs no HMAC check.
-      const start = this.codec.cookieName.length + 1;
-      const end = value.indexOf(";", start);
-      this.verifiedNow().set(value.slice(start, end < 0 ? value.length : end), sessionId);
-    }
-    return value;
+    return this.known;
   }
 }

@@ -187,7 +187,8 @@ export function createEntries(app: ServerApp, opts: HandlerOptions = {}): Server
     }
     rolloutId ??= headerOf(req, "x-nemo-gym-rollout-id") ?? undefined;
     const cookies = parseCookies(headerOf(req, "cookie"));
-    const sessionId = sessions ? sessions.idFor(cookies) : "";
+    const session = sessions?.session(cookies);
+    const sessionId = session?.id ?? "";
     const responseCookies: Record<string, string> = {};
     let body: unknown;
 
@@ -200,7 +201,7 @@ export function createEntries(app: ServerApp, opts: HandlerOptions = {}): Server
     // Inner servers' cookies first; our own session cookie is always (re)sent, 500s included (§6.1).
     const setCookies: string[] = [];
     for (const k in responseCookies) setCookies.push(`${k}=${responseCookies[k]}; Path=/; SameSite=lax`);
-    if (sessions) setCookies.push(sessions.setCookie(sessionId));
+    if (sessions) setCookies.push(sessions.setCookie(session!));
     return { out, setCookies };
 
     async function dispatch(): Promise<Response | JsonOut> {
@@ -228,11 +229,12 @@ export function createEntries(app: ServerApp, opts: HandlerOptions = {}): Server
       if (method !== "GET") {
         if (req instanceof LocalInbound) read = readLocalBody(req.local.body, req.header("content-type"), maxBody, found.route.rawBody !== true);
         else {
+          const length = req.headers.get("content-length");
           // Judged from the headers: reading `req.body` would build a stream object per request.
-          const pending = server !== undefined && opts.connectionTimeout !== undefined && mayHaveBody(req);
+          const pending = server !== undefined && opts.connectionTimeout !== undefined && (length === null ? req.headers.get("transfer-encoding") !== null : length !== "0");
           if (pending) opts.connectionTimeout!(req, bodyIdle, server);
           try {
-            read = await readRequestBody(req, maxBody, found.route.rawBody !== true);
+            read = await readRequestBody(req, maxBody, found.route.rawBody !== true, length);
           } finally {
             if (pending) opts.connectionTimeout!(req, 0, server);
           }
@@ -326,12 +328,6 @@ const STATUS_TEXT: Record<number, string> = {
   422: "Unprocessable Entity",
   500: "Internal Server Error",
 };
-
-/** Whether a request announces a body (a length other than 0, or a chunked one). */
-function mayHaveBody(req: Request): boolean {
-  const length = req.headers.get("content-length");
-  return length === null ? req.headers.get("transfer-encoding") !== null : length !== "0";
-}
 
 function isMutable(res: Response): boolean {
   try {

@@ -40,15 +40,17 @@ export function compileRoutes(routes: Route[]): (method: string, path: string) =
   const compiled: Compiled[] = routes.map((route) => ({ route, segments: split(route.path) }));
   // Literal routes answer from a map (the hot path: one lookup, no split). A literal route stays
   // out of it when an earlier parameter route of the same depth could claim its path first.
-  const exact = new Map<string, Route>();
+  // Method → path → route: a lookup without building a "METHOD path" string per request.
+  const exact = new Map<string, Map<string, Route>>();
   compiled.forEach((c, i) => {
     if (c.segments.some((seg) => seg.startsWith(":"))) return;
     const shadowed = compiled.slice(0, i).some((e) => e.segments.length === c.segments.length && e.segments.some((seg) => seg.startsWith(":")));
-    const key = `${c.route.method} ${c.route.path}`;
-    if (!shadowed && !exact.has(key)) exact.set(key, c.route);
+    let byPath = exact.get(c.route.method);
+    if (!byPath) exact.set(c.route.method, (byPath = new Map()));
+    if (!shadowed && !byPath.has(c.route.path)) byPath.set(c.route.path, c.route);
   });
   return (method, path) => {
-    const hit = exact.get(`${method} ${path}`);
+    const hit = exact.get(method)?.get(path);
     // Handlers may write to params: each request gets its own (empty) object.
     if (hit) return { kind: "found", route: hit, params: {} };
     const actual = split(path);

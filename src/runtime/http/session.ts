@@ -140,10 +140,20 @@ export class SessionCodec {
 
   /** The `Set-Cookie` header value for a session id (Starlette's attributes). */
   setCookie(sessionId: string): string {
+    return this.cookieLine(this.signedValue(sessionId));
+  }
+
+  /** The signed cookie value of a session id at `nowSeconds` (the part after `<name>=`). */
+  signedValue(sessionId: string, nowSeconds?: number): string {
     // Python's json.dumps spacing, so the decoded payload reads like upstream's.
     const json = `{"session_id": ${JSON.stringify(sessionId)}}`;
     // ASCII (every uuid) is its own UTF-8, so btoa gives the same base64 without a Buffer copy.
     const payload = ASCII.test(json) ? btoa(json) : Buffer.from(json).toString("base64");
-    return `${this.cookieName}=${this.signer.sign(payload)}; path=/; Max-Age=${SESSION_MAX_AGE_SECONDS}; httponly; samesite=lax`;
+    return this.signer.sign(payload, nowSeconds);
+  }
+
+  /** The `Set-Cookie` header value for a signed cookie value. */
+  cookieLine(value: string): string {
+    return `${this.cookieName}=${value}; path=/; Max-Age=${SESSION_MAX_AGE_SECONDS}; httponly; samesite=lax`;
   }
 }

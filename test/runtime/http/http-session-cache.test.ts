@@ -54,4 +54,36 @@ describe("CachedSessions: cookies signed here", () => {
     expect(cache.idFor({ [codec.cookieName]: first })).toBe("first");
     expect(codec.reads).toBe(1);
   });
+
+  test("a cookie signed here this second is sent back as it came: the same bytes as signing it again now", () => {
+    const codec = new CountingCodec("M", "policy");
+    const cache = new CachedSessions(codec);
+    for (let attempt = 0; ; attempt++) {
+      const second = Math.floor(Date.now() / 1000);
+      const value = valueOf(cache.setCookie("abc"), codec.cookieName);
+      const session = cache.session({ [codec.cookieName]: value });
+      const line = cache.setCookie(session);
+      const expected = codec.setCookie("abc");
+      // Across a second boundary the stamp moves on: try again (at most twice).
+      if (Math.floor(Date.now() / 1000) !== second && attempt < 2) continue;
+      expect(session).toEqual({ id: "abc", value, second });
+      expect(line).toBe(expected);
+      expect(codec.reads).toBe(0);
+      break;
+    }
+  });
+
+  test("a good cookie signed in an earlier second, or elsewhere, is signed again with this second's stamp", () => {
+    const codec = new CountingCodec("M", "policy");
+    const cache = new CachedSessions(codec);
+    // A value another worker (same secret) signed a minute ago.
+    const minuteAgo = new SessionCodec("M", "policy").signedValue("abc", Math.floor(Date.now() / 1000) - 60);
+    const session = cache.session({ [codec.cookieName]: minuteAgo });
+    expect(session).toEqual({ id: "abc" });
+    expect(codec.reads).toBe(1);
+    const line = cache.setCookie(session);
+    expect(line).not.toContain(minuteAgo);
+    expect(cache.idFor({ [codec.cookieName]: valueOf(line, codec.cookieName) })).toBe("abc");
+    expect(codec.reads).toBe(1);
+  });
 });
