@@ -22,7 +22,8 @@ export interface AggregateEntry extends AggregateMetrics {
 /** Reduce a rollout record to its verify response for aggregation. */
 export function toVerifyResponse(record: Record<string, unknown>): VerifyResponse {
   const out: VerifyResponse = {};
-  for (const [k, v] of Object.entries(record)) if (!HEAVY_KEYS.includes(k)) out[k] = v;
+  // Undefined values are skipped: a record read back from its JSON line has no such keys.
+  for (const k in record) if (!HEAVY_KEYS.includes(k) && record[k] !== undefined) out[k] = record[k];
   const resp = record.response as Record<string, unknown> | undefined;
   if (resp && typeof resp === "object") {
     const small: Record<string, unknown> = {};
@@ -41,20 +42,35 @@ export interface RolloutGroup {
   entries: VerifyResponse[];
 }
 
+/**
+ * Groups rollout records by environment server (or agent) as they come, keeping only their reduced
+ * entries: fed from files (`groupRollouts`), or by the driver as it writes each record, so a fresh
+ * run aggregates without reading and parsing its whole output again.
+ */
+export class RolloutGrouper {
+  private readonly groups = new Map<string, RolloutGroup>();
+
+  /** Add one record (in output-file order). */
+  add(record: Record<string, unknown>): void {
+    const agent = (record.agent_ref as { name?: string } | undefined)?.name ?? "agent";
+    const server = typeof record._ng_environment_server === "string" ? record._ng_environment_server : undefined;
+    const key = server ?? agent;
+    let g = this.groups.get(key);
+    if (!g) this.groups.set(key, (g = { key, agent, server, entries: [] }));
+    g.entries.push(toVerifyResponse(record));
+  }
+
+  /** The groups, in order of first appearance. */
+  result(): RolloutGroup[] {
+    return [...this.groups.values()];
+  }
+}
+
 /** Read rollout files and group their records (streaming; only the reduced entries stay in memory). */
 export async function groupRollouts(files: string[]): Promise<RolloutGroup[]> {
-  const groups = new Map<string, RolloutGroup>();
-  for (const f of files) {
-    for await (const { value } of readJsonl(f)) {
-      const agent = (value.agent_ref as { name?: string } | undefined)?.name ?? "agent";
-      const server = typeof value._ng_environment_server === "string" ? value._ng_environment_server : undefined;
-      const key = server ?? agent;
-      let g = groups.get(key);
-      if (!g) groups.set(key, (g = { key, agent, server, entries: [] }));
-      g.entries.push(toVerifyResponse(value));
-    }
-  }
-  return [...groups.values()];
+  const grouper = new RolloutGrouper();
+  for (const f of files) for await (const { value } of readJsonl(f)) grouper.add(value);
+  return grouper.result();
 }
 
 /** Where to POST a group's `/aggregate_metrics`, if anywhere. */

@@ -4,6 +4,7 @@
  * `runOne` per rollout of every run.
  */
 import { log } from "../log.ts";
+import type { RolloutGrouper } from "./aggregate.ts";
 import { clearCapture, foldCapture } from "./capture.ts";
 import type { RolloutConfig } from "./config.ts";
 import type { WalltimeDrain } from "./drain.ts";
@@ -45,6 +46,8 @@ export class Dispatcher {
   dead: DeadDestination | undefined;
   /** Set when the run must stop with this error (token_id_capture.max_mask_fraction exceeded). */
   fatal: Error | undefined;
+  /** Collects every output record for aggregation as it is written (a fresh run: the output holds nothing else). */
+  grouper: RolloutGrouper | undefined;
   // Refused connections in a row per destination: nothing listens there, so stop instead of
   // spending every remaining row's retry budget on it (issue: --no-serve with a dead server).
   private readonly refusedInARow = new Map<string, number>();
@@ -155,6 +158,8 @@ export class Dispatcher {
     }
     if (routed.dest === "output") {
       const elapsedMs = performance.now() - flight.startedAt;
+      // Grouped for aggregation in the order the lines are queued, which is the file's order.
+      this.grouper?.add(routed.record);
       // Written with the other results of this event-loop turn (one write for all), and counted
       // only once it is in the kernel.
       await this.out.appendSoon(routed.record, routed.line);

@@ -23,6 +23,7 @@ import { Progress } from "./progress.ts";
 import { agentOf, type Row, verbatimLines } from "./record.ts";
 import { dispatchOrder, openRun, type OpenedRun } from "./start.ts";
 import { finishRun } from "./finish.ts";
+import { RolloutGrouper } from "./aggregate.ts";
 import { StatusPublisher } from "./status.ts";
 import type { DriverDeps, RunSummary } from "./summary.ts";
 import type { RunTarget, RunTargets } from "./targets.ts";
@@ -165,6 +166,8 @@ export async function runRollouts(cfg: RolloutConfig, deps: DriverDeps): Promise
     const counts = countsOf(progress);
     deps.otlp?.begin(counts);
     const d = new Dispatcher(cfg, paths, progress, monitor, drain, deps, maxInFlight(cfg));
+    // A fresh run's output holds only what this run writes: aggregate it as it goes (no re-read).
+    if (run.journal === undefined && !cfg.disableAggregation) d.grouper = new RolloutGrouper();
     const onStop = () => d.abortAll.abort();
     deps.stop?.addEventListener("abort", onStop, { once: true });
     const drained = await admitAll(cfg, paths, run, d, drain, deps.targets);
@@ -177,7 +180,7 @@ export async function runRollouts(cfg: RolloutConfig, deps: DriverDeps): Promise
 
     const summary = summarize(paths, progress, d, drained, deps.stop?.aborted === true);
     if (summary.drained || summary.stopped) return endEarly(summary, progress);
-    await finishRun(cfg, paths, progress, summary, { targets: deps.targets, onAggregated: deps.onAggregated, latency: d.latency, maxAttempts });
+    await finishRun(cfg, paths, progress, summary, { targets: deps.targets, onAggregated: deps.onAggregated, latency: d.latency, maxAttempts, grouped: d.grouper });
     progress.state = "finished";
     return summary;
   } catch (e) {

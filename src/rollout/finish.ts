@@ -5,7 +5,7 @@
  */
 import { dirname } from "node:path";
 import { RuntimeError } from "../errors.ts";
-import { aggregate, groupRollouts, type AggregateEntry } from "./aggregate.ts";
+import { aggregate, groupRollouts, type AggregateEntry, type RolloutGrouper } from "./aggregate.ts";
 import type { RolloutConfig } from "./config.ts";
 import type { RunSummary } from "./summary.ts";
 import type { RolloutPaths } from "./paths.ts";
@@ -23,11 +23,13 @@ export async function finishRun(
     onAggregated?: (entries: AggregateEntry[], flat: Record<string, unknown>) => Promise<void> | void;
     latency: LatencySample;
     maxAttempts: number;
+    /** This run's records as grouped while they were written, when the output holds nothing else (a fresh run). */
+    grouped?: RolloutGrouper;
   },
 ): Promise<void> {
   if (!cfg.disableAggregation) {
     progress.state = "aggregating";
-    const groups = await groupRollouts([paths.output]);
+    const groups = deps.grouped ? deps.grouped.result() : await groupRollouts([paths.output]);
     const { entries, flat } = await aggregate(groups, paths.aggregate, (g) => {
       try {
         return g.server ? deps.targets.forServer(g.server).baseUrl : deps.targets.forAgent(g.agent).baseUrl;

@@ -3,6 +3,7 @@ import { existsSync, readFileSync, writeFileSync, appendFileSync } from "node:fs
 import { join } from "node:path";
 import { rolloutConfigFrom } from "../../src/rollout/config.ts";
 import { runRollouts } from "../../src/rollout/driver.ts";
+import { groupRollouts } from "../../src/rollout/aggregate.ts";
 import { targetsFromConfig } from "../../src/rollout/targets.ts";
 import { OtlpMetrics } from "../../src/rollout/otlp.ts";
 import { otlpCollector } from "../helpers/otlp.ts";
@@ -10,6 +11,10 @@ import { freePort, readJsonl, tempDir } from "../helpers/tmp.ts";
 import { configFor, defaultReward, startEnvServer, writeInput } from "../fixtures/rollout/env-server.ts";
 
 const lines = readJsonl;
+
+function cfgDict(input: string, dir: string): Record<string, unknown> {
+  return { input_jsonl_fpath: input, output_jsonl_fpath: join(dir, "r.jsonl"), num_repeats: 3, num_samples_in_parallel: 16 };
+}
 
 function pairs(rows: Record<string, unknown>[]): string[] {
   return rows.map((r) => `${r._ng_task_index}:${r._ng_rollout_index}`);
@@ -217,6 +222,32 @@ describe("runRollouts", () => {
       expect(seen).toBeDefined();
       expect(Object.keys(seen!)).toEqual(expect.arrayContaining(["done", "failed", "in_flight", "total"]));
       expect(seen!.total).toBe(3);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  test("a fresh run aggregates what it wrote without re-reading it: the same /aggregate_metrics body as grouping the output file; a resume re-reads the file", async () => {
+    await using dir = await tempDir();
+    // Failures (not aggregated), a heavy key, floats, unicode and a nested usage among the successes.
+    let failing = true;
+    const server = startEnvServer((row) => (failing && Number(row._ng_task_index) % 7 === 3 ? { kind: "status", status: 500 } : { kind: "ok", reward: Number(row._ng_task_index) / 3, extra: { note: "é\u2028", ng_trajectory: [1, 2] } }));
+    try {
+      const input = join(dir.path, "in.jsonl");
+      await writeInput(input, 60);
+      const cfg = rolloutConfigFrom({ input_jsonl_fpath: input, output_jsonl_fpath: join(dir.path, "r.jsonl"), num_repeats: 3, num_samples_in_parallel: 16 });
+      const s = await runRollouts(cfg, { targets: targetsFromConfig(configFor(server.port)), maxAttempts: 1 });
+      expect(s.done).toBeLessThan(180);
+      expect(server.aggregateBodies).toHaveLength(1);
+      const fromFile = async () => JSON.stringify({ verify_responses: (await groupRollouts([s.paths.output]))[0]!.entries });
+      expect(server.aggregateBodies[0]).toBe(await fromFile());
+      expect(JSON.parse(server.aggregateBodies[0]!).verify_responses).toHaveLength(s.done);
+      // Resume: the output also holds the first run's records, so it is read back.
+      failing = false;
+      const again = await runRollouts(rolloutConfigFrom({ ...cfgDict(input, dir.path), resume_from_cache: true }), { targets: targetsFromConfig(configFor(server.port)), maxAttempts: 3 });
+      expect(again.done).toBeGreaterThan(s.done);
+      expect(server.aggregateBodies).toHaveLength(2);
+      expect(server.aggregateBodies[1]).toBe(await fromFile());
     } finally {
       await server.stop();
     }
