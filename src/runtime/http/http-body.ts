@@ -28,7 +28,14 @@ export async function readRequestBody(req: Request, limit: number, parse = true,
   const declared = length === null ? Number.NaN : Number(length);
   if (!(declared <= limit)) return { value: await parseBody(req, limit) };
   if (declared === 0) return { value: undefined, raw: "" };
-  const raw = await req.text();
+  return bodyOfText(req, await req.text(), limit, parse);
+}
+
+/**
+ * The rest of the fast path once the text is read (callers that read it themselves save an async
+ * frame per request): synchronous, except for invalid JSON, whose 422 the slow path builds.
+ */
+export function bodyOfText(req: Request, raw: string, limit: number, parse = true): ReadBody | Promise<ReadBody> {
   if (raw.length === 0) return { value: undefined, raw };
   if (!isJsonType(req.headers.get("content-type"))) return { value: raw, raw };
   if (!parse) return { value: undefined, raw };
@@ -36,7 +43,7 @@ export async function readRequestBody(req: Request, limit: number, parse = true,
     return { value: JSON.parse(raw), raw };
   } catch {
     // Re-run the text through the slow path so the 422 is built in one place.
-    return { value: await parseBody(new Request(req.url, { method: "POST", body: raw, headers: req.headers }), limit), raw };
+    return parseBody(new Request(req.url, { method: "POST", body: raw, headers: req.headers }), limit).then((value) => ({ value, raw }));
   }
 }
 

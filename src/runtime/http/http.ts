@@ -6,7 +6,7 @@
 import type { Server } from "bun";
 import { log } from "../../log.ts";
 import { DEFAULT_MAX_BODY_BYTES } from "./body.ts";
-import { readLocalBody, readRequestBody, type ReadBody } from "./http-body.ts";
+import { bodyOfText, readLocalBody, readRequestBody, type ReadBody } from "./http-body.ts";
 import type { LocalHandler, LocalRequest } from "./local-dispatch.ts";
 import { CachedSessions } from "./http-session-cache.ts";
 import { HttpError, InnerServerError, RawJson, RequestValidationError, type RequestContext, type ServerApp, type ValidationDetail } from "./http-types.ts";
@@ -234,7 +234,10 @@ export function createEntries(app: ServerApp, opts: HandlerOptions = {}): Server
           const pending = server !== undefined && opts.connectionTimeout !== undefined && (length === null ? req.headers.get("transfer-encoding") !== null : length !== "0");
           if (pending) opts.connectionTimeout!(req, bodyIdle, server);
           try {
-            read = await readRequestBody(req, maxBody, found.route.rawBody !== true, length);
+            const declared = length === null ? Number.NaN : Number(length);
+            // The usual body (a length within the limit) is read here, without readRequestBody's frame.
+            const got = declared > 0 && declared <= maxBody ? bodyOfText(req, await req.text(), maxBody, found.route.rawBody !== true) : readRequestBody(req, maxBody, found.route.rawBody !== true, length);
+            read = got instanceof Promise ? await got : got;
           } finally {
             if (pending) opts.connectionTimeout!(req, 0, server);
           }
