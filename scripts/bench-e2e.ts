@@ -16,7 +16,7 @@
  * rollout per process, and the help/version CPU ratio (bench-help.ts).
  *
  *   nice -n -15 bun scripts/bench-e2e.ts [rollouts=4000] [inFlight=256]
- *   env: ROUNDS (3), FASTAPI_ROLLOUTS (rollouts/2), WARM (rollouts), WARM_RUNS (2), NO_FASTAPI=1, NO_HELP=1,
+ *   env: ROUNDS (5), FASTAPI_ROLLOUTS (rollouts/2), WARM (rollouts), WARM_RUNS (2), NO_FASTAPI=1, NO_HELP=1,
  *        GYM_BASELINE_BIN=path (a second gym binary, e.g. built from main, run as a fourth stack: before/after)
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -89,7 +89,7 @@ async function main(): Promise<void> {
   // 4,000 rollouts at 256 in flight: the measurement.
   const n = Number(process.argv[2] ?? 4000);
   const inFlight = Number(process.argv[3] ?? 256);
-  const rounds = Math.max(1, Number(process.env.ROUNDS ?? 3));
+  const rounds = Math.max(1, Number(process.env.ROUNDS ?? 5));
   const nFast = Number(process.env.FASTAPI_ROLLOUTS ?? Math.round(n / 2));
   // Long-running servers are measured at steady state: JSC tiers hot code up over thousands of
   // calls (gym's servers, with more code on the path, took ~3 runs of 4,000 to settle, the bare
