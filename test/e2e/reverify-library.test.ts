@@ -8,40 +8,25 @@
  * prompt of today's example.jsonl (upstream re-made the examples after recording), so nothing pairs.
  */
 import { describe, expect, test } from "bun:test";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { readJsonl, runGym, tempDir } from "../helpers/tmp.ts";
-
-const ASSETS = join(import.meta.dir, "..", "..", "assets", "resources_servers");
-type Row = Record<string, any>;
-const lines = (p: string): Row[] => readFileSync(p, "utf8").split("\n").filter((l) => l.trim()).map((l) => JSON.parse(l));
-const stable = (v: unknown): string =>
-  Array.isArray(v) ? `[${v.map(stable).join(",")}]` : v && typeof v === "object" ? `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${stable((v as Row)[k])}`).join(",")}}` : JSON.stringify(v);
-// Recorded inputs gained `type: "message"` and may order keys differently: pair on role and content only.
-const promptKey = (r: Row) => stable((r.responses_create_params.input as Row[]).map((m) => [m.role, m.content]));
-const WIRE = new Set(["responses_create_params", "response", "agent_ref", "reward"]);
+import { ASSETS, jsonLines, promptKey, runReverify, WIRE, writePairs, type ReverifyFiles } from "../helpers/reverify.ts";
+import { tempDir } from "../helpers/tmp.ts";
 
 const SELF_CONTAINED = new Set(["graphwalks"]);
 const VERIFY_OUT = new Set(["response", "reward", "f1", "parse_failed", "predicted_nodes"]);
 
-function prepare(dir: string, server: string, agent: string): { rollouts: string; inputs: string; recs: Row[] } {
+function prepare(dir: string, server: string, agent: string): ReverifyFiles {
   const data = join(ASSETS, server, "data");
-  const recs = lines(join(data, "example_rollouts.jsonl"));
-  const byPrompt = new Map(lines(join(data, "example.jsonl")).map((r) => [promptKey(r), r]));
+  const byPrompt = new Map(jsonLines(join(data, "example.jsonl")).map((r) => [promptKey(r), r]));
   const mat = join(data, "example_rollouts_materialized_inputs.jsonl");
-  const byTask = new Map(existsSync(mat) ? lines(mat).map((r) => [r._ng_task_index, r]) : []);
-  const stamp = (i: number) => ({ _ng_task_index: i, _ng_rollout_index: 0, agent_ref: { name: agent } });
-  const rows = recs.map((r, i) => {
+  const byTask = new Map(existsSync(mat) ? jsonLines(mat).map((r) => [r._ng_task_index, r]) : []);
+  const pair = (r: Record<string, any>) => {
     // graphwalks recorded on prompts upstream later rewrote, but each rollout carries its task's fields: it is its own input.
     const own = SELF_CONTAINED.has(server) ? Object.fromEntries(Object.entries(r).filter(([k]) => !VERIFY_OUT.has(k) && !k.startsWith("_ng_"))) : undefined;
-    const row = byPrompt.get(promptKey(r)) ?? byTask.get(r._ng_task_index) ?? own;
-    if (!row) throw new Error(`${server}: rollout ${i} has no example row with its prompt and no materialized input`);
-    return { ...row, ...stamp(i) };
-  });
-  const out = { rollouts: join(dir, "rollouts.jsonl"), inputs: join(dir, "inputs.jsonl"), recs: recs.map((r, i) => ({ ...r, ...stamp(i) })) };
-  writeFileSync(out.rollouts, out.recs.map((r) => JSON.stringify(r)).join("\n") + "\n");
-  writeFileSync(out.inputs, rows.map((r) => JSON.stringify(r)).join("\n") + "\n");
-  return out;
+    return byPrompt.get(promptKey(r)) ?? byTask.get(r._ng_task_index) ?? own;
+  };
+  return writePairs(dir, jsonLines(join(data, "example_rollouts.jsonl")), pair, { name: agent }, server);
 }
 
 // [--resources-server selector, asset dir, agent instance]
@@ -66,11 +51,10 @@ describe("gym eval reverify reproduces upstream's recorded rewards (rule-based l
   test.each(SERVERS)("%s", async (selector, server, agent) => {
     await using dir = await tempDir();
     const p = prepare(dir.path, server, agent);
-    const out = join(dir.path, "out.jsonl");
-    const r = await runGym(["eval", "reverify", "--force", "--resources-server", selector, "--model-type", "scripted_model", "+head_server.port=0", "--rollouts", p.rollouts, "--inputs", p.inputs, "-o", out], { cwd: dir.path });
+    const r = await runReverify(dir.path, selector, p);
     expect(r.stderr).toContain("0 failed");
     expect(r.code).toBe(0);
-    const now = new Map(readJsonl(out).map((x) => [x._ng_task_index, x]));
+    const now = r.byTask;
     let agree = 0;
     for (const rec of p.recs) {
       const got = now.get(rec._ng_task_index)!;

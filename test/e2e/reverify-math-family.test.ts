@@ -6,17 +6,10 @@
  * else with the recorded materialized inputs by task index. Each prints `agreeing/total`.
  */
 import { describe, expect, test } from "bun:test";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { readJsonl, runGym, tempDir } from "../helpers/tmp.ts";
-
-const ASSETS = join(import.meta.dir, "..", "..", "assets", "resources_servers");
-type Row = Record<string, any>;
-const lines = (p: string): Row[] => readFileSync(p, "utf8").split("\n").filter((l) => l.trim()).map((l) => JSON.parse(l));
-const stable = (v: unknown): string =>
-  Array.isArray(v) ? `[${v.map(stable).join(",")}]` : v && typeof v === "object" ? `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${stable((v as Row)[k])}`).join(",")}}` : JSON.stringify(v);
-const promptKey = (r: Row) => stable((r.responses_create_params.input as Row[]).map((m) => [m.role, m.content]));
-const WIRE = new Set(["responses_create_params", "response", "agent_ref", "reward"]);
+import { ASSETS, jsonLines, promptKey, runReverify, stable, WIRE, writePairs, type ReverifyFiles } from "../helpers/reverify.ts";
+import { tempDir } from "../helpers/tmp.ts";
 
 interface Case {
   server: string;
@@ -43,37 +36,26 @@ const CASES: Case[] = [
   { server: "ugphysics_judge", agent: "ugphysics_judge_simple_agent", overrides: judgeAt("ugphysics_judge") },
 ];
 
-function prepare(dir: string, c: Case): { rollouts: string; inputs: string; recs: Row[] } {
+function prepare(dir: string, c: Case): ReverifyFiles {
   const data = join(ASSETS, c.server, "data");
-  const recs = lines(join(data, "example_rollouts.jsonl"));
-  const byPrompt = new Map(lines(join(data, "example.jsonl")).map((r) => [promptKey(r), r]));
+  const byPrompt = new Map(jsonLines(join(data, "example.jsonl")).map((r) => [promptKey(r), r]));
   const mat = join(data, "example_rollouts_materialized_inputs.jsonl");
-  const byTask = new Map(existsSync(mat) ? lines(mat).map((r) => [r._ng_task_index, r]) : []);
-  const stamp = (i: number) => ({ _ng_task_index: i, _ng_rollout_index: 0, agent_ref: { type: "responses_api_agents", name: c.agent } });
-  const rows = recs.map((r, i) => {
-    const row = byTask.get(r._ng_task_index) ?? byPrompt.get(promptKey(r));
-    if (!row) throw new Error(`${c.server}: rollout ${i} has no example row with its prompt and no materialized input`);
-    return { ...row, ...stamp(i) };
-  });
-  const out = { rollouts: join(dir, "rollouts.jsonl"), inputs: join(dir, "inputs.jsonl"), recs: recs.map((r, i) => ({ ...r, ...stamp(i) })) };
-  writeFileSync(out.rollouts, out.recs.map((r) => JSON.stringify(r)).join("\n") + "\n");
-  writeFileSync(out.inputs, rows.map((r) => JSON.stringify(r)).join("\n") + "\n");
-  return out;
+  const byTask = new Map(existsSync(mat) ? jsonLines(mat).map((r) => [r._ng_task_index, r]) : []);
+  const pair = (r: Record<string, any>) => byTask.get(r._ng_task_index) ?? byPrompt.get(promptKey(r));
+  return writePairs(dir, jsonLines(join(data, "example_rollouts.jsonl")), pair, { type: "responses_api_agents", name: c.agent }, c.server);
 }
+
+/** scripted_model replays the judge calls recorded in the rollouts themselves (D26). */
+const replayOf = (p: ReverifyFiles) => `++policy_model.responses_api_models.scripted_model.replay_jsonl_fpath=${p.rollouts}`;
 
 describe("gym eval reverify reproduces upstream's recorded math-family rollouts", () => {
   test.each(CASES.map((c) => [c.server, c] as [string, Case]))("%s", async (_name, c) => {
     await using dir = await tempDir();
     const p = prepare(dir.path, c);
-    const out = join(dir.path, "out.jsonl");
-    const r = await runGym([
-      "eval", "reverify", "--force", "--resources-server", c.server, "--model-type", "scripted_model", "+head_server.port=0",
-      `++policy_model.responses_api_models.scripted_model.replay_jsonl_fpath=${p.rollouts}`, ...(c.overrides ?? []),
-      "--rollouts", p.rollouts, "--inputs", p.inputs, "-o", out,
-    ], { cwd: dir.path });
+    const r = await runReverify(dir.path, c.server, p, [replayOf(p), ...(c.overrides ?? [])]);
     expect(r.stderr).toContain("0 failed");
     expect(r.code).toBe(0);
-    const now = new Map(readJsonl(out).map((x) => [x._ng_task_index, x]));
+    const now = r.byTask;
     let agree = 0;
     const soft: string[] = [];
     for (const rec of p.recs) {
@@ -114,16 +96,10 @@ test("imo_proofbench_judge: rewards and judge fields as recorded, judge answered
     },
   });
   try {
-    const out = join(dir.path, "out.jsonl");
-    const r = await runGym([
-      "eval", "reverify", "--force", "--resources-server", c.server, "--model-type", "scripted_model", "+head_server.port=0",
-      `++policy_model.responses_api_models.scripted_model.replay_jsonl_fpath=${p.rollouts}`,
-      `+judge_base_url=http://127.0.0.1:${judge.port}/v1`, "+judge_api_key=test-key", "+judge_model_name=judge",
-      "--rollouts", p.rollouts, "--inputs", p.inputs, "-o", out,
-    ], { cwd: dir.path });
+    const r = await runReverify(dir.path, c.server, p, [replayOf(p), `+judge_base_url=http://127.0.0.1:${judge.port}/v1`, "+judge_api_key=test-key", "+judge_model_name=judge"]);
     expect(r.stderr).toContain("0 failed");
     expect(r.code).toBe(0);
-    const now = new Map(readJsonl(out).map((x) => [x._ng_task_index, x]));
+    const now = r.byTask;
     let agree = 0;
     for (const rec of p.recs) {
       const got = now.get(rec._ng_task_index)!;

@@ -4,17 +4,12 @@
  * with their example row by prompt (recorded inputs gained `type: "message"`), else by task index.
  */
 import { describe, expect, test } from "bun:test";
-import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { readJsonl, runGym, tempDir } from "../helpers/tmp.ts";
+import { ASSETS, jsonLines, promptKey as rolePromptKey, runReverify, WIRE, writePairs, type ReverifyFiles, type Row } from "../helpers/reverify.ts";
+import { tempDir } from "../helpers/tmp.ts";
 
-const ASSETS = join(import.meta.dir, "..", "..", "assets", "resources_servers");
-type Row = Record<string, any>;
-const lines = (p: string): Row[] => readFileSync(p, "utf8").split("\n").filter((l) => l.trim()).map((l) => JSON.parse(l));
-const stable = (v: unknown): string =>
-  Array.isArray(v) ? `[${v.map(stable).join(",")}]` : v && typeof v === "object" ? `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${stable((v as Row)[k])}`).join(",")}}` : JSON.stringify(v);
-const promptKey = (r: Row) => stable((r.responses_create_params.input as Row[]).map((m) => [m.role ?? m.type, m.content ?? m.output ?? m.arguments]));
-const WIRE = new Set(["responses_create_params", "response", "agent_ref", "reward"]);
+// Tool calls and their outputs are part of these prompts: they pair on type and output/arguments too.
+const promptKey = (r: Row) => rolePromptKey(r, (m) => [m.role ?? m.type, m.content ?? m.output ?? m.arguments]);
 
 /** One reverify case: selector, asset dir, agent, example file, rollouts file, fields whose recorded value is not reproducible (with why). */
 interface Case {
@@ -30,21 +25,11 @@ interface Case {
   overrides?: string[];
 }
 
-function prepare(dir: string, c: Case): { rollouts: string; inputs: string; recs: Row[] } {
+function prepare(dir: string, c: Case): ReverifyFiles {
   const data = join(ASSETS, c.server, "data");
-  const recs = lines(join(data, c.rollouts ?? "example_rollouts.jsonl"));
-  const examples = lines(c.examplesFixture ? join(import.meta.dir, "..", "fixtures", "library", c.examplesFixture) : join(data, c.examples ?? "example.jsonl"));
+  const examples = jsonLines(c.examplesFixture ? join(import.meta.dir, "..", "fixtures", "library", c.examplesFixture) : join(data, c.examples ?? "example.jsonl"));
   const byPrompt = new Map(examples.map((r) => [promptKey(r), r]));
-  const stamp = (i: number) => ({ _ng_task_index: i, _ng_rollout_index: 0, agent_ref: { name: c.agent } });
-  const rows = recs.map((r, i) => {
-    const row = byPrompt.get(promptKey(r)) ?? examples[r._ng_task_index];
-    if (!row) throw new Error(`${c.server}: rollout ${i} has no example row`);
-    return { ...row, ...stamp(i) };
-  });
-  const out = { rollouts: join(dir, "rollouts.jsonl"), inputs: join(dir, "inputs.jsonl"), recs: recs.map((r, i) => ({ ...r, ...stamp(i) })) };
-  writeFileSync(out.rollouts, out.recs.map((r) => JSON.stringify(r)).join("\n") + "\n");
-  writeFileSync(out.inputs, rows.map((r) => JSON.stringify(r)).join("\n") + "\n");
-  return out;
+  return writePairs(dir, jsonLines(join(data, c.rollouts ?? "example_rollouts.jsonl")), (r) => byPrompt.get(promptKey(r)) ?? examples[r._ng_task_index], { name: c.agent }, c.server);
 }
 
 const CASES: Case[] = [
@@ -64,11 +49,10 @@ describe("gym eval reverify reproduces upstream's recorded rewards (citation, te
   test.each(CASES.map((c) => [`${c.server}/${c.rollouts ?? "example_rollouts.jsonl"}`, c] as const))("%s", async (_name, c) => {
     await using dir = await tempDir();
     const p = prepare(dir.path, c);
-    const out = join(dir.path, "out.jsonl");
-    const r = await runGym(["eval", "reverify", "--force", "--resources-server", c.selector, "--model-type", "scripted_model", "+head_server.port=0", "--rollouts", p.rollouts, "--inputs", p.inputs, "-o", out, ...(c.overrides ?? [])], { cwd: dir.path });
+    const r = await runReverify(dir.path, c.selector, p, c.overrides);
     expect(r.stderr).toContain("0 failed");
     expect(r.code).toBe(0);
-    const now = new Map(readJsonl(out).map((x) => [x._ng_task_index, x]));
+    const now = r.byTask;
     let agree = 0;
     for (const rec of p.recs) {
       const got = now.get(rec._ng_task_index)!;
